@@ -1,0 +1,214 @@
+import { Data, Either } from "effect"
+import { DisplayHeaderLength, GoldMaxNumPiles, MaxBytes, MaxPlayers } from "./constants.js"
+
+export const Rock = 0x20 // ' '
+export const HorizontalWall = 0x2d // '-'
+export const VerticalWall = 0x7c // '|'
+export const Corner = 0x2b // '+'
+export const RoomSpot = 0x2e // '.'
+export const PassageSpot = 0x23 // '#'
+
+const mapCharacters = " -|+.#"
+
+/** A parsed map: NR x NC gridpoints, row-major, one char code per gridpoint. */
+export interface GameMap {
+  readonly rows: number
+  readonly cols: number
+  readonly cells: Uint8Array
+  /** Indices of every room spot `.`, in reading order: where gold and players are dropped. */
+  readonly roomSpots: Int32Array
+}
+
+export const isSpot = (ch: number): boolean => ch === RoomSpot || ch === PassageSpot
+
+export const cellIndex = (map: GameMap, row: number, col: number): number => row * map.cols + col
+
+/** Bytes of a DISPLAY datagram for a grid of this size. */
+export const displaySize = (rows: number, cols: number): number => DisplayHeaderLength + rows * (cols + 1)
+
+/** Room spots a map needs so that every player and every gold pile can be dropped on its own spot. */
+export const requiredRoomSpots = MaxPlayers + GoldMaxNumPiles
+
+export class MapError extends Data.TaggedError("MapError")<{
+  readonly reason: "Empty" | "BadCharacter" | "TooLarge" | "TooFewSpots"
+  readonly message: string
+  /** 0-based; present when one gridpoint is to blame. */
+  readonly row?: number
+  readonly col?: number
+}> {}
+
+const where = (row: number, col: number) => `line ${row + 1}, column ${col + 1}`
+
+const describeChar = (ch: string) => {
+  const code = ch.codePointAt(0) ?? 0
+  return code >= 0x21 && code <= 0x7e ? `'${ch}'` : `U+${code.toString(16).toUpperCase().padStart(4, "0")}`
+}
+
+/**
+ * Parses a map file. Accepts a trailing newline and CRLF line ends; short lines are
+ * padded with solid rock because many map files lose their trailing spaces.
+ */
+export const parseMap = (text: string): Either.Either<GameMap, MapError> => {
+  const body = text.endsWith("\r\n") ? text.slice(0, -2) : text.endsWith("\n") ? text.slice(0, -1) : text
+  if (body.length === 0) {
+    return Either.left(new MapError({ reason: "Empty", message: "the map file is empty" }))
+  }
+  const lines = body.split(/\r?\n/)
+  const rows = lines.length
+  let cols = 0
+  for (let row = 0; row < rows; row++) {
+    const line = lines[row]!
+    for (let col = 0; col < line.length; col++) {
+      const ch = line[col]!
+      if (!mapCharacters.includes(ch)) {
+        return Either.left(
+          new MapError({
+            reason: "BadCharacter",
+            row,
+            col,
+            message: `${where(row, col)}: ${describeChar(ch)} is not a map character (one of " -|+.#")`
+          })
+        )
+      }
+    }
+    cols = Math.max(cols, line.length)
+  }
+  if (cols === 0) {
+    return Either.left(new MapError({ reason: "Empty", message: "the map file has only empty lines" }))
+  }
+  if (displaySize(rows, cols) > MaxBytes) {
+    return Either.left(
+      new MapError({
+        reason: "TooLarge",
+        row: rows - 1,
+        col: cols - 1,
+        message: `a ${rows}x${cols} grid does not fit in one DISPLAY datagram ` +
+          `(${displaySize(rows, cols)} bytes > ${MaxBytes})`
+      })
+    )
+  }
+  const cells = new Uint8Array(rows * cols).fill(Rock)
+  const roomSpots: Array<number> = []
+  for (let row = 0; row < rows; row++) {
+    const line = lines[row]!
+    for (let col = 0; col < line.length; col++) {
+      const ch = line.charCodeAt(col)
+      cells[row * cols + col] = ch
+      if (ch === RoomSpot) roomSpots.push(row * cols + col)
+    }
+  }
+  if (roomSpots.length < requiredRoomSpots) {
+    return Either.left(
+      new MapError({
+        reason: "TooFewSpots",
+        message: `the map has ${roomSpots.length} room spots; it needs at least ${requiredRoomSpots} ` +
+          `(${MaxPlayers} players + ${GoldMaxNumPiles} gold piles)`
+      })
+    )
+  }
+  return Either.right({ rows, cols, cells, roomSpots: Int32Array.from(roomSpots) })
+}
+
+/** The map as text, one line per row, each ending in a newline. */
+export const mapText = (map: GameMap): string => {
+  let out = ""
+  for (let row = 0; row < map.rows; row++) {
+    out += String.fromCharCode(...map.cells.subarray(row * map.cols, (row + 1) * map.cols)) + "\n"
+  }
+  return out
+}
+
+// ---- The spec's other validity rules, checked by `nuggets map check` ----
+
+export class RoomNotClosed extends Data.TaggedError("RoomNotClosed")<{ readonly row: number; readonly col: number }> {
+  override get message() {
+    return `${where(this.row, this.col)}: room spot '.' touches solid rock or the edge of the grid (room not closed)`
+  }
+}
+
+export class PassageAtCorner extends Data.TaggedError("PassageAtCorner")<{ readonly row: number; readonly col: number }> {
+  override get message() {
+    return `${where(this.row, this.col)}: passage '#' meets a room at a corner (it must interrupt a wall)`
+  }
+}
+
+export class MapDisconnected extends Data.TaggedError("MapDisconnected")<{
+  readonly row: number
+  readonly col: number
+  readonly components: number
+}> {
+  override get message() {
+    return `${where(this.row, this.col)}: this spot cannot be reached from the first spot ` +
+      `(the map has ${this.components} separate parts; it must be one)`
+  }
+}
+
+export type MapProblem = RoomNotClosed | PassageAtCorner | MapDisconnected
+
+const orthogonal = [[-1, 0], [1, 0], [0, -1], [0, 1]] as const
+const diagonal = [[-1, -1], [-1, 1], [1, -1], [1, 1]] as const
+const allNeighbours = [...orthogonal, ...diagonal]
+
+/** Every broken validity rule, one entry per offending gridpoint (per part, for connectivity), in reading order. */
+export const mapProblems = (map: GameMap): ReadonlyArray<MapProblem> => {
+  const { rows, cols, cells } = map
+  // Off the grid counts as rock, so a room spot on the edge is not closed.
+  const at = (row: number, col: number) =>
+    row < 0 || col < 0 || row >= rows || col >= cols ? Rock : cells[row * cols + col]!
+  const roomNotClosed: Array<MapProblem> = []
+  const passageAtCorner: Array<MapProblem> = []
+  for (let row = 0; row < rows; row++) {
+    for (let col = 0; col < cols; col++) {
+      const ch = cells[row * cols + col]
+      if (ch === RoomSpot) {
+        if (allNeighbours.some(([dr, dc]) => at(row + dr, col + dc) === Rock)) roomNotClosed.push(new RoomNotClosed({ row, col }))
+      } else if (ch === PassageSpot) {
+        const touchesRoomDiagonally = diagonal.some(([dr, dc]) => at(row + dr, col + dc) === RoomSpot)
+        const entersRoom = orthogonal.some(([dr, dc]) => at(row + dr, col + dc) === RoomSpot)
+        if (touchesRoomDiagonally && !entersRoom) passageAtCorner.push(new PassageAtCorner({ row, col }))
+      }
+    }
+  }
+  return [...roomNotClosed, ...passageAtCorner, ...disconnectedParts(map)]
+}
+
+/** One problem per part of the map that cannot be reached from the first spot. */
+const disconnectedParts = (map: GameMap): ReadonlyArray<MapDisconnected> => {
+  const { rows, cols, cells } = map
+  const part = new Int32Array(cells.length).fill(-1)
+  const starts: Array<number> = []
+  const queue = new Int32Array(cells.length)
+  for (let start = 0; start < cells.length; start++) {
+    if (!isSpot(cells[start]!) || part[start] !== -1) continue
+    const id = starts.length
+    starts.push(start)
+    part[start] = id
+    let head = 0
+    let tail = 0
+    queue[tail++] = start
+    while (head < tail) {
+      const here = queue[head++]!
+      const row = Math.floor(here / cols)
+      const col = here - row * cols
+      for (const [dr, dc] of orthogonal) {
+        const r = row + dr
+        const c = col + dc
+        if (r < 0 || c < 0 || r >= rows || c >= cols) continue
+        const next = r * cols + c
+        if (part[next] === -1 && isSpot(cells[next]!)) {
+          part[next] = id
+          queue[tail++] = next
+        }
+      }
+    }
+  }
+  return starts.slice(1).map((start) =>
+    new MapDisconnected({ row: Math.floor(start / cols), col: start % cols, components: starts.length })
+  )
+}
+
+/** Succeeds with the map when it breaks no rule, else fails with the first broken rule. */
+export const validateMap = (map: GameMap): Either.Either<GameMap, MapProblem> => {
+  const [first] = mapProblems(map)
+  return first === undefined ? Either.right(map) : Either.left(first)
+}

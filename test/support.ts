@@ -1,0 +1,58 @@
+import { Effect, Either, Random } from "effect"
+import { readFileSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+import { type ClientId, type GameState, newGame, type Player, pressKey, specRules, type Step } from "../src/core/game.js"
+import { type GameMap, parseMap } from "../src/core/map.js"
+import { makeSight } from "../src/core/visibility.js"
+
+export const mapsDir = fileURLToPath(new URL("../maps/", import.meta.url))
+
+export const loadMap = (name: string): GameMap => {
+  const parsed = parseMap(readFileSync(mapsDir + name, "utf8"))
+  if (Either.isLeft(parsed)) throw new Error(`${name}: ${parsed.left.message}`)
+  return parsed.right
+}
+
+export const cell = (map: GameMap, row: number, col: number) => row * map.cols + col
+
+/** A game with no gold and no players, for placing things by hand. */
+export const emptyGame = (map: GameMap): GameState => ({
+  rules: specRules,
+  map,
+  sight: makeSight(map, "spec"),
+  gold: new Map(),
+  goldRemaining: 0,
+  players: [],
+  spectator: undefined,
+  over: false
+})
+
+/** Puts a new player exactly at `position`, as `join` would have if the RNG had chosen it. */
+export const placePlayer = (state: GameState, client: ClientId, name: string, position: number): GameState => {
+  const index = state.players.length
+  const known = new Uint8Array(state.map.cells.length)
+  for (const seen of state.sight.visibleFrom(position)) known[seen] = 1
+  const player: Player = {
+    index,
+    letter: "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[index]!,
+    name,
+    client,
+    position,
+    purse: 0,
+    active: true,
+    known
+  }
+  return { ...state, players: [...state.players, player] }
+}
+
+export const seeded = <A, E>(seed: number, effect: Effect.Effect<A, E, Random.Random>) =>
+  Effect.runSync(Effect.withRandom(effect, Random.make(seed)))
+
+export const seededGame = (map: GameMap, seed: number) => seeded(seed, newGame(map))
+
+/** Presses each key in turn and returns the final state; fails the test on a typed error. */
+export const pressKeys = (state: GameState, client: ClientId, keys: string): GameState => {
+  let current = state
+  for (const key of keys) current = Effect.runSync(pressKey(current, client, key) as Effect.Effect<Step, unknown>).state
+  return current
+}

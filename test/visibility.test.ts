@@ -1,0 +1,72 @@
+import { describe, expect, it } from "@effect/vitest"
+import { readFileSync } from "node:fs"
+import { type GameState } from "../src/core/game.js"
+import { renderView } from "../src/core/render.js"
+import { isVisible } from "../src/core/visibility.js"
+import { cell, emptyGame, loadMap, placePlayer, pressKeys } from "./support.js"
+
+const map = loadMap("main.txt")
+
+/** The spec prints only the lowest rows of each example; the rows above are blank. */
+const specView = (n: number) => {
+  const shown = readFileSync(new URL(`golden/spec-view-${n}.txt`, import.meta.url), "utf8").split("\n").slice(0, -1)
+  const blank = " ".repeat(map.cols)
+  return [...Array<string>(map.rows - shown.length).fill(blank), ...shown].map((line) => line + "\n").join("")
+}
+
+describe("visibility: the spec's worked examples, character for character", () => {
+  // Gold where the spec's pictures show it.
+  const gold: Array<[number, number]> = [[13, 9], [14, 15], [14, 19], [14, 24], [16, 35], [19, 29]]
+  const start: GameState = placePlayer(
+    {
+      ...emptyGame(map),
+      gold: new Map(gold.map(([row, col]) => [cell(map, row, col), 10] as const)),
+      goldRemaining: 60
+    },
+    "player",
+    "Alice",
+    cell(map, 18, 33)
+  )
+
+  it("at game start", () => {
+    expect(renderView(start, 0)).toBe(specView(1))
+  })
+
+  const upAFew = pressKeys(start, "player", "kkk")
+  it("after moving up a few spots", () => {
+    expect(renderView(upAFew, 0)).toBe(specView(2))
+  })
+
+  const leftForGold = pressKeys(upAFew, "player", "k" + "h".repeat(18))
+  it("going up one and moving left to collect gold", () => {
+    expect(leftForGold.players[0]!.purse).toBe(30)
+    expect(renderView(leftForGold, 0)).toBe(specView(3))
+  })
+
+  it("backtracking down the passage to the corner", () => {
+    const corner = pressKeys(leftForGold, "player", "l".repeat(18) + "jnlllL")
+    expect(corner.players[0]!.position).toBe(cell(map, 16, 48))
+    expect(renderView(corner, 0)).toBe(specView(4))
+  })
+})
+
+describe("visibility rule", () => {
+  it("never shows solid rock", () => {
+    expect(isVisible(map, cell(map, 18, 33), cell(map, 17, 20))).toBe(false)
+  })
+  it("along a row, every gridpoint between must be a spot", () => {
+    // Along the passage on row 16 from its corner back into the room.
+    expect(isVisible(map, cell(map, 16, 48), cell(map, 16, 29))).toBe(true)
+    expect(isVisible(map, cell(map, 16, 48), cell(map, 16, 29), "roomSpotsOnly")).toBe(false)
+    expect(isVisible(map, cell(map, 13, 6), cell(map, 13, 40))).toBe(false)
+  })
+  it("a gridpoint sees itself", () => {
+    expect(isVisible(map, cell(map, 18, 33), cell(map, 18, 33))).toBe(true)
+  })
+  it("is symmetric on this map for spots", () => {
+    const a = cell(map, 18, 33)
+    for (const b of [cell(map, 14, 15), cell(map, 13, 9), cell(map, 16, 35)]) {
+      expect(isVisible(map, a, b)).toBe(isVisible(map, b, a))
+    }
+  })
+})

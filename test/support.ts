@@ -45,7 +45,7 @@ export const placePlayer = (state: GameState, client: ClientId, name: string, po
   return { ...state, players: [...state.players, player] }
 }
 
-export const seeded = <A, E>(seed: number, effect: Effect.Effect<A, E, Random.Random>) =>
+export const seeded = <A, E>(seed: number, effect: Effect.Effect<A, E>) =>
   Effect.runSync(Effect.withRandom(effect, Random.make(seed)))
 
 export const seededGame = (map: GameMap, seed: number) => seeded(seed, newGame(map))

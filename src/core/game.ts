@@ -120,8 +120,12 @@ export type KeyError = UnknownKeystroke | NotJoined | GameIsOver
 
 // ---- Setting up ----
 
-/** A new game on `map`: piles in [min, max], each at least one nugget, on distinct random room spots. */
-export const newGame = (map: GameMap, rules: Rules = specRules): Effect.Effect<GameState, never, Random.Random> =>
+/**
+ * A new game on `map`: piles in [min, max], each at least one nugget, on distinct random
+ * room spots. All randomness comes from Effect's `Random` service, so
+ * `Effect.withRandom(Random.make(seed))` makes a whole game reproducible.
+ */
+export const newGame = (map: GameMap, rules: Rules = specRules): Effect.Effect<GameState> =>
   Effect.gen(function*() {
     const piles = yield* Random.nextIntBetween(rules.goldMinPiles, rules.goldMaxPiles + 1)
     const sizes = new Array<number>(piles).fill(1)
@@ -189,7 +193,7 @@ export const join = (
   state: GameState,
   client: ClientId,
   rawName: string
-): Effect.Effect<Step, JoinError, Random.Random> =>
+): Effect.Effect<Step, JoinError> =>
   Effect.gen(function*() {
     if (state.over) return yield* new GameIsOver()
     const existing = playerOf(state, client)

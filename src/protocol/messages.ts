@@ -1,0 +1,162 @@
+import { Data, Either } from "effect"
+import { MaxBytes } from "../core/constants.js"
+import { displaySize } from "../core/map.js"
+
+/**
+ * The network protocol: one message per datagram, ASCII text whose first word (ended by a
+ * space, a newline or the end) names its type. Parsers here are total: any bytes give
+ * either a message or a `ProtocolError` saying why not.
+ */
+
+export class ProtocolError extends Data.TaggedError("ProtocolError")<{
+  /** "unknown": not a message of this direction at all; "malformed": a known type, badly formed. */
+  readonly kind: "unknown" | "malformed"
+  readonly reason: string
+}> {
+  override get message() {
+    return this.reason
+  }
+}
+
+// ---- Client to server ----
+
+export type ClientMessage =
+  | { readonly _tag: "Play"; readonly name: string }
+  | { readonly _tag: "Spectate" }
+  | { readonly _tag: "Key"; readonly key: string }
+
+const decoder = new TextDecoder("utf-8")
+
+/** Printable text for a log line: control chars and non-ASCII shown as escapes, long text cut. */
+export const excerpt = (text: string, max = 60): string => {
+  const shown = JSON.stringify(text.length > max ? text.slice(0, max) : text)
+  return text.length > max ? `${shown}… (${text.length} chars)` : shown
+}
+
+const firstWord = (text: string): { readonly word: string; readonly rest: string | undefined } => {
+  const end = text.search(/[ \n]/)
+  return end === -1 ? { word: text, rest: undefined } : { word: text.slice(0, end), rest: text.slice(end + 1) }
+}
+
+export const decodeClientMessage = (datagram: Uint8Array): Either.Either<ClientMessage, ProtocolError> => {
+  if (datagram.length === 0) return Either.left(new ProtocolError({ kind: "unknown", reason: "empty datagram" }))
+  // A trailing line end (from `nc` or a hand-typed test) is not part of the message.
+  const text = decoder.decode(datagram).replace(/\r?\n$/, "")
+  const { word, rest } = firstWord(text)
+  switch (word) {
+    case "PLAY":
+      return Either.right({ _tag: "Play", name: rest ?? "" })
+    case "SPECTATE":
+      return Either.right({ _tag: "Spectate" })
+    case "KEY": {
+      const keys = Array.from(rest ?? "")
+      if (keys.length !== 1) {
+        return Either.left(
+          new ProtocolError({
+            kind: "malformed",
+            reason: `KEY takes exactly one keystroke, got ${keys.length === 0 ? "none" : excerpt(rest ?? "")}`
+          })
+        )
+      }
+      return Either.right({ _tag: "Key", key: keys[0]! })
+    }
+    default:
+      return Either.left(new ProtocolError({ kind: "unknown", reason: `unknown message type ${excerpt(word, 20)}` }))
+  }
+}
+
+export const encodeClientMessage = (message: ClientMessage): string => {
+  switch (message._tag) {
+    case "Play":
+      return `PLAY ${message.name}`
+    case "Spectate":
+      return "SPECTATE"
+    case "Key":
+      return `KEY ${message.key}`
+  }
+}
+
+// ---- Server to client ----
+
+export type ServerMessage =
+  | { readonly _tag: "Ok"; readonly letter: string }
+  | { readonly _tag: "No"; readonly reason: string }
+  | { readonly _tag: "Error"; readonly reason: string }
+  | { readonly _tag: "Grid"; readonly rows: number; readonly cols: number }
+  | { readonly _tag: "Gold"; readonly collected: number; readonly purse: number; readonly remaining: number }
+  | { readonly _tag: "Display"; readonly grid: string }
+  | { readonly _tag: "Quit"; readonly reason: string }
+  | { readonly _tag: "GameOver"; readonly summary: string }
+
+/** Dialects of the same protocol: the requirements spec's, and the later CS50 (2021) one. */
+export type Dialect = "spec" | "cs50-2021"
+
+export const encodeServerMessage = (message: ServerMessage, dialect: Dialect = "spec"): string => {
+  switch (message._tag) {
+    case "Ok":
+      return `OK ${message.letter}`
+    case "No":
+      return dialect === "spec" ? (message.reason ? `NO ${message.reason}` : "NO") : `ERROR ${message.reason}`
+    case "Error":
+      return `ERROR ${message.reason}`
+    case "Grid":
+      return `GRID ${message.rows} ${message.cols}`
+    case "Gold":
+      return `GOLD ${message.collected} ${message.purse} ${message.remaining}`
+    case "Display":
+      return `DISPLAY\n${message.grid}`
+    case "Quit":
+      return message.reason ? `QUIT ${message.reason}` : "QUIT"
+    case "GameOver":
+      return dialect === "spec" ? `GAMEOVER\n${message.summary}` : `QUIT GAME OVER:\n${message.summary}`
+  }
+}
+
+const naturals = (text: string, count: number): ReadonlyArray<number> | undefined => {
+  const parts = text.trim().split(/ +/)
+  if (parts.length !== count || !parts.every((part) => /^\d{1,9}$/.test(part))) return undefined
+  return parts.map(Number)
+}
+
+const malformed = (reason: string) => Either.left(new ProtocolError({ kind: "malformed", reason }))
+
+/** Parses what a server sent. Speaks both dialects: `QUIT GAME OVER:\n...` is a game over. */
+export const decodeServerMessage = (datagram: Uint8Array | string): Either.Either<ServerMessage, ProtocolError> => {
+  const text = typeof datagram === "string" ? datagram : decoder.decode(datagram)
+  const { word, rest } = firstWord(text)
+  const line = (rest ?? "").replace(/\r?\n$/, "")
+  switch (word) {
+    case "OK":
+      return /^[A-Z]$/.test(line) ? Either.right({ _tag: "Ok", letter: line }) : malformed(`bad OK ${excerpt(line)}`)
+    case "NO":
+      return Either.right({ _tag: "No", reason: line })
+    case "ERROR":
+      return Either.right({ _tag: "Error", reason: line })
+    case "GRID": {
+      const size = naturals(line, 2)
+      if (!size) return malformed(`bad GRID ${excerpt(line)}`)
+      const [rows, cols] = size as [number, number]
+      if (rows < 1 || cols < 1) return malformed(`GRID ${rows}x${cols} has no gridpoints`)
+      if (displaySize(rows, cols) > MaxBytes) return malformed(`GRID ${rows}x${cols} cannot fit in one datagram`)
+      return Either.right({ _tag: "Grid", rows, cols })
+    }
+    case "GOLD": {
+      const numbers = naturals(line, 3)
+      if (!numbers) return malformed(`bad GOLD ${excerpt(line)}`)
+      const [collected, purse, remaining] = numbers as [number, number, number]
+      return Either.right({ _tag: "Gold", collected, purse, remaining })
+    }
+    case "DISPLAY":
+      if (rest === undefined || !text.startsWith("DISPLAY\n")) return malformed("DISPLAY without its grid")
+      return Either.right({ _tag: "Display", grid: rest })
+    case "QUIT":
+      if (/^GAME OVER:\r?\n/.test(rest ?? "")) {
+        return Either.right({ _tag: "GameOver", summary: (rest ?? "").replace(/^GAME OVER:\r?\n/, "") })
+      }
+      return Either.right({ _tag: "Quit", reason: line })
+    case "GAMEOVER":
+      return Either.right({ _tag: "GameOver", summary: rest ?? "" })
+    default:
+      return Either.left(new ProtocolError({ kind: "unknown", reason: `unknown message type ${excerpt(word, 20)}` }))
+  }
+}

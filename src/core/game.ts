@@ -342,7 +342,8 @@ const move = (
   }
   if (!moved) return { state, out: [] }
   const goldRemaining = state.goldRemaining - collected
-  const next: GameState = { ...state, players, gold: gold ?? state.gold, goldRemaining, over: goldRemaining === 0 }
+  const over = collected > 0 && goldRemaining === 0
+  const next: GameState = { ...state, players, gold: gold ?? state.gold, goldRemaining, over }
   const out: Array<Envelope> = collected > 0 ? goldNotices(next, moverIndex, collected) : []
   out.push(...displayAll(next))
   if (next.over) for (const { to, viewer } of audience(next)) out.push({ to, viewer, notice: { _tag: "GameOver" } })

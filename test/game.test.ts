@@ -1,0 +1,216 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { type Envelope, type GameState, join, pressKey, sanitizeName, spectate, type Step } from "../src/core/game.js"
+import { RoomSpot } from "../src/core/map.js"
+import { gameOverSummary, renderView } from "../src/core/render.js"
+import { cell, emptyGame, loadMap, placePlayer, pressKeys, seeded, seededGame } from "./support.js"
+
+const map = loadMap("main.txt")
+
+const joined = (state: GameState, client: string, name: string, seed = 1): Step => seeded(seed, join(state, client, name))
+/** The typed error an effect fails with; throws if it succeeds. */
+const failure = <E>(effect: Effect.Effect<unknown, E>): E => Effect.runSync(Effect.flip(effect))
+const step = (effect: Effect.Effect<Step, unknown>): Step => Effect.runSync(effect as Effect.Effect<Step>)
+const notices = (out: ReadonlyArray<Envelope>, to: string) => out.filter((e) => e.to === to).map((e) => e.notice)
+
+describe("gold", () => {
+  it("is 10..30 piles of at least one nugget, 250 in all, on distinct room spots", () => {
+    const pileCounts = new Set<number>()
+    for (let seed = 0; seed < 200; seed++) {
+      const game = seededGame(map, seed)
+      const piles = [...game.gold]
+      pileCounts.add(piles.length)
+      expect(piles.length).toBeGreaterThanOrEqual(10)
+      expect(piles.length).toBeLessThanOrEqual(30)
+      expect(piles.every(([, nuggets]) => nuggets >= 1)).toBe(true)
+      expect(piles.reduce((sum, [, nuggets]) => sum + nuggets, 0)).toBe(250)
+      expect(piles.every(([spot]) => map.cells[spot] === RoomSpot)).toBe(true)
+      expect(game.goldRemaining).toBe(250)
+    }
+    // Both ends of the range occur: the count is uniform over [10, 30], not stuck.
+    expect(pileCounts.has(10) && pileCounts.has(30)).toBe(true)
+  })
+
+  it("is the same for the same seed and differs for another", () => {
+    expect([...seededGame(map, 42).gold]).toEqual([...seededGame(map, 42).gold])
+    expect([...seededGame(map, 42).gold]).not.toEqual([...seededGame(map, 43).gold])
+  })
+})
+
+describe("joining", () => {
+  it("hands out letters A..Z in order, each on an empty room spot, and tells the newcomer first", () => {
+    let state = seededGame(map, 7)
+    for (let i = 0; i < 26; i++) {
+      const { state: next, out } = joined(state, `c${i}`, `player ${i}`, i)
+      const me = next.players[i]!
+      expect(me.letter).toBe("ABCDEFGHIJKLMNOPQRSTUVWXYZ"[i])
+      expect(map.cells[me.position]).toBe(RoomSpot)
+      expect(state.gold.has(me.position)).toBe(false)
+      expect(state.players.some((p) => p.position === me.position)).toBe(false)
+      expect(notices(out, `c${i}`).map((n) => n._tag)).toEqual(["Ok", "Grid", "Gold", "Display"])
+      expect(notices(out, `c${i}`)[2]).toEqual({ _tag: "Gold", collected: 0, purse: 0, remaining: 250 })
+      // Everyone already in the game gets a fresh DISPLAY.
+      for (let j = 0; j < i; j++) expect(notices(out, `c${j}`)).toEqual([{ _tag: "Display" }])
+      state = next
+    }
+    expect(failure(join(state, "late", "Zed"))._tag).toBe("GameFull")
+  })
+
+  it("never gives a letter again once a player quit", () => {
+    let state = seededGame(map, 1)
+    state = joined(state, "a", "Ann").state
+    state = step(pressKey(state, "a", "Q")).state
+    const { state: next, out } = joined(state, "b", "Bob")
+    expect(notices(out, "b")[0]).toEqual({ _tag: "Ok", letter: "B" })
+    expect(next.players.map((p) => [p.letter, p.active])).toEqual([["A", false], ["B", true]])
+  })
+
+  it("refuses a second PLAY from the same client without changing anything", () => {
+    const state = joined(seededGame(map, 1), "a", "Ann").state
+    const error = failure(join(state, "a", "Ann again"))
+    expect(error._tag).toBe("AlreadyJoined")
+    expect(error.message).toBe("you are already playing as A")
+  })
+
+  it("refuses an empty or all-blank name", () => {
+    const state = seededGame(map, 1)
+    expect(failure(join(state, "a", ""))._tag).toBe("EmptyName")
+    expect(failure(join(state, "a", " \t "))._tag).toBe("EmptyName")
+  })
+
+  it("truncates names to 50 chars and replaces chars neither graphic nor blank", () => {
+    expect(sanitizeName("x".repeat(80))).toBe("x".repeat(50))
+    expect(sanitizeName("a\u0007b\nc d\te")).toBe("a_b_c d\te")
+    expect(sanitizeName("Zoë 🙂")).toBe("Zo_ _")
+    expect(joined(seededGame(map, 1), "a", "\u001b[31mred").state.players[0]!.name).toBe("_[31mred")
+  })
+})
+
+describe("the spectator", () => {
+  it("gets GRID, GOLD 0 0 r and DISPLAY, and replaces an earlier spectator who is told to quit", () => {
+    const game = seededGame(map, 1)
+    const first = step(spectate(game, "s1"))
+    expect(notices(first.out, "s1").map((n) => n._tag)).toEqual(["Grid", "Gold", "Display"])
+    const second = step(spectate(first.state, "s2"))
+    expect(notices(second.out, "s1")).toEqual([
+      { _tag: "Quit", reason: "You have been replaced by a new spectator." }
+    ])
+    expect(second.state.spectator).toBe("s2")
+  })
+
+  it("can only quit", () => {
+    const state = step(spectate(seededGame(map, 1), "s")).state
+    expect(failure(pressKey(state, "s", "h"))._tag).toBe("UnknownKeystroke")
+    const quit = step(pressKey(state, "s", "Q"))
+    expect(quit.out).toEqual([{ to: "s", viewer: "spectator", notice: { _tag: "Quit", reason: "Thanks for watching!" } }])
+    expect(quit.state.spectator).toBeUndefined()
+  })
+
+  it("sees the whole map with every player and pile", () => {
+    let state = placePlayer(emptyGame(map), "a", "Ann", cell(map, 13, 10))
+    state = { ...state, gold: new Map([[cell(map, 2, 5), 3]]), goldRemaining: 3 }
+    state = step(spectate(state, "s")).state
+    const view = renderView(state, "spectator").split("\n")
+    expect(view[13]![10]).toBe("A")
+    expect(view[2]![5]).toBe("*")
+    expect(view[0]).toBe(map.cols > 0 ? "  +----------+" + " ".repeat(map.cols - 14) : "")
+  })
+})
+
+describe("keys", () => {
+  const base = placePlayer(
+    { ...emptyGame(map), gold: new Map([[cell(map, 13, 12), 5], [cell(map, 13, 14), 7]]), goldRemaining: 12 },
+    "a",
+    "Ann",
+    cell(map, 13, 10)
+  )
+
+  it("h l j k y u b n move one step onto a spot", () => {
+    const middle = placePlayer(emptyGame(map), "a", "Ann", cell(map, 14, 10))
+    const moves: Array<[string, number, number]> = [
+      ["h", 14, 9], ["l", 14, 11], ["j", 15, 10], ["k", 13, 10], ["y", 13, 9], ["u", 13, 11], ["b", 15, 9], ["n", 15, 11]
+    ]
+    for (const [key, row, col] of moves) {
+      expect(pressKeys(middle, "a", key).players[0]!.position).toBe(cell(map, row, col))
+    }
+  })
+
+  it("does not move into a wall and then sends nothing", () => {
+    const atWall = placePlayer(emptyGame(map), "a", "Ann", cell(map, 13, 6))
+    const { state, out } = step(pressKey(atWall, "a", "h"))
+    expect(state).toBe(atWall)
+    expect(out).toEqual([])
+  })
+
+  it("moving onto gold collects the whole pile and tells everyone", () => {
+    let state = placePlayer(base, "b", "Bob", cell(map, 17, 8))
+    state = step(spectate(state, "s")).state
+    const { state: next, out } = step(pressKey(state, "a", "l"))
+    expect(next.players[0]!.position).toBe(cell(map, 13, 11))
+    const collect = step(pressKey(next, "a", "l"))
+    expect(collect.state.players[0]!.purse).toBe(5)
+    expect(collect.state.goldRemaining).toBe(7)
+    expect(collect.state.gold.has(cell(map, 13, 12))).toBe(false)
+    expect(notices(collect.out, "a")).toEqual([{ _tag: "Gold", collected: 5, purse: 5, remaining: 7 }, { _tag: "Display" }])
+    expect(notices(collect.out, "b")).toEqual([{ _tag: "Gold", collected: 0, purse: 0, remaining: 7 }, { _tag: "Display" }])
+    expect(notices(collect.out, "s")).toEqual([{ _tag: "Gold", collected: 0, purse: 0, remaining: 7 }, { _tag: "Display" }])
+    expect(out.map((e) => e.to)).toEqual(["a", "b", "s"])
+  })
+
+  it("capitals run as far as possible, collecting on the way, and the last pile ends the game", () => {
+    const state = step(spectate(base, "s")).state
+    const { state: next, out } = step(pressKey(state, "a", "L"))
+    expect(next.players[0]!.position).toBe(cell(map, 13, 38))
+    expect(next.players[0]!.purse).toBe(12)
+    expect(next.over).toBe(true)
+    expect(notices(out, "a")).toEqual([
+      { _tag: "Gold", collected: 12, purse: 12, remaining: 0 },
+      { _tag: "Display" },
+      { _tag: "GameOver" }
+    ])
+    expect(notices(out, "s").at(-1)).toEqual({ _tag: "GameOver" })
+    expect(failure(pressKey(next, "a", "h"))._tag).toBe("GameIsOver")
+  })
+
+  it("moving onto another player swaps the two", () => {
+    const state = placePlayer(base, "b", "Bob", cell(map, 13, 11))
+    const next = pressKeys(state, "a", "l")
+    expect(next.players[0]!.position).toBe(cell(map, 13, 11))
+    expect(next.players[1]!.position).toBe(cell(map, 13, 10))
+    // The swapped player now knows what it sees from its new spot.
+    expect(next.players[1]!.known[cell(map, 13, 6)]).toBe(1)
+  })
+
+  it("a capital run pushes through players, each moved back one step", () => {
+    const state = placePlayer(placePlayer(emptyGame(map), "a", "Ann", cell(map, 14, 6)), "b", "Bob", cell(map, 14, 8))
+    const next = pressKeys(state, "a", "L")
+    expect(next.players[0]!.position).toBe(cell(map, 14, 38))
+    expect(next.players[1]!.position).toBe(cell(map, 14, 7))
+  })
+
+  it("a player walks along passages and through doors", () => {
+    const state = placePlayer(emptyGame(map), "a", "Ann", cell(map, 16, 36))
+    const next = pressKeys(state, "a", "LK")
+    expect(next.players[0]!.position).toBe(cell(map, 7, 48))
+  })
+
+  it("Q quits: the player leaves the map, keeps its purse for the summary", () => {
+    const rich = pressKeys(placePlayer(base, "b", "Bob", cell(map, 17, 8)), "a", "ll")
+    const { state, out } = step(pressKey(rich, "a", "Q"))
+    expect(notices(out, "a")).toEqual([{ _tag: "Quit", reason: "Thanks for playing!" }])
+    expect(notices(out, "b")).toEqual([{ _tag: "Display" }])
+    expect(renderView(state, 1)).not.toContain("A")
+    expect(gameOverSummary(state)).toBe("A     5 Ann\nB     0 Bob\n")
+    expect(failure(pressKey(state, "a", "h"))._tag).toBe("NotJoined")
+  })
+
+  it("any other key is an unknown keystroke", () => {
+    for (const key of ["x", "H1", "", " ", "q", "\u0003", "é"]) {
+      expect(failure(pressKey(base, "a", key))).toMatchObject({ _tag: "UnknownKeystroke", message: "unknown keystroke" })
+    }
+  })
+
+  it("a key from a client that never joined is refused", () => {
+    expect(failure(pressKey(base, "stranger", "h"))._tag).toBe("NotJoined")
+  })
+})

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Either } from "effect"
+import { readdirSync, readFileSync } from "node:fs"
+import { type MapError, mapProblems, mapText, parseMap, validateMap } from "../src/core/map.js"
+import { mapsDir } from "./support.js"
+
+const mainText = readFileSync(mapsDir + "main.txt", "utf8")
+const mainLines = mainText.split("\n").slice(0, -1)
+
+const parseOk = (text: string) => Either.getOrThrowWith(parseMap(text), (error) => new Error(error.message))
+const parseError = (text: string): MapError => Either.getOrThrowWith(Either.flip(parseMap(text)), () => new Error("parsed"))
+
+/** The example map with one gridpoint changed. */
+const withChar = (row: number, col: number, ch: string) =>
+  mainLines.map((line, r) => (r === row ? line.slice(0, col) + ch + line.slice(col + 1) : line)).join("\n") + "\n"
+
+describe("parseMap", () => {
+  it("reads the example map as 21 x 79", () => {
+    const map = parseOk(mainText)
+    expect([map.rows, map.cols]).toEqual([21, 79])
+    expect(mapText(map)).toBe(mainText)
+    expect(map.roomSpots.length).toBe(mainText.split("").filter((ch) => ch === ".").length)
+  })
+
+  it("accepts CRLF line ends and no trailing newline", () => {
+    expect(mapText(parseOk(mainText.replaceAll("\n", "\r\n")))).toBe(mainText)
+    expect(mapText(parseOk(mainText.slice(0, -1)))).toBe(mainText)
+  })
+
+  it("pads short lines with solid rock to the longest line", () => {
+    const trimmed = mainLines.map((line) => line.trimEnd())
+    const longest = Math.max(...trimmed.map((line) => line.length))
+    const map = parseOk(trimmed.join("\n"))
+    expect([map.rows, map.cols]).toEqual([21, longest])
+    expect(mapText(map)).toBe(trimmed.map((line) => line.padEnd(longest) + "\n").join(""))
+  })
+
+  it("rejects an empty file", () => {
+    expect(parseError("").reason).toBe("Empty")
+    expect(parseError("\n").reason).toBe("Empty")
+  })
+
+  it("rejects a character outside ' -|+.#' and names its line and column", () => {
+    const error = parseError(withChar(7, 20, "x"))
+    expect(error).toMatchObject({ reason: "BadCharacter", row: 7, col: 20 })
+    expect(error.message).toBe("line 8, column 21: 'x' is not a map character (one of \" -|+.#\")")
+    expect(parseError(withChar(2, 3, "\t")).message).toContain("U+0009")
+  })
+
+  it("rejects a grid whose DISPLAY would not fit in one datagram", () => {
+    // 255 x 256: 255 * 257 + 8 = 65543 > 65507, while 254 x 256 fits.
+    const room = (rows: number) =>
+      ["+" + "-".repeat(254) + "+", ...Array(rows - 2).fill("|" + ".".repeat(254) + "|"), "+" + "-".repeat(254) + "+"]
+        .join("\n")
+    expect(parseError(room(255))).toMatchObject({ reason: "TooLarge", row: 254, col: 255 })
+    expect(parseOk(room(254)).rows).toBe(254)
+  })
+
+  it("rejects a map with too few room spots for 26 players and 30 piles", () => {
+    const tiny = "+-----+\n|.....|\n|.....|\n+-----+\n"
+    expect(parseError(tiny)).toMatchObject({ reason: "TooFewSpots" })
+    expect(parseError(tiny).message).toContain("10 room spots")
+  })
+})
+
+describe("validateMap", () => {
+  for (const file of readdirSync(mapsDir).filter((name) => name.endsWith(".txt"))) {
+    it(`finds nothing wrong with maps/${file}`, () => {
+      expect(mapProblems(parseOk(readFileSync(mapsDir + file, "utf8"))).map((p) => p.message)).toEqual([])
+    })
+  }
+
+  it("finds a room that is not closed", () => {
+    // Knock out part of the wall of the upper-left room.
+    const problems = mapProblems(parseOk(withChar(1, 2, " ")))
+    expect(problems.map((p) => p._tag)).toEqual(["RoomNotClosed", "RoomNotClosed"])
+    expect(problems.map((p) => [p.row, p.col])).toEqual([[1, 3], [2, 3]])
+    expect(Either.isLeft(validateMap(parseOk(withChar(1, 2, " "))))).toBe(true)
+  })
+
+  it("finds a passage that meets a room at a corner", () => {
+    // The passage leaving the upper-left room runs on into the room's corner.
+    const problems = mapProblems(parseOk(withChar(4, 13, "#")))
+    expect(problems.map((p) => p._tag)).toEqual(["PassageAtCorner"])
+    expect(problems[0]!.message).toBe("line 5, column 14: passage '#' meets a room at a corner (it must interrupt a wall)")
+  })
+
+  it("finds parts of the map that cannot be reached", () => {
+    // Wall up the door of the upper-middle room: it becomes a separate part.
+    const problems = mapProblems(parseOk(withChar(3, 37, "-")))
+    expect(problems.map((p) => p._tag)).toEqual(["MapDisconnected"])
+    expect(problems[0]).toMatchObject({ row: 2, col: 32, components: 2 })
+  })
+
+  it("reports every broken rule, not only the first", () => {
+    const text = withChar(1, 2, " ").split("\n")
+    text[3] = text[3]!.slice(0, 37) + "-" + text[3]!.slice(38)
+    const tags = new Set(mapProblems(parseOk(text.join("\n"))).map((p) => p._tag))
+    expect(tags).toEqual(new Set(["RoomNotClosed", "MapDisconnected"]))
+  })
+})

@@ -2,7 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { readFileSync } from "node:fs"
 import { type GameState } from "../src/core/game.js"
 import { renderView } from "../src/core/render.js"
-import { isVisible } from "../src/core/visibility.js"
+import { isSpot } from "../src/core/map.js"
+import { isVisible, makeSight, visibleByBruteForce } from "../src/core/visibility.js"
 import { cell, emptyGame, loadMap, placePlayer, pressKeys } from "./support.js"
 
 const map = loadMap("main.txt")
@@ -69,4 +70,23 @@ describe("visibility rule", () => {
       expect(isVisible(map, a, b)).toBe(isVisible(map, b, a))
     }
   })
+})
+
+describe("the cached visible sets", () => {
+  // makeSight only tries gridpoints near the rooms beside a spot; it must agree with trying them all.
+  for (const [file, every] of [["main.txt", 1], ["hole.txt", 1], ["small.txt", 1], ["large.txt", 97]] as const) {
+    it(`match trying every gridpoint, on maps/${file}, for both sight rules`, () => {
+      const grid = loadMap(file)
+      for (const rule of ["spec", "roomSpotsOnly"] as const) {
+        const sight = makeSight(grid, rule)
+        let checked = 0
+        for (let spot = 0; spot < grid.cells.length; spot += every) {
+          if (!isSpot(grid.cells[spot]!)) continue
+          expect(Array.from(sight.visibleFrom(spot))).toEqual(visibleByBruteForce(grid, spot, rule))
+          checked++
+        }
+        expect(checked).toBeGreaterThan(50)
+      }
+    })
+  }
 })

@@ -74,15 +74,35 @@ export interface Sight {
 
 export const makeSight = (map: GameMap, rule: SightRule = "spec"): Sight => {
   const cache: Array<Uint16Array | Int32Array | undefined> = new Array(map.cells.length)
-  const nonRock = nonRockCells(map)
-  const scratch = new Int32Array(nonRock.length)
+  const rooms = roomParts(map)
+  const found = new Int32Array(map.cells.length)
   const compute = (spot: number) => {
     let count = 0
-    for (let i = 0; i < nonRock.length; i++) {
-      const target = nonRock[i]!
-      if (isVisible(map, spot, target, rule)) scratch[count++] = target
+    const box = sightBox(map, rooms, spot)
+    for (let row = box.top; row <= box.bottom; row++) {
+      for (let at = row * map.cols + box.left, end = row * map.cols + box.right; at <= end; at++) {
+        if (isVisible(map, spot, at, rule)) found[count++] = at
+      }
     }
-    return map.cells.length <= 0x10000 ? Uint16Array.from(scratch.subarray(0, count)) : scratch.slice(0, count)
+    // Along a row or column, sight may reach beyond the box: through passages.
+    const row = Math.floor(spot / map.cols)
+    const col = spot - row * map.cols
+    const straight: ReadonlyArray<readonly [number, number, number]> = [
+      [-map.cols, row, box.top - row],
+      [map.cols, map.rows - 1 - row, row - box.bottom],
+      [-1, col, box.left - col],
+      [1, map.cols - 1 - col, col - box.right]
+    ]
+    for (const [step, room, insideBox] of straight) {
+      // `insideBox` (<= 0) counts the steps already covered by the box.
+      for (let n = 1 - insideBox, at = spot + step * n; n <= room; n++, at += step) {
+        if (!isVisible(map, spot, at, rule)) break
+        found[count++] = at
+      }
+    }
+    const visible = map.cells.length <= 0x10000 ? new Uint16Array(count) : new Int32Array(count)
+    visible.set(found.subarray(0, count))
+    return visible.sort()
   }
   return {
     map,
@@ -92,8 +112,82 @@ export const makeSight = (map: GameMap, rule: SightRule = "spec"): Sight => {
   }
 }
 
-const nonRockCells = (map: GameMap): Int32Array => {
+/** The 8-connected parts of the map made of room spots, each with its bounding box. */
+interface RoomParts {
+  readonly partOf: Int32Array
+  readonly boxes: ReadonlyArray<{ top: number; left: number; bottom: number; right: number }>
+}
+
+const roomParts = (map: GameMap): RoomParts => {
+  const { rows, cols, cells } = map
+  const partOf = new Int32Array(cells.length).fill(-1)
+  const boxes: Array<{ top: number; left: number; bottom: number; right: number }> = []
+  const stack: Array<number> = []
+  for (let start = 0; start < cells.length; start++) {
+    if (cells[start] !== RoomSpot || partOf[start] !== -1) continue
+    const part = boxes.length
+    const box = { top: rows, left: cols, bottom: -1, right: -1 }
+    boxes.push(box)
+    partOf[start] = part
+    stack.push(start)
+    while (stack.length > 0) {
+      const here = stack.pop()!
+      const row = Math.floor(here / cols)
+      const col = here - row * cols
+      box.top = Math.min(box.top, row)
+      box.bottom = Math.max(box.bottom, row)
+      box.left = Math.min(box.left, col)
+      box.right = Math.max(box.right, col)
+      for (let r = Math.max(0, row - 1); r <= Math.min(rows - 1, row + 1); r++) {
+        for (let c = Math.max(0, col - 1); c <= Math.min(cols - 1, col + 1); c++) {
+          const next = r * cols + c
+          if (cells[next] === RoomSpot && partOf[next] === -1) {
+            partOf[next] = part
+            stack.push(next)
+          }
+        }
+      }
+    }
+  }
+  return { partOf, boxes }
+}
+
+/**
+ * Where a sloped line of sight from `spot` can end. Sight on a slope needs a room spot
+ * beside the line at every row and column it crosses, so those room spots form an
+ * 8-connected chain from beside `spot` to beside the target: the target lies within one
+ * gridpoint of a part of room spots touching `spot`. (Tests check this against trying
+ * every gridpoint.)
+ */
+const sightBox = (map: GameMap, rooms: RoomParts, spot: number) => {
+  const row = Math.floor(spot / map.cols)
+  const col = spot - row * map.cols
+  let top = row
+  let bottom = row
+  let left = col
+  let right = col
+  for (let r = Math.max(0, row - 1); r <= Math.min(map.rows - 1, row + 1); r++) {
+    for (let c = Math.max(0, col - 1); c <= Math.min(map.cols - 1, col + 1); c++) {
+      const part = rooms.partOf[r * map.cols + c]!
+      if (part === -1) continue
+      const box = rooms.boxes[part]!
+      top = Math.min(top, box.top)
+      bottom = Math.max(bottom, box.bottom)
+      left = Math.min(left, box.left)
+      right = Math.max(right, box.right)
+    }
+  }
+  return {
+    top: Math.max(0, top - 1),
+    bottom: Math.min(map.rows - 1, bottom + 1),
+    left: Math.max(0, left - 1),
+    right: Math.min(map.cols - 1, right + 1)
+  }
+}
+
+/** Every gridpoint visible from `spot`, by trying them all: the definition `makeSight` must match. */
+export const visibleByBruteForce = (map: GameMap, spot: number, rule: SightRule = "spec"): Array<number> => {
   const out: Array<number> = []
-  for (let i = 0; i < map.cells.length; i++) if (map.cells[i] !== Rock) out.push(i)
-  return Int32Array.from(out)
+  for (let at = 0; at < map.cells.length; at++) if (isVisible(map, spot, at, rule)) out.push(at)
+  return out
 }

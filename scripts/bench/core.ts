@@ -1,0 +1,59 @@
+/**
+ * The core's cost per keystroke: one move by one of 26 players, then every viewer's
+ * DISPLAY (26 players + spectator) brought up to date, as the server does it.
+ */
+import { Effect, Either, Random } from "effect"
+import { readFileSync } from "node:fs"
+import { type GameState, join, newGame, pressKey, spectate, type Step } from "../../src/core/game.js"
+import { parseMap } from "../../src/core/map.js"
+import { Views } from "../../src/core/render.js"
+import { round, summarize } from "./stats.js"
+
+const moveKeys = "hjklyubnhjklyubnhjklyubnHJKLYUBN"
+
+export const benchCore = (mapFile: string, keystrokes = 20_000, seed = 1) => {
+  const map = Either.getOrThrow(parseMap(readFileSync(mapFile, "utf8")))
+  const run = <A>(effect: Effect.Effect<A, unknown>) => Effect.runSync(Effect.withRandom(effect, Random.make(seed)))
+  let state: GameState = run(newGame(map))
+  for (let i = 0; i < 26; i++) state = run(join(state, `p${i}`, `Player ${i}`)).state
+  state = run(spectate(state, "spectator")).state
+  const views = new Views(state)
+  const viewers = [...state.players.map((p) => p.index), "spectator" as const]
+  for (const viewer of viewers) views.display(viewer)
+
+  const rng = Random.make(seed)
+  const inputs = Array.from({ length: keystrokes }, () => ({
+    player: Effect.runSync(rng.nextIntBetween(0, 26)),
+    key: moveKeys[Effect.runSync(rng.nextIntBetween(0, moveKeys.length))]!
+  }))
+  const samples: Array<number> = []
+  let bytes = 0
+  const heapBefore = process.memoryUsage().heapUsed
+  let heapPeak = heapBefore
+  for (let i = 0; i < inputs.length; i++) {
+    const { player, key } = inputs[i]!
+    const started = process.hrtime.bigint()
+    const step = Effect.runSync(pressKey(state, `p${player}`, key) as Effect.Effect<Step>)
+    state = step.state
+    views.advance(state)
+    for (const envelope of step.out) if (envelope.notice._tag === "Display") bytes += views.display(envelope.viewer).length
+    samples.push(Number(process.hrtime.bigint() - started) / 1000)
+    if (i % 1000 === 0) heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed)
+    // A finished game restarts, so the run measures play, not a frozen board.
+    if (state.over) {
+      state = run(newGame(map))
+      for (let p = 0; p < 26; p++) state = run(join(state, `p${p}`, `Player ${p}`)).state
+      state = run(spectate(state, "spectator")).state
+      views.advance(state)
+    }
+  }
+  const warm = summarize(samples.slice(Math.floor(samples.length / 10)))
+  return {
+    map: `${mapFile.split("/").pop()} (${map.rows}x${map.cols})`,
+    keystrokes,
+    medianMicros: round(warm.median, 2),
+    p99Micros: round(warm.p99, 2),
+    displayBytesPerKey: Math.round(bytes / keystrokes),
+    heapUsedMB: round(heapPeak / 2 ** 20, 1)
+  }
+}

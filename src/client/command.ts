@@ -1,9 +1,102 @@
-import { Args, Command } from "@effect/cli"
-import { Effect } from "effect"
+import { Args, Command, HelpDoc, Options, ValidationError } from "@effect/cli"
+import * as PlatformLogger from "@effect/platform/PlatformLogger"
+import { Console, Data, Duration, Effect, FiberRef, HashSet, Layer, Logger, LogLevel, Option } from "effect"
+import { defaultAnswerTimeout, join } from "./join.js"
+import { farewell } from "./screen.js"
+import { exitCode } from "./state.js"
+import { terminalLayer } from "./terminal.js"
 
-// Placeholder until the terminal client lands.
+const host = Args.text({ name: "host" }).pipe(
+  Args.withDescription("name or IPv4/IPv6 address of the machine where the server runs")
+)
+
+const port = Args.text({ name: "port" }).pipe(
+  Args.withDescription("the port the server announced"),
+  Args.mapEffect((text) =>
+    /^\d{1,5}$/.test(text) && Number(text) >= 1 && Number(text) <= 65535
+      ? Effect.succeed(Number(text))
+      : Effect.fail(HelpDoc.p(`port must be a number from 1 to 65535, not ${JSON.stringify(text)}`))
+  )
+)
+
+const playername = Args.text({ name: "playername" }).pipe(
+  Args.withDescription("play under this name (cut to 50 characters); without it, watch as the spectator"),
+  Args.optional
+)
+
+const log = Options.file("log").pipe(
+  Options.withDescription("write a log to this file"),
+  Options.optional
+)
+
+const timeout = Options.float("timeout").pipe(
+  Options.withDescription("seconds to wait for the server's first answer"),
+  Options.mapEffect((seconds) =>
+    seconds > 0
+      ? Effect.succeed(seconds)
+      : Effect.fail(ValidationError.invalidValue(HelpDoc.p("--timeout must be more than 0 seconds")))
+  ),
+  Options.withDefault(Duration.toSeconds(defaultAnswerTimeout))
+)
+
+class LogFileError extends Data.TaggedError("LogFileError")<{ readonly message: string }> {}
+
+/** Exactly these loggers, instead of whatever the runtime installed (its pretty logger writes to stdout). */
+const onlyLoggers = (...loggers: ReadonlyArray<Logger.Logger<unknown, void>>) =>
+  Layer.merge(
+    Layer.locallyScoped(FiberRef.currentLoggers, HashSet.fromIterable(loggers)),
+    Logger.minimumLogLevel(LogLevel.Debug)
+  )
+
+/**
+ * With --log, log to that file. Without, log to stderr only when it is not a terminal
+ * (`2>player.log`), so that nothing is written over the game's screen.
+ */
+const loggerLayer = (file: Option.Option<string>) =>
+  Option.match(file, {
+    onSome: (path) =>
+      Logger.logfmtLogger.pipe(
+        PlatformLogger.toFile(path),
+        Effect.mapError((error) => {
+          const why = error._tag === "SystemError" ? error.reason : error.description
+          return new LogFileError({ message: `cannot write the log to ${JSON.stringify(path)}: ${why}` })
+        }),
+        Effect.map((logger) => onlyLoggers(logger)),
+        Layer.unwrapScoped
+      ),
+    onNone: () =>
+      process.stderr.isTTY ? onlyLoggers() : onlyLoggers(Logger.logfmtLogger.pipe(Logger.withConsoleError))
+  })
+
 export const joinCommand = Command.make(
   "join",
-  { host: Args.text({ name: "host" }), port: Args.integer({ name: "port" }), name: Args.text({ name: "playername" }).pipe(Args.optional) },
-  () => Effect.dieMessage("not yet")
-)
+  { host, port, playername, log, timeout },
+  ({ host, log, playername, port, timeout }) =>
+    Effect.gen(function*() {
+      const ending = yield* join(
+        {
+          host,
+          port,
+          role: Option.match(playername, {
+            onNone: () => ({ _tag: "Spectator" }) as const,
+            onSome: (name) => ({ _tag: "Player", name }) as const
+          }),
+          answerTimeout: Duration.seconds(timeout)
+        },
+        terminalLayer
+      )
+      const text = farewell(ending, process.stdout.columns || 80)
+      const code = exitCode(ending)
+      if (text) yield* code === 0 ? Console.log(text) : Console.error(text)
+      process.exitCode = code
+    }).pipe(
+      Effect.provide(loggerLayer(log)),
+      Effect.catchAll((error) =>
+        Console.error(`nuggets join: ${error.message}`).pipe(
+          Effect.zipRight(Effect.sync(() => {
+            process.exitCode = 1
+          }))
+        )
+      )
+    )
+).pipe(Command.withDescription("Join a game as a player (with a name) or as the spectator (without)."))

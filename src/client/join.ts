@@ -1,0 +1,136 @@
+import { Data, Duration, Effect, Layer, Queue, Ref, Stream } from "effect"
+import * as dns from "node:dns"
+import { type Datagram, type Endpoint, makeUdpSocket } from "../net/udp.js"
+import { type ClientMessage, encodeClientMessage, excerpt } from "../protocol/messages.js"
+import { screenLines } from "./screen.js"
+import { type ClientEvent, type ClientState, type Ending, initialState, joinMessage, receive, type Role, step } from "./state.js"
+import { Terminal } from "./terminal.js"
+
+export class JoinError extends Data.TaggedError("JoinError")<{
+  readonly reason: "UnknownHost" | "NoAnswer"
+  readonly message: string
+}> {}
+
+export interface JoinOptions {
+  readonly host: string
+  readonly port: number
+  readonly role: Role
+  /** How long the server has to give its first answer. */
+  readonly answerTimeout: Duration.DurationInput
+}
+
+export const defaultAnswerTimeout = Duration.seconds(3)
+
+/** A name or an address (IPv4 first, as most servers listen there), and its UDP family. */
+export const resolveHost = (host: string) =>
+  Effect.async<{ readonly address: string; readonly family: "udp4" | "udp6" }, JoinError>((resume) => {
+    const name = host.replace(/^\[(.*)\]$/, "$1")
+    dns.lookup(name, { order: "ipv4first" }, (error, address, family) => {
+      resume(
+        error || !address
+          ? Effect.fail(new JoinError({ reason: "UnknownHost", message: `unknown host ${JSON.stringify(host)}` }))
+          : Effect.succeed({ address, family: family === 6 ? "udp6" : "udp4" })
+      )
+    })
+  })
+
+/** Resolves when the event loop has run once, so that a datagram just sent leaves before the socket closes. */
+const settle = Effect.async<void>((resume) => {
+  setImmediate(() => resume(Effect.void))
+})
+
+/**
+ * Joins the game at host:port and plays it until it ends. The terminal (the `screen` layer)
+ * is only taken over once the server has answered, and is restored before this returns.
+ */
+export const join = (options: JoinOptions, screen: Layer.Layer<Terminal>) =>
+  Effect.gen(function*() {
+    const { address, family } = yield* resolveHost(options.host)
+    const server: Endpoint = { address, port: options.port }
+    const socket = yield* makeUdpSocket({ family })
+    yield* Effect.logInfo(`joining ${options.host}:${options.port} (${address}) from port ${socket.local.port}`)
+
+    // One reader of the socket; everything else reads this queue, one datagram at a time.
+    const fromServer = yield* Queue.unbounded<Datagram>()
+    yield* socket.incoming.pipe(
+      Stream.runForEach((datagram) =>
+        datagram.address === server.address && datagram.port === server.port
+          ? Queue.offer(fromServer, datagram)
+          : Effect.logWarning(`ignored a datagram from ${datagram.address}:${datagram.port}`)
+      ),
+      Effect.forkScoped
+    )
+
+    const send = (message: ClientMessage) => {
+      const text = encodeClientMessage(message)
+      return Effect.logDebug(`sent ${excerpt(text)}`).pipe(Effect.zipRight(socket.send(text, server)))
+    }
+
+    yield* send(joinMessage(options.role))
+    const first = yield* Queue.take(fromServer).pipe(
+      Effect.timeoutFail({
+        duration: options.answerTimeout,
+        onTimeout: () =>
+          new JoinError({ reason: "NoAnswer", message: `no Nuggets server answered at ${options.host}:${options.port}` })
+      })
+    )
+    yield* Effect.logDebug(`received ${excerpt(first.data.toString("utf8"))}`)
+    const answered = receive(initialState(options.role), first.data)
+    // Refused, or told to quit at once: the terminal is never taken over.
+    if (answered.ending) return answered.ending
+
+    const ending = yield* play(answered, fromServer, send).pipe(Effect.provide(screen))
+    yield* settle
+    return ending
+  }).pipe(Effect.scoped)
+
+type LoopEvent = ClientEvent | { readonly _tag: "Resize" }
+
+const play = (
+  start: ClientState,
+  fromServer: Queue.Queue<Datagram>,
+  send: (message: ClientMessage) => Effect.Effect<void>
+) =>
+  Effect.gen(function*() {
+    const terminal = yield* Terminal
+    const current = yield* Ref.make(start)
+    const redraw = (state: ClientState) =>
+      terminal.size.pipe(Effect.flatMap((size) => terminal.draw(screenLines(state, size))))
+
+    const events = Stream.mergeAll([
+      Stream.fromQueue(fromServer).pipe(
+        Stream.tap((datagram) => Effect.logDebug(`received ${excerpt(datagram.data.toString("utf8"))}`)),
+        Stream.map((datagram): LoopEvent => ({ _tag: "Datagram", data: datagram.data }))
+      ),
+      terminal.keys.pipe(
+        Stream.map((sequence): LoopEvent => ({ _tag: "Key", sequence })),
+        Stream.concat(Stream.succeed<LoopEvent>({ _tag: "EndOfInput" }))
+      ),
+      terminal.resizes.pipe(Stream.map((): LoopEvent => ({ _tag: "Resize" }))),
+      terminal.hangups.pipe(Stream.map((): LoopEvent => ({ _tag: "Hangup" })))
+    ], { concurrency: "unbounded" })
+
+    yield* redraw(start)
+    const last = yield* events.pipe(
+      Stream.runFoldWhileEffect(start, (state) => state.ending === undefined, (state, event) =>
+        Effect.gen(function*() {
+          if (event._tag === "Resize") {
+            yield* redraw(state)
+            return state
+          }
+          const next = step(state, event)
+          yield* Ref.set(current, next.state)
+          yield* Effect.forEach(next.send, send, { discard: true })
+          if (!next.state.ending) yield* redraw(next.state)
+          return next.state
+        })),
+      // SIGINT or SIGTERM interrupt the program: still tell the server we are gone.
+      Effect.onInterrupt(() =>
+        Ref.get(current).pipe(
+          Effect.flatMap((state) => state.quitSent ? Effect.void : send({ _tag: "Key", key: "Q" })),
+          Effect.zipRight(settle)
+        )
+      )
+    )
+    return last.ending ?? ({ _tag: "UserQuit", how: "end of input" } satisfies Ending)
+  })

@@ -1,0 +1,124 @@
+import { cursorTo, eraseScreen } from "ansi-escapes"
+import { type ClientState, type Ending, gridSize } from "./state.js"
+
+/** What the screen shows, as a pure function of the client state and the window size. */
+
+export interface Size {
+  readonly columns: number
+  readonly rows: number
+}
+
+/** Anything outside printable ASCII (control characters above all) becomes `?`. */
+export const sanitize = (text: string): string =>
+  Array.from(text, (char) => {
+    const code = char.codePointAt(0)!
+    return code >= 0x20 && code <= 0x7e ? char : "?"
+  }).join("")
+
+/** Sanitized, then cut or padded to exactly `width` cells. */
+export const fit = (text: string, width: number): string => sanitize(text).slice(0, width).padEnd(width)
+
+export const statusLine = (state: ClientState): string => {
+  const remaining = state.remaining ?? "?"
+  return state.role._tag === "Spectator"
+    ? `Spectator: ${remaining} nuggets unclaimed.`
+    : `Player ${state.letter ?? "?"} has ${state.purse} nuggets (${remaining} nuggets unclaimed).`
+}
+
+/** Greedy word wrap; a word longer than the width is cut. */
+export const wrap = (text: string, width: number): ReadonlyArray<string> => {
+  const lines: Array<string> = []
+  let line = ""
+  for (const word of text.split(/ +/)) {
+    const candidate = line === "" ? word : `${line} ${word}`
+    if (candidate.length <= width) {
+      line = candidate
+    } else {
+      if (line !== "") lines.push(line)
+      line = word.slice(0, width)
+    }
+  }
+  if (line !== "") lines.push(line)
+  return lines
+}
+
+/** The window the spec asks for: NR+1 rows (status line and grid) by NC+1 columns. */
+export const neededSize = (grid: { readonly rows: number; readonly cols: number }): Size => ({
+  columns: grid.cols + 1,
+  rows: grid.rows + 1
+})
+
+export const fits = (size: Size, needed: Size): boolean => size.columns >= needed.columns && size.rows >= needed.rows
+
+/** The message for a window the grid does not fit: in full if it fits, else in short. */
+export const tooSmallLines = (size: Size, needed: Size): ReadonlyArray<string> => {
+  const full = wrap(
+    `The window is too small for this game: it must be at least ${needed.columns} columns wide and ` +
+      `${needed.rows} rows tall; it is ${size.columns} x ${size.rows}. ` +
+      `Please enlarge it; the game appears as soon as it fits.`,
+    size.columns
+  )
+  if (full.length <= size.rows) return full
+  return wrap(`Too small: need ${needed.columns}x${needed.rows}, have ${size.columns}x${size.rows}`, size.columns)
+}
+
+/** Exactly `size.rows` lines of exactly `size.columns` printable ASCII characters. */
+export const screenLines = (state: ClientState, size: Size): ReadonlyArray<string> => {
+  const lines: Array<string> = []
+  const grid = gridSize(state)
+  if (grid && !fits(size, neededSize(grid))) {
+    lines.push(...tooSmallLines(size, neededSize(grid)))
+  } else {
+    const status = statusLine(state)
+    lines.push(state.note ? `${status}  ${state.note}` : status)
+    if (grid && state.display) {
+      for (let row = 0; row < grid.rows; row++) {
+        // Clipped and padded to the grid, whatever size the DISPLAY came in.
+        lines.push(fit(state.display[row] ?? "", grid.cols))
+      }
+    }
+  }
+  return Array.from({ length: size.rows }, (_, row) => fit(lines[row] ?? "", size.columns))
+}
+
+/**
+ * The bytes that turn the frame `previous` (as last drawn) into `next`: only the changed
+ * span of each changed line is written. With no previous frame of the same size, all of it.
+ */
+export const frameDiff = (previous: ReadonlyArray<string> | undefined, next: ReadonlyArray<string>): string => {
+  const full = previous === undefined || previous.length !== next.length ||
+    previous.some((line, row) => line.length !== next[row]!.length)
+  let out = full ? cursorTo(0, 0) + eraseScreen : ""
+  next.forEach((line, row) => {
+    // An erased screen is all blanks.
+    const before = full ? " ".repeat(line.length) : previous[row]!
+    if (before === line) return
+    let first = 0
+    let last = line.length - 1
+    while (first <= last && before[first] === line[first]) first++
+    while (last >= first && before[last] === line[last]) last--
+    if (first <= last) out += cursorTo(first, row) + line.slice(first, last + 1)
+  })
+  return out
+}
+
+/** What is printed once the screen is gone: printable ASCII only, each line cut to `width`. */
+export const farewell = (ending: Ending, width: number): string => {
+  const text = farewellText(ending)
+  return text.split("\n").map((line) => sanitize(line.replace(/\r$/, "")).slice(0, width)).join("\n")
+}
+
+const farewellText = (ending: Ending): string => {
+  switch (ending._tag) {
+    case "Quit":
+      return ending.reason || "The server ended the session."
+    case "GameOver":
+      return `GAME OVER:\n${ending.summary.replace(/\r?\n$/, "")}`
+    case "Refused":
+      return `The server refused to let you join${ending.reason ? `: ${ending.reason}` : "."}`
+    case "BadGrid":
+      return `The server sent a grid no map can have (${ending.reason}).`
+    case "UserQuit":
+      return ""
+  }
+}

@@ -1,0 +1,97 @@
+import { cursorHide, cursorShow, enterAlternativeScreen, eraseScreen, exitAlternativeScreen } from "ansi-escapes"
+import { Context, Effect, Layer, Stream } from "effect"
+import * as readline from "node:readline"
+import { frameDiff, type Size } from "./screen.js"
+
+/**
+ * The full-screen terminal, open for as long as the layer's scope: raw keys, alternate
+ * screen, hidden cursor. Closing the scope restores the terminal, however the scope ends.
+ */
+export class Terminal extends Context.Tag("nuggets/Terminal")<Terminal, {
+  readonly size: Effect.Effect<Size>
+  /** The new size after each change of the window. */
+  readonly resizes: Stream.Stream<Size>
+  /** One element per keystroke (a character or an escape sequence); ends at end of input. */
+  readonly keys: Stream.Stream<string>
+  /** The terminal went away (SIGHUP). */
+  readonly hangups: Stream.Stream<void>
+  /** Shows exactly this frame (one string per row), writing only what changed since the last. */
+  readonly draw: (frame: ReadonlyArray<string>) => Effect.Effect<void>
+}>() {}
+
+const fallbackSize: Size = { columns: 80, rows: 24 }
+
+export const makeTerminal = (
+  input: NodeJS.ReadStream = process.stdin,
+  output: NodeJS.WriteStream = process.stdout
+) =>
+  Effect.gen(function*() {
+    const restore = cursorShow + exitAlternativeScreen
+    // Last resort for a process.exit that skips the scope's release.
+    const onExit = () => {
+      output.write(restore)
+      if (input.isTTY) input.setRawMode(false)
+    }
+    yield* Effect.acquireRelease(
+      Effect.sync(() => {
+        // Piped input has no raw mode: keys still arrive, and end of input quits.
+        if (input.isTTY) input.setRawMode(true)
+        output.write(enterAlternativeScreen + cursorHide + eraseScreen)
+        process.on("exit", onExit)
+      }),
+      () =>
+        Effect.sync(() => {
+          process.off("exit", onExit)
+          output.write(restore)
+          if (input.isTTY) input.setRawMode(false)
+          // A paused stdin no longer keeps the process alive.
+          input.pause()
+        })
+    )
+
+    const size = Effect.sync((): Size =>
+      output.isTTY && output.columns > 0 && output.rows > 0
+        ? { columns: output.columns, rows: output.rows }
+        : fallbackSize
+    )
+
+    const keys = Stream.async<string>((emit) => {
+      readline.emitKeypressEvents(input)
+      const onKey = (text: string | undefined, key: readline.Key | undefined) => {
+        const sequence = key?.sequence ?? text
+        if (sequence) void emit.single(sequence)
+      }
+      const onEnd = () => void emit.end()
+      input.on("keypress", onKey)
+      input.once("end", onEnd)
+      input.resume()
+      return Effect.sync(() => {
+        input.off("keypress", onKey)
+        input.off("end", onEnd)
+      })
+    })
+
+    const resizes = Stream.async<Size>((emit) => {
+      const onResize = () => void emit.single({ columns: output.columns, rows: output.rows })
+      output.on("resize", onResize)
+      return Effect.sync(() => output.off("resize", onResize))
+    })
+
+    const hangups = Stream.async<void>((emit) => {
+      const onHangup = () => void emit.single(undefined)
+      process.on("SIGHUP", onHangup)
+      return Effect.sync(() => process.off("SIGHUP", onHangup))
+    })
+
+    let shown: ReadonlyArray<string> | undefined
+    const draw = (frame: ReadonlyArray<string>) =>
+      Effect.sync(() => {
+        const diff = frameDiff(shown, frame)
+        shown = frame
+        if (diff) output.write(diff)
+      })
+
+    return Terminal.of({ size, resizes, keys, hangups, draw })
+  })
+
+export const terminalLayer: Layer.Layer<Terminal> = Layer.scoped(Terminal, makeTerminal())

@@ -3,10 +3,21 @@ import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Effect } from "effect"
 import { runCli } from "./cli.js"
+import { stderrLogging } from "./log.js"
+
+const fail = (line: string | undefined) =>
+  Effect.sync(() => {
+    if (line) process.stderr.write(`nuggets: ${line}\n`)
+    process.exitCode = 1
+  })
 
 runCli(process.argv).pipe(
+  Effect.catchTags({
+    CliError: (error) => fail(error.message)
+  }),
   // @effect/cli has already printed what was wrong with the command line.
-  Effect.catchIf(ValidationError.isValidationError, () => Effect.sync(() => { process.exitCode = 1 })),
+  Effect.catchIf(ValidationError.isValidationError, () => fail(undefined)),
   Effect.provide(NodeContext.layer),
-  NodeRuntime.runMain({ disableErrorReporting: false })
+  Effect.provide(stderrLogging),
+  NodeRuntime.runMain({ disablePrettyLogger: true })
 )

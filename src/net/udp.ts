@@ -25,6 +25,8 @@ export interface UdpOptions {
   readonly family?: "udp4" | "udp6"
   /** Datagrams held for a slow reader before newer ones are dropped, as the network would. */
   readonly backlog?: number
+  /** Kernel receive buffer to ask for, in bytes: room for bursts from many clients. */
+  readonly receiveBuffer?: number
 }
 
 /**
@@ -59,6 +61,12 @@ export const makeUdpSocket = (options: UdpOptions = {}) =>
         socket.once("error", onError)
         socket.bind({ port: options.port ?? 0, ...(options.host ? { address: options.host } : {}) }, () => {
           socket.off("error", onError)
+          try {
+            // The system may cap it (net.core.rmem_max); what it grants is still better than the default.
+            socket.setRecvBufferSize(options.receiveBuffer ?? 4 * 2 ** 20)
+          } catch {
+            // keep the default
+          }
           socket.on("error", (error) => Runtime.runFork(runtime)(Effect.logWarning(`socket error: ${error.message}`)))
           resume(Effect.succeed(socket))
         })

@@ -1,0 +1,276 @@
+import { afterEach, describe, expect, it } from "@effect/vitest"
+import { Either } from "effect"
+import { readFileSync } from "node:fs"
+import { find, firstStepToward, gridLines } from "../src/bot/path.js"
+import { parseMap } from "../src/core/map.js"
+import { mapsDir } from "./support.js"
+import { gridOf, startServer, TestClient } from "./server/harness.js"
+
+const mapOf = (file: string) => Either.getOrThrow(parseMap(readFileSync(mapsDir + file, "utf8")))
+const main = mapOf("main.txt")
+const small = mapOf("small.txt")
+
+const cleanups: Array<() => Promise<void>> = []
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!()
+})
+
+const serve = async (options: Parameters<typeof startServer>[0]) => {
+  const server = await startServer(options)
+  cleanups.push(server.stop)
+  return server
+}
+const client = async (port: number) => {
+  const c = await TestClient.open(port)
+  cleanups.push(() => c.close())
+  return c
+}
+
+/** PLAY, and the four answers the spec promises, in order. */
+const joinAs = async (port: number, name: string) => {
+  const c = await client(port)
+  c.send(`PLAY ${name}`)
+  const ok = await c.next()
+  expect(ok).toMatch(/^OK [A-Z]$/)
+  expect(await c.next()).toMatch(/^GRID \d+ \d+$/)
+  const gold = await c.next()
+  expect(gold).toMatch(/^GOLD 0 0 \d+$/)
+  const display = await c.next()
+  expect(display.startsWith("DISPLAY\n")).toBe(true)
+  return { client: c, letter: ok.slice(3), display: gridOf(display) }
+}
+
+const spectator = async (port: number) => {
+  const c = await client(port)
+  c.send("SPECTATE")
+  expect(await c.next()).toMatch(/^GRID \d+ \d+$/)
+  expect(await c.next()).toMatch(/^GOLD 0 0 \d+$/)
+  const display = gridOf(await c.next())
+  return { client: c, display }
+}
+
+describe("serve: the protocol over loopback UDP", () => {
+  it("a player joins: OK A, GRID, GOLD 0 0 250, and a DISPLAY of NR lines of NC chars with '@'", async () => {
+    const { port } = await serve({ map: main, seed: 3 })
+    const player = await joinAs(port, "Alice")
+    expect(player.letter).toBe("A")
+    expect(player.client.received.slice(0, 3)).toEqual(["OK A", "GRID 21 79", "GOLD 0 0 250"])
+    const lines = gridLines(player.display)
+    expect(lines.length).toBe(21)
+    expect(lines.every((line) => line.length === 79)).toBe(true)
+    expect(find(lines, (ch) => ch === "@").length).toBe(1)
+  })
+
+  it("a spectator sees everything; players and the spectator all get a DISPLAY when anyone moves", async () => {
+    const { port } = await serve({ map: main, seed: 3 })
+    const a = await joinAs(port, "Alice")
+    const watcher = await spectator(port)
+    const lines = gridLines(watcher.display)
+    expect(find(lines, (ch) => ch === "A").length).toBe(1)
+    expect(find(lines, (ch) => ch === "*").length).toBeGreaterThanOrEqual(10)
+    // Step towards the nearest spot, gold or not.
+    const at = find(lines, (ch) => ch === "A")[0]!
+    const key = firstStepToward(lines, at, () => true)!
+    a.client.send(`KEY ${key}`)
+    let mine = await a.client.next()
+    if (mine.startsWith("GOLD")) mine = await a.client.next()
+    expect(mine.startsWith("DISPLAY\n")).toBe(true)
+    const theirs = await watcher.client.nextStarting("DISPLAY\n")
+    expect(find(gridLines(gridOf(theirs)), (ch) => ch === "A")).not.toEqual([at])
+  })
+
+  it("collecting gold: GOLD n p r to the collector, GOLD 0 p r to other players, GOLD 0 0 r to the spectator", async () => {
+    const { port } = await serve({ map: main, seed: 5 })
+    const a = await joinAs(port, "Alice")
+    const b = await joinAs(port, "Bob")
+    await a.client.nextStarting("DISPLAY") // B's arrival
+    const watcher = await spectator(port)
+    let view = gridLines(watcher.display)
+    for (let steps = 0; steps < 200; steps++) {
+      const key = firstStepToward(view, find(view, (ch) => ch === "A")[0]!, (ch) => ch === "*")!
+      a.client.send(`KEY ${key}`)
+      const first = await a.client.next()
+      if (first.startsWith("GOLD")) {
+        const [, n, p, r] = first.split(" ").map(Number) as [number, number, number, number]
+        expect(n).toBeGreaterThan(0)
+        expect(p).toBe(n)
+        expect(r).toBe(250 - n)
+        expect(await b.client.next()).toBe(`GOLD 0 0 ${r}`)
+        expect(await watcher.client.next()).toBe(`GOLD 0 0 ${r}`)
+        return
+      }
+      expect(first.startsWith("DISPLAY")).toBe(true)
+      expect((await b.client.next()).startsWith("DISPLAY")).toBe(true)
+      view = gridLines(gridOf(await watcher.client.next()))
+    }
+    throw new Error("never reached gold")
+  })
+
+  it("moving onto another player swaps the two", async () => {
+    const { port } = await serve({ map: main, seed: 8 })
+    const a = await joinAs(port, "Alice")
+    const b = await joinAs(port, "Bob")
+    const watcher = await spectator(port)
+    let view = gridLines(watcher.display)
+    for (let steps = 0; steps < 300; steps++) {
+      const posA = find(view, (ch) => ch === "A")[0]!
+      const posB = find(view, (ch) => ch === "B")[0]!
+      const key = firstStepToward(view, posA, (ch) => ch === "B")!
+      a.client.send(`KEY ${key}`)
+      view = gridLines(gridOf(await watcher.client.nextStarting("DISPLAY")))
+      const bView = gridLines(gridOf(await b.client.nextStarting("DISPLAY")))
+      const nowA = find(view, (ch) => ch === "A")[0]!
+      if (nowA.row === posB.row && nowA.col === posB.col) {
+        expect(find(view, (ch) => ch === "B")[0]).toEqual(posA)
+        // B sees itself where A was, and A where it was.
+        expect(bView[posA.row]![posA.col]).toBe("@")
+        expect(bView[posB.row]![posB.col]).toBe("A")
+        return
+      }
+    }
+    throw new Error("A never reached B")
+  })
+
+  it("26 players fill the game and the 27th is refused with NO", async () => {
+    const { port } = await serve({ map: main, seed: 1 })
+    const letters: Array<string> = []
+    for (let i = 0; i < 26; i++) letters.push((await joinAs(port, `p${i}`)).letter)
+    expect(letters.join("")).toBe("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    const late = await client(port)
+    late.send("PLAY Latecomer")
+    expect(await late.next()).toBe("NO Sorry - the game is full; no more than 26 players can join.")
+  })
+
+  it("quitting: QUIT Thanks for playing! / Thanks for watching!, and the others see the player gone", async () => {
+    const { port } = await serve({ map: main, seed: 2 })
+    const a = await joinAs(port, "Alice")
+    const watcher = await spectator(port)
+    a.client.send("KEY Q")
+    expect(await a.client.next()).toBe("QUIT Thanks for playing!")
+    const after = gridLines(gridOf(await watcher.client.next()))
+    expect(find(after, (ch) => ch === "A")).toEqual([])
+    watcher.client.send("KEY Q")
+    expect(await watcher.client.next()).toBe("QUIT Thanks for watching!")
+  })
+
+  it("a new spectator replaces the old one, who is told to quit", async () => {
+    const { port } = await serve({ map: main, seed: 2 })
+    const first = await spectator(port)
+    await spectator(port)
+    expect(await first.client.next()).toBe("QUIT You have been replaced by a new spectator.")
+  })
+
+  it("answers what it cannot do with NO, to that client only, and changes nothing", async () => {
+    const { port } = await serve({ map: main, seed: 2 })
+    const a = await joinAs(port, "Alice")
+    const watcher = await spectator(port)
+    const stranger = await client(port)
+    const cases: Array<[TestClient, string, string]> = [
+      [a.client, "KEY x", "NO unknown keystroke"],
+      [a.client, "PLAY Alice again", "NO you are already playing as A"],
+      [stranger, "KEY h", "NO you have not joined this game; send PLAY name or SPECTATE first"],
+      [watcher.client, "KEY h", "NO unknown keystroke"],
+      [a.client, "KEY", "NO KEY takes exactly one keystroke, got none"],
+      [a.client, "KEY hj", "NO KEY takes exactly one keystroke, got \"hj\""],
+      [watcher.client, "PLAY Watcher", "NO you are already the spectator"]
+    ]
+    for (const [who, message, answer] of cases) {
+      who.send(message)
+      expect(await who.next()).toBe(answer)
+    }
+    // Nothing else went to anyone: the next thing each receives answers a fresh request.
+    a.client.send("KEY ?")
+    expect(await a.client.next()).toBe("NO unknown keystroke")
+    watcher.client.send("KEY ?")
+    expect(await watcher.client.next()).toBe("NO unknown keystroke")
+  })
+
+  it("an empty name gets QUIT with a reason", async () => {
+    const { port } = await serve({ map: main, seed: 2 })
+    const c = await client(port)
+    c.send("PLAY ")
+    expect(await c.next()).toBe("QUIT Sorry - you must provide player's name.")
+    c.send("PLAY")
+    expect(await c.next()).toBe("QUIT Sorry - you must provide player's name.")
+  })
+
+  it("survives odd datagrams: empty, 65507 bytes, invalid UTF-8, no space, lower case, CRLF", async () => {
+    const { port } = await serve({ map: main, seed: 2 })
+    const a = await joinAs(port, "Alice")
+    const odd: Array<string | Uint8Array> = [
+      new Uint8Array(0),
+      new Uint8Array(65507).fill(0x41),
+      Uint8Array.from([0xff, 0xfe, 0x00, 0xc3, 0x28, 0x4b, 0x45, 0x59]),
+      "HELLO",
+      "play Bob",
+      "key h",
+      "GAMEOVER\nnothing",
+      "NO thanks"
+    ]
+    for (const datagram of odd) a.client.send(datagram)
+    // Ignored, not answered: the next answer is to this probe.
+    a.client.send("KEY ?")
+    expect(await a.client.next()).toBe("NO unknown keystroke")
+    // A trailing line end does not spoil a message.
+    a.client.send("KEY Q\r\n")
+    expect(await a.client.next()).toBe("QUIT Thanks for playing!")
+  })
+
+  it("a client that vanished does not stop the game for the others", async () => {
+    const { port } = await serve({ map: main, seed: 4 })
+    const gone = await joinAs(port, "Ghost")
+    const a = await joinAs(port, "Alice")
+    await gone.client.close()
+    const watcher = await spectator(port)
+    const view = gridLines(watcher.display)
+    const key = firstStepToward(view, find(view, (ch) => ch === "B")[0]!, () => true)!
+    for (let i = 0; i < 5; i++) {
+      a.client.send(`KEY ${key}`)
+      a.client.send("KEY ?")
+      expect(await a.client.nextStarting("NO unknown keystroke")).toBe("NO unknown keystroke")
+    }
+  })
+
+  /** Walks player A to the nearest gold, as the spectator sees it, until the game ends. */
+  const collectAllGold = async (a: TestClient, watcher: { client: TestClient; display: string }) => {
+    let view = gridLines(watcher.display)
+    for (let steps = 0; steps < 2000; steps++) {
+      const key = firstStepToward(view, find(view, (ch) => ch === "A")[0]!, (ch) => ch === "*")!
+      a.send(`KEY ${key}`)
+      for (;;) {
+        const message = await watcher.client.next()
+        if (message.startsWith("DISPLAY")) view = gridLines(gridOf(message))
+        else if (message.startsWith("GAMEOVER") || message.startsWith("QUIT GAME OVER")) return message
+        if (message.startsWith("DISPLAY")) break
+      }
+    }
+    throw new Error("the game did not end")
+  }
+
+  it("plays a whole game on the small map to GAMEOVER, sent to every player and the spectator", async () => {
+    const server = await serve({ map: small, seed: 11 })
+    const a = await joinAs(server.port, "Alice")
+    const b = await joinAs(server.port, "Bob")
+    const watcher = await spectator(server.port)
+    const gameOver = await collectAllGold(a.client, watcher)
+    const result = await server.result
+    expect(gameOver).toBe(`GAMEOVER\n${result.summary}`)
+    expect(result.summary).toBe("A   250 Alice\nB     0 Bob\n")
+    expect(await a.client.nextStarting("GAMEOVER")).toBe(gameOver)
+    expect(await b.client.nextStarting("GAMEOVER")).toBe(gameOver)
+  }, 30_000)
+
+  it("--compat cs50-2021: ERROR for errors, QUIT for a full game, QUIT GAME OVER: at the end", async () => {
+    const server = await serve({ map: small, seed: 11, dialect: "cs50-2021" })
+    const a = await joinAs(server.port, "Alice")
+    a.client.send("KEY x")
+    expect(await a.client.next()).toBe("ERROR unknown keystroke")
+    for (let i = 1; i < 26; i++) await joinAs(server.port, `p${i}`)
+    const late = await client(server.port)
+    late.send("PLAY Late")
+    expect(await late.next()).toBe("QUIT Game is full: no more players can join.")
+    const watcher = await spectator(server.port)
+    const gameOver = await collectAllGold(a.client, watcher)
+    expect(gameOver).toBe(`QUIT GAME OVER:\n${(await server.result).summary}`)
+  }, 30_000)
+})

@@ -1,0 +1,85 @@
+import { Context, Effect, Exit, Fiber, Layer, Logger, LogLevel, Scope } from "effect"
+import * as dgram from "node:dgram"
+import { udpLayer, UdpSocket } from "../../src/net/udp.js"
+import { type GameResult, runServer, type ServerOptions } from "../../src/server/server.js"
+
+/** A game server running in this process on a real loopback socket. */
+export const startServer = async (options: ServerOptions) => {
+  const scope = Effect.runSync(Scope.make())
+  const context = await Effect.runPromise(Layer.buildWithScope(udpLayer({ host: "127.0.0.1" }), scope))
+  const port = Context.get(context, UdpSocket).local.port
+  const fiber = Effect.runFork(
+    runServer(options).pipe(Effect.provide(context), Logger.withMinimumLogLevel(process.env.TEST_LOG ? LogLevel.Debug : LogLevel.None))
+  )
+  const result: Promise<GameResult> = Effect.runPromise(Fiber.join(fiber))
+  result.catch(() => undefined)
+  const stop = () => Effect.runPromise(Fiber.interrupt(fiber).pipe(Effect.zipRight(Scope.close(scope, Exit.void))))
+  return { port, result, stop }
+}
+
+/**
+ * A protocol peer on its own UDP socket: sends text, and awaits each message in arrival
+ * order with a deadline (never a sleep).
+ */
+export class TestClient {
+  private readonly inbox: Array<string> = []
+  private waiting: ((message: string) => void) | undefined
+  readonly received: Array<string> = []
+
+  private constructor(private readonly socket: dgram.Socket, private readonly port: number, readonly local: number) {
+    socket.on("message", (data) => {
+      const message = data.toString("utf8")
+      this.received.push(message)
+      if (this.waiting) {
+        const resolve = this.waiting
+        this.waiting = undefined
+        resolve(message)
+      } else {
+        this.inbox.push(message)
+      }
+    })
+  }
+
+  static async open(serverPort: number): Promise<TestClient> {
+    const socket = dgram.createSocket("udp4")
+    await new Promise<void>((resolve) => socket.bind(0, "127.0.0.1", resolve))
+    return new TestClient(socket, serverPort, socket.address().port)
+  }
+
+  send(message: string | Uint8Array): void {
+    this.socket.send(message, this.port, "127.0.0.1")
+  }
+
+  next(timeoutMs = 3000): Promise<string> {
+    const queued = this.inbox.shift()
+    if (queued !== undefined) return Promise.resolve(queued)
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting = undefined
+        reject(new Error(`no message within ${timeoutMs} ms; last received: ${JSON.stringify(this.received.slice(-3))}`))
+      }, timeoutMs)
+      this.waiting = (message) => {
+        clearTimeout(timer)
+        resolve(message)
+      }
+    })
+  }
+
+  /** The next message that starts with `prefix`, skipping others (returned in `skipped`). */
+  async nextStarting(prefix: string, timeoutMs = 3000): Promise<string> {
+    for (;;) {
+      const message = await this.next(timeoutMs)
+      if (message.startsWith(prefix)) return message
+    }
+  }
+
+  private closed = false
+
+  close(): Promise<void> {
+    if (this.closed) return Promise.resolve()
+    this.closed = true
+    return new Promise((resolve) => this.socket.close(() => resolve()))
+  }
+}
+
+export const gridOf = (display: string) => display.slice("DISPLAY\n".length)

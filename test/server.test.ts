@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs"
 import { find, firstStepToward, gridLines } from "../src/bot/path.js"
 import { parseMap } from "../src/core/map.js"
 import { mapsDir } from "./support.js"
-import { gridOf, startServer, TestClient } from "./server/harness.js"
+import { collectAllGold, gridOf, startServer, TestClient } from "./server/harness.js"
 
 const mapOf = (file: string) => Either.getOrThrow(parseMap(readFileSync(mapsDir + file, "utf8")))
 const main = mapOf("main.txt")
@@ -231,28 +231,12 @@ describe("serve: the protocol over loopback UDP", () => {
     }
   })
 
-  /** Walks player A to the nearest gold, as the spectator sees it, until the game ends. */
-  const collectAllGold = async (a: TestClient, watcher: { client: TestClient; display: string }) => {
-    let view = gridLines(watcher.display)
-    for (let steps = 0; steps < 2000; steps++) {
-      const key = firstStepToward(view, find(view, (ch) => ch === "A")[0]!, (ch) => ch === "*")!
-      a.send(`KEY ${key}`)
-      for (;;) {
-        const message = await watcher.client.next()
-        if (message.startsWith("DISPLAY")) view = gridLines(gridOf(message))
-        else if (message.startsWith("GAMEOVER") || message.startsWith("QUIT GAME OVER")) return message
-        if (message.startsWith("DISPLAY")) break
-      }
-    }
-    throw new Error("the game did not end")
-  }
-
   it("plays a whole game on the small map to GAMEOVER, sent to every player and the spectator", async () => {
     const server = await serve({ map: small, seed: 11 })
     const a = await joinAs(server.port, "Alice")
     const b = await joinAs(server.port, "Bob")
     const watcher = await spectator(server.port)
-    const gameOver = await collectAllGold(a.client, watcher)
+    const gameOver = await collectAllGold(a.client, watcher.client, watcher.display)
     const result = await server.result
     expect(gameOver).toBe(`GAMEOVER\n${result.summary}`)
     expect(result.summary).toBe("A   250 Alice\nB     0 Bob\n")
@@ -270,7 +254,7 @@ describe("serve: the protocol over loopback UDP", () => {
     late.send("PLAY Late")
     expect(await late.next()).toBe("QUIT Game is full: no more players can join.")
     const watcher = await spectator(server.port)
-    const gameOver = await collectAllGold(a.client, watcher)
+    const gameOver = await collectAllGold(a.client, watcher.client, watcher.display)
     expect(gameOver).toBe(`QUIT GAME OVER:\n${(await server.result).summary}`)
   }, 30_000)
 })

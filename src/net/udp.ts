@@ -45,7 +45,12 @@ export class UdpSocket extends Context.Tag("nuggets/UdpSocket")<UdpSocket, {
 export const makeUdpSocket = (options: UdpOptions = {}) =>
   Effect.gen(function*() {
     const runtime = yield* Effect.runtime<never>()
-    const logSendFailure = (to: Endpoint) => (error: Error | null) => {
+    // Sends complete later (node resolves even a literal address asynchronously), so
+    // closing waits for them: the last words, like QUIT on shutdown, must get out.
+    let pending = 0
+    let drained: (() => void) | undefined
+    const sent = (to: Endpoint) => (error: Error | null) => {
+      if (--pending === 0) drained?.()
       if (error) {
         Runtime.runFork(runtime)(Effect.logWarning(`send to ${to.address}:${to.port} failed: ${error.message}`))
       }
@@ -73,7 +78,14 @@ export const makeUdpSocket = (options: UdpOptions = {}) =>
       }),
       (socket) =>
         Effect.async<void>((resume) => {
-          socket.close(() => resume(Effect.void))
+          const close = () => {
+            drained = undefined
+            clearTimeout(giveUp)
+            socket.close(() => resume(Effect.void))
+          }
+          const giveUp = setTimeout(close, 1000)
+          if (pending === 0) close()
+          else drained = close
         }).pipe(Effect.zipRight(Queue.shutdown(queue)))
     )
     socket.on("message", (data, info) => {
@@ -81,11 +93,12 @@ export const makeUdpSocket = (options: UdpOptions = {}) =>
     })
     const bound = socket.address()
     const sendNow = (data: Uint8Array | string, to: Endpoint) => {
+      pending++
       try {
-        socket.send(data, to.port, to.address, logSendFailure(to))
+        socket.send(data, to.port, to.address, sent(to))
       } catch (error) {
         // Thrown synchronously for a bad address or a closed socket.
-        logSendFailure(to)(error instanceof Error ? error : new Error(String(error)))
+        sent(to)(error instanceof Error ? error : new Error(String(error)))
       }
     }
     return UdpSocket.of({

@@ -13,9 +13,19 @@ import { runServer } from "./server.js"
 export const loadMapFile = (path: string): Effect.Effect<GameMap, CliError> =>
   Effect.tryPromise({
     try: () => readFile(path, "utf8"),
-    catch: (error) =>
-      new CliError({ message: `cannot read map file '${path}': ${(error as NodeJS.ErrnoException).code ?? error}` })
+    catch: (error) => new CliError({ message: `cannot read map file '${path}': ${readFailure(error)}` })
   }).pipe(Effect.flatMap((text) => checkedMap(text, path)))
+
+const readFailure = (error: unknown) => {
+  const code = (error as NodeJS.ErrnoException).code
+  return code === "ENOENT"
+    ? "no such file"
+    : code === "EACCES"
+    ? "permission denied"
+    : code === "EISDIR"
+    ? "it is a directory"
+    : String((error as Error).message ?? error)
+}
 
 export const checkedMap = (text: string, source: string): Effect.Effect<GameMap, CliError> =>
   parseMap(text).pipe(

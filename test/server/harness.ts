@@ -1,5 +1,6 @@
 import { Context, Effect, Exit, Fiber, Layer, Logger, LogLevel, Scope } from "effect"
 import * as dgram from "node:dgram"
+import { find, firstStepToward, gridLines } from "../../src/bot/path.js"
 import { udpLayer, UdpSocket } from "../../src/net/udp.js"
 import { type GameResult, runServer, type ServerOptions } from "../../src/server/server.js"
 
@@ -83,3 +84,24 @@ export class TestClient {
 }
 
 export const gridOf = (display: string) => display.slice("DISPLAY\n".length)
+
+/**
+ * Walks player A to the nearest gold, as the spectator sees it, until the game ends;
+ * returns the game-over message the spectator got (either dialect).
+ */
+export const collectAllGold = async (player: TestClient, spectator: TestClient, firstDisplay: string) => {
+  let view = gridLines(firstDisplay)
+  for (let steps = 0; steps < 5000; steps++) {
+    const key = firstStepToward(view, find(view, (ch) => ch === "A")[0]!, (ch) => ch === "*")!
+    player.send(`KEY ${key}`)
+    for (;;) {
+      const message = await spectator.next()
+      if (message.startsWith("GAMEOVER") || message.startsWith("QUIT GAME OVER")) return message
+      if (message.startsWith("DISPLAY")) {
+        view = gridLines(gridOf(message))
+        break
+      }
+    }
+  }
+  throw new Error("the game did not end")
+}

@@ -1,0 +1,65 @@
+import { type ChildProcess, spawn } from "node:child_process"
+import { fileURLToPath } from "node:url"
+
+export const projectDir = fileURLToPath(new URL("../../", import.meta.url))
+
+/** The `nuggets` command run from source, as `node --import tsx src/main.ts`. */
+export const nuggetsFromSource: ReadonlyArray<string> = [process.execPath, "--import", "tsx", projectDir + "src/main.ts"]
+
+/** A running program whose stdout lines can be awaited with a deadline. */
+export class Program {
+  readonly stdout: Array<string> = []
+  stderr = ""
+  readonly exited: Promise<number | null>
+  private partial = ""
+  private wake: (() => void) | undefined
+
+  constructor(readonly child: ChildProcess) {
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+      const lines = (this.partial + chunk).split("\n")
+      this.partial = lines.pop()!
+      this.stdout.push(...lines)
+      this.wake?.()
+    })
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (this.stderr += chunk))
+    this.exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve(signal ? null : code)))
+  }
+
+  static start(command: ReadonlyArray<string>, options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Program {
+    const [file, ...args] = command
+    return new Program(spawn(file!, args, { cwd: options.cwd ?? projectDir, env: options.env ?? process.env }))
+  }
+
+  /** The first stdout line matching `pattern`, waiting at most `timeoutMs`. */
+  async line(pattern: RegExp, timeoutMs = 15_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      const found = this.stdout.find((line) => pattern.test(line))
+      if (found !== undefined) return found
+      const left = deadline - Date.now()
+      if (left <= 0) throw new Error(`no line matching ${pattern}; stdout ${JSON.stringify(this.stdout)}, stderr ${this.stderr}`)
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left)
+        this.wake = () => {
+          clearTimeout(timer)
+          resolve()
+        }
+      })
+    }
+  }
+
+  /** Waits for the exit code, killing the program if it takes longer than `timeoutMs`. */
+  async exitCode(timeoutMs = 15_000): Promise<number | null> {
+    const timer = setTimeout(() => this.child.kill("SIGKILL"), timeoutMs)
+    const code = await this.exited
+    clearTimeout(timer)
+    return code
+  }
+}
+
+/** Runs to completion and returns the exit code and output. */
+export const run = async (command: ReadonlyArray<string>, options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) => {
+  const program = Program.start(command, options)
+  const code = await program.exitCode()
+  return { code, stdout: program.stdout.join("\n"), stderr: program.stderr }
+}

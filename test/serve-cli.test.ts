@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, it } from "@effect/vitest"
+import * as dgram from "node:dgram"
+import { nuggetsFromSource, Program, run } from "./cli/process.js"
+import { collectAllGold, gridOf, TestClient } from "./server/harness.js"
+
+const cleanups: Array<() => unknown> = []
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!()
+})
+
+const startServe = async (...args: Array<string>) => {
+  const server = Program.start([...nuggetsFromSource, "serve", ...args, "--host", "127.0.0.1"])
+  cleanups.push(() => server.child.kill("SIGKILL"))
+  const ready = await server.line(/^Ready to play, waiting at port \d+$/)
+  return { server, port: Number(ready.split(" ").at(-1)) }
+}
+
+const open = async (port: number) => {
+  const client = await TestClient.open(port)
+  cleanups.push(() => client.close())
+  return client
+}
+
+describe("nuggets serve, as a program", () => {
+  it("prints the port, plays a whole game, prints the summary and exits 0; logs only on stderr", async () => {
+    const { port, server } = await startServe("maps/small.txt", "11")
+    const player = await open(port)
+    player.send("PLAY Alice")
+    expect(await player.next()).toBe("OK A")
+    const watcher = await open(port)
+    watcher.send("SPECTATE")
+    const ending = await collectAllGold(player, watcher, gridOf(await watcher.nextStarting("DISPLAY")))
+    expect(await server.exitCode()).toBe(0)
+    expect(server.stdout.filter((line) => line !== "")).toEqual([`Ready to play, waiting at port ${port}`, "A   250 Alice"])
+    expect(ending).toBe("GAMEOVER\nA   250 Alice\n")
+    expect(server.stderr).toContain("joined as A")
+  }, 60_000)
+
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  it(`on ${signal} tells every client QUIT server shutting down and exits cleanly`, async () => {
+    const { port, server } = await startServe("maps/small.txt", "3")
+    const player = await open(port)
+    player.send("PLAY Alice")
+    await player.nextStarting("DISPLAY")
+    const watcher = await open(port)
+    watcher.send("SPECTATE")
+    await watcher.nextStarting("DISPLAY")
+    server.child.kill(signal)
+    expect(await player.next()).toBe("QUIT server shutting down")
+    expect(await watcher.next()).toBe("QUIT server shutting down")
+    expect(await server.exitCode()).toBe(0)
+    expect(server.stdout.filter((line) => line !== "")).toEqual([`Ready to play, waiting at port ${port}`])
+  }, 60_000)
+  }
+
+  it("exits 1 with one line for a port already in use", async () => {
+    const taken = dgram.createSocket("udp4")
+    await new Promise<void>((resolve) => taken.bind(0, "127.0.0.1", resolve))
+    cleanups.push(() => taken.close())
+    const port = taken.address().port
+    const { code, stderr, stdout } = await run([...nuggetsFromSource, "serve", "--port", String(port), "--host", "127.0.0.1"])
+    expect(code).toBe(1)
+    expect(stdout).toBe("")
+    expect(stderr).toBe(`nuggets: port ${port} is already in use\n`)
+  }, 30_000)
+
+  it("exits 1 with one clear line for bad arguments", async () => {
+    const cases: Array<[Array<string>, string]> = [
+      [["no-such-map.txt"], "nuggets: cannot read map file 'no-such-map.txt': no such file\n"],
+      [["maps/small.txt", "-1"], "nuggets: the seed must be a non-negative integer, not '-1'\n"],
+      [["maps/small.txt", "seven"], "nuggets: the seed must be a non-negative integer, not 'seven'\n"],
+      [["--port", "65536"], "nuggets: the port must be 0..65535, not 65536\n"]
+    ]
+    for (const [args, message] of cases) {
+      const { code, stderr, stdout } = await run([...nuggetsFromSource, "serve", ...args])
+      expect({ code, stderr, stdout }).toEqual({ code: 1, stderr: message, stdout: "" })
+    }
+  }, 60_000)
+})

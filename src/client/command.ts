@@ -1,6 +1,8 @@
 import { Args, Command, HelpDoc, Options, ValidationError } from "@effect/cli"
-import * as PlatformLogger from "@effect/platform/PlatformLogger"
-import { Console, Data, Duration, Effect, FiberRef, HashSet, Layer, Logger, LogLevel, Option } from "effect"
+import { Console, Duration, Effect, FiberRef, HashSet, Layer, Logger, LogLevel, Option } from "effect"
+import { closeSync, openSync } from "node:fs"
+import { CliError } from "../cliError.js"
+import { lineLogger } from "../log.js"
 import { defaultAnswerTimeout, join } from "./join.js"
 import { farewell } from "./screen.js"
 import { exitCode } from "./state.js"
@@ -39,13 +41,23 @@ const timeout = Options.float("timeout").pipe(
   Options.withDefault(Duration.toSeconds(defaultAnswerTimeout))
 )
 
-class LogFileError extends Data.TaggedError("LogFileError")<{ readonly message: string }> {}
-
-/** Exactly these loggers, instead of whatever the runtime installed (its pretty logger writes to stdout). */
+/** Exactly these loggers, instead of whatever the program set up (stderr, where the screen is). */
 const onlyLoggers = (...loggers: ReadonlyArray<Logger.Logger<unknown, void>>) =>
   Layer.merge(
     Layer.locallyScoped(FiberRef.currentLoggers, HashSet.fromIterable(loggers)),
     Logger.minimumLogLevel(LogLevel.Debug)
+  )
+
+const logFile = (path: string) =>
+  Effect.acquireRelease(
+    Effect.try({
+      try: () => openSync(path, "a"),
+      catch: (error) =>
+        new CliError({
+          message: `cannot write the log to ${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code ?? error}`
+        })
+    }),
+    (fd) => Effect.sync(() => closeSync(fd))
   )
 
 /**
@@ -54,18 +66,8 @@ const onlyLoggers = (...loggers: ReadonlyArray<Logger.Logger<unknown, void>>) =>
  */
 const loggerLayer = (file: Option.Option<string>) =>
   Option.match(file, {
-    onSome: (path) =>
-      Logger.logfmtLogger.pipe(
-        PlatformLogger.toFile(path),
-        Effect.mapError((error) => {
-          const why = error._tag === "SystemError" ? error.reason : error.description
-          return new LogFileError({ message: `cannot write the log to ${JSON.stringify(path)}: ${why}` })
-        }),
-        Effect.map((logger) => onlyLoggers(logger)),
-        Layer.unwrapScoped
-      ),
-    onNone: () =>
-      process.stderr.isTTY ? onlyLoggers() : onlyLoggers(Logger.logfmtLogger.pipe(Logger.withConsoleError))
+    onSome: (path) => Layer.unwrapScoped(logFile(path).pipe(Effect.map((fd) => onlyLoggers(lineLogger(fd))))),
+    onNone: () => process.stderr.isTTY ? onlyLoggers() : onlyLoggers(lineLogger(2))
   })
 
 export const joinCommand = Command.make(
@@ -87,16 +89,13 @@ export const joinCommand = Command.make(
       )
       const text = farewell(ending, process.stdout.columns || 80)
       const code = exitCode(ending)
-      if (text) yield* code === 0 ? Console.log(text) : Console.error(text)
-      process.exitCode = code
+      if (code !== 0) return yield* new CliError({ message: text })
+      if (text) yield* Console.log(text)
     }).pipe(
       Effect.provide(loggerLayer(log)),
-      Effect.catchAll((error) =>
-        Console.error(`nuggets join: ${error.message}`).pipe(
-          Effect.zipRight(Effect.sync(() => {
-            process.exitCode = 1
-          }))
-        )
-      )
+      Effect.catchTags({
+        JoinError: (error) => new CliError({ message: error.message }),
+        UdpError: (error) => new CliError({ message: error.message })
+      })
     )
 ).pipe(Command.withDescription("Join a game as a player (with a name) or as the spectator (without)."))

@@ -115,9 +115,9 @@ const farewellText = (ending: Ending): string => {
     case "GameOver":
       return `GAME OVER:\n${ending.summary.replace(/\r?\n$/, "")}`
     case "Refused":
-      return `The server refused to let you join${ending.reason ? `: ${ending.reason}` : "."}`
+      return `the server refused to let you join${ending.reason ? `: ${ending.reason}` : "."}`
     case "BadGrid":
-      return `The server sent a grid no map can have (${ending.reason}).`
+      return `the server sent a grid no map can have (${ending.reason}).`
     case "UserQuit":
       return ""
   }

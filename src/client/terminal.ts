@@ -1,4 +1,4 @@
-import { cursorHide, cursorShow, enterAlternativeScreen, eraseScreen, exitAlternativeScreen } from "ansi-escapes"
+import { cursorHide, cursorShow, enterAlternativeScreen, exitAlternativeScreen } from "ansi-escapes"
 import { Context, Effect, Layer, Stream } from "effect"
 import * as readline from "node:readline"
 import { frameDiff, type Size } from "./screen.js"
@@ -36,7 +36,7 @@ export const makeTerminal = (
       Effect.sync(() => {
         // Piped input has no raw mode: keys still arrive, and end of input quits.
         if (input.isTTY) input.setRawMode(true)
-        output.write(enterAlternativeScreen + cursorHide + eraseScreen)
+        output.write(enterAlternativeScreen + cursorHide)
         process.on("exit", onExit)
       }),
       () =>

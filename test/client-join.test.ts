@@ -1,0 +1,173 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Duration, Effect, Either, Fiber } from "effect"
+import { MaxNameLength } from "../src/core/constants.js"
+import { join, type JoinOptions } from "../src/client/join.js"
+import type { Role } from "../src/client/state.js"
+import { fakeServer, fakeTerminal } from "./client/fakes.js"
+
+/** The real join program against a server played by the test, on a terminal that records frames. */
+const setup = (role: Role, size = { columns: 40, rows: 10 }) =>
+  Effect.gen(function*() {
+    const server = yield* fakeServer
+    const terminal = yield* fakeTerminal(size)
+    const options: JoinOptions = { host: "127.0.0.1", port: server.port, role, answerTimeout: Duration.seconds(3) }
+    const client = yield* Effect.fork(join(options, terminal.layer))
+    return { server, terminal, client }
+  })
+
+/** A frame as text: lines without their padding, joined by spaces. */
+const text = (lines: ReadonlyArray<string>) => lines.map((line) => line.trimEnd()).join(" ")
+
+const alice: Role = { _tag: "Player", name: "Alice" }
+const grid = "+---+\n|.@*|\n+---+\n"
+
+describe("join", () => {
+  it.scopedLive("plays: joins, draws status line and map, sends keys, and leaves on QUIT", () =>
+    Effect.gen(function*() {
+      const { client, server, terminal } = yield* setup(alice)
+      expect(yield* server.receive).toBe("PLAY Alice")
+      yield* server.send("OK A", "GRID 3 5", "GOLD 0 0 250", `DISPLAY\n${grid}`)
+      const frame = yield* terminal.frameWhere((lines) => lines[3]?.startsWith("+---+") === true)
+      expect(frame.slice(0, 4).map((line) => line.trimEnd())).toEqual([
+        "Player A has 0 nuggets (250 nuggets unclaimed).".slice(0, 40),
+        "+---+",
+        "|.@*|",
+        "+---+"
+      ])
+      yield* terminal.press("l")
+      expect(yield* server.receive).toBe("KEY l")
+      yield* server.send("GOLD 10 10 240", "DISPLAY\n+---+\n|..@|\n+---+\n")
+      yield* terminal.frameWhere((lines) => lines[2]?.startsWith("|..@|") === true && lines[0]!.includes("has 10"))
+      yield* terminal.press("Q")
+      expect(yield* server.receive).toBe("KEY Q")
+      yield* server.send("QUIT Thanks for playing!")
+      expect(yield* Fiber.join(client)).toEqual({ _tag: "Quit", reason: "Thanks for playing!" })
+      expect(yield* terminal.closed).toBe(1)
+    }))
+
+  it.scopedLive("watches as the spectator and prints the game-over summary", () =>
+    Effect.gen(function*() {
+      const { client, server, terminal } = yield* setup({ _tag: "Spectator" })
+      expect(yield* server.receive).toBe("SPECTATE")
+      yield* server.send("GRID 3 5", "GOLD 0 0 7", `DISPLAY\n${grid}`)
+      yield* terminal.frameWhere((lines) => lines[0]?.startsWith("Spectator: 7 nuggets unclaimed.") === true)
+      yield* server.send("QUIT GAME OVER:\nA 250 Alice\n")
+      expect(yield* Fiber.join(client)).toEqual({ _tag: "GameOver", summary: "A 250 Alice\n" })
+      expect(yield* terminal.closed).toBe(1)
+    }))
+
+  it.scopedLive("cuts the name to MaxNameLength characters", () =>
+    Effect.gen(function*() {
+      const { client, server } = yield* setup({ _tag: "Player", name: "n".repeat(MaxNameLength * 2) })
+      expect(yield* server.receive).toBe(`PLAY ${"n".repeat(MaxNameLength)}`)
+      yield* Fiber.interrupt(client)
+    }))
+
+  it.scopedLive("waits in a small window, and draws the game as soon as it fits", () =>
+    Effect.gen(function*() {
+      const { client, server, terminal } = yield* setup(alice, { columns: 5, rows: 10 })
+      yield* server.receive
+      yield* server.send("OK B", "GRID 3 5", "GOLD 0 0 9", `DISPLAY\n${grid}`)
+      yield* terminal.frameWhere((lines) => text(lines).includes("need 6x4, have 5x10"))
+      yield* terminal.resize({ columns: 6, rows: 4 })
+      const fitted = yield* terminal.frameWhere((lines) => lines[1] === "+---+ ")
+      expect(fitted[0]).toBe("Player")
+      yield* terminal.resize({ columns: 40, rows: 3 })
+      yield* terminal.frameWhere((lines) => text(lines).includes("need 6x4, have 40x3"))
+      yield* Fiber.interrupt(client)
+    }))
+
+  it.scopedLive("sends KEY Q and quits at end of input", () =>
+    Effect.gen(function*() {
+      const { client, server, terminal } = yield* setup(alice)
+      yield* server.receive
+      yield* server.send("OK A")
+      yield* terminal.frameWhere((lines) => lines[0]?.startsWith("Player A") === true)
+      yield* terminal.press("h", "\u001b[A", "j")
+      expect(yield* server.receive).toBe("KEY h")
+      expect(yield* server.receive).toBe("KEY j")
+      yield* terminal.endInput
+      expect(yield* server.receive).toBe("KEY Q")
+      expect(yield* Fiber.join(client)).toEqual({ _tag: "UserQuit", how: "end of input" })
+      expect(yield* terminal.closed).toBe(1)
+    }))
+
+  it.scopedLive("sends KEY Q when interrupted (SIGINT, SIGTERM) and restores the terminal", () =>
+    Effect.gen(function*() {
+      const { client, server, terminal } = yield* setup(alice)
+      yield* server.receive
+      yield* server.send("OK A")
+      yield* terminal.frameWhere((lines) => lines[0]?.startsWith("Player A") === true)
+      yield* Fiber.interrupt(client)
+      expect(yield* server.receive).toBe("KEY Q")
+      expect(yield* terminal.closed).toBe(1)
+    }))
+
+  it.scopedLive("never writes control characters from the network, and notes malformed messages", () =>
+    Effect.gen(function*() {
+      const { client, server, terminal } = yield* setup(alice, { columns: 100, rows: 5 })
+      yield* server.receive
+      yield* server.send("OK A", "GRID 3 5", "DISPLAY\n+\u001b[2J\n|\u0007..|\n+---+\n", "GOLD x")
+      const frame = yield* terminal.frameWhere((lines) => lines[0]?.includes("malformed") === true)
+      expect(frame.slice(1, 4).map((line) => line.trimEnd())).toEqual(["+?[2J", "|?..|", "+---+"])
+      yield* terminal.press("k")
+      yield* server.receive
+      yield* terminal.frameWhere((lines) => lines[0]?.trimEnd() === "Player A has 0 nuggets (? nuggets unclaimed).")
+      yield* Fiber.interrupt(client)
+    }))
+
+  it.scopedLive("stops with a bad GRID during play", () =>
+    Effect.gen(function*() {
+      const { client, server, terminal } = yield* setup(alice)
+      yield* server.receive
+      yield* server.send("OK A", "GRID 99999 99999")
+      expect(yield* Fiber.join(client)).toMatchObject({ _tag: "BadGrid" })
+      expect(yield* terminal.closed).toBe(yield* terminal.opened)
+    }))
+})
+
+describe("join, before the screen opens", () => {
+  it.scopedLive("takes NO as a refusal and never touches the terminal", () =>
+    Effect.gen(function*() {
+      const { client, server, terminal } = yield* setup(alice)
+      yield* server.receive
+      yield* server.send("NO Sorry - the game is full")
+      expect(yield* Fiber.join(client)).toEqual({ _tag: "Refused", reason: "Sorry - the game is full" })
+      expect(yield* terminal.opened).toBe(0)
+    }))
+
+  it.scopedLive("stops on a first GRID no map can have, without touching the terminal", () =>
+    Effect.gen(function*() {
+      const { client, server, terminal } = yield* setup({ _tag: "Spectator" })
+      yield* server.receive
+      yield* server.send("GRID 0 -1")
+      expect(yield* Fiber.join(client)).toMatchObject({ _tag: "BadGrid" })
+      expect(yield* terminal.opened).toBe(0)
+    }))
+
+  it.scopedLive("gives up when no server answers in time", () =>
+    Effect.gen(function*() {
+      const server = yield* fakeServer
+      const terminal = yield* fakeTerminal({ columns: 80, rows: 24 })
+      const options: JoinOptions = {
+        host: "localhost",
+        port: server.port,
+        role: alice,
+        answerTimeout: Duration.millis(300)
+      }
+      const result = yield* Effect.either(join(options, terminal.layer))
+      expect(result).toEqual(Either.left(expect.objectContaining({
+        reason: "NoAnswer",
+        message: `no Nuggets server answered at localhost:${server.port}`
+      })))
+      expect(yield* terminal.opened).toBe(0)
+    }))
+
+  it.scopedLive("reports a host that does not resolve", () =>
+    Effect.gen(function*() {
+      const terminal = yield* fakeTerminal({ columns: 80, rows: 24 })
+      const options: JoinOptions = { host: "no-such-host.invalid", port: 9, role: alice, answerTimeout: "1 second" }
+      const result = yield* Effect.either(join(options, terminal.layer))
+      expect(result).toEqual(Either.left(expect.objectContaining({ reason: "UnknownHost" })))
+    }), 10_000)
+})

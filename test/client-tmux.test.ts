@@ -1,0 +1,151 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { readFileSync } from "node:fs"
+import { fakeServer } from "./client/fakes.js"
+import { nuggets, type Pane, projectDir, realServer, tmuxPane } from "./client/tmux.js"
+
+/**
+ * The real client in a real terminal (tmux), against the real server and against a server
+ * played by the test. Each launch costs a node start-up, so the scenarios are few and long.
+ */
+
+const mainMap = readFileSync(`${projectDir}maps/main.txt`, "utf8").split("\n")
+const mapRows = mainMap.filter((row) => row.length > 0).length
+const mapCols = Math.max(...mainMap.map((row) => row.length))
+
+const size = { columns: 80, rows: 24 }
+
+const statusLine = /^Player A has 0 nuggets \(\d+ nuggets unclaimed\)\.$/
+
+/** Where the player's `@` is on the screen. */
+const where = (lines: ReadonlyArray<string>) => {
+  const row = lines.findIndex((line) => line.includes("@"))
+  return row < 0 ? undefined : { row, col: lines[row]!.indexOf("@") }
+}
+
+const steps = { h: [0, -1], l: [0, 1], j: [1, 0], k: [-1, 0], y: [-1, -1], u: [-1, 1], b: [1, -1], n: [1, 1] } as const
+
+/** A move the screen shows to be possible (an empty spot, a passage, gold or a player), and where it leads. */
+const openMove = (lines: ReadonlyArray<string>) => {
+  const at = where(lines)!
+  for (const [key, [dRow, dCol]] of Object.entries(steps)) {
+    const target = { row: at.row + dRow, col: at.col + dCol }
+    if (/[.#*A-Z]/.test(lines[target.row]?.[target.col] ?? " ")) return { key, target }
+  }
+  throw new Error(`no open move from ${JSON.stringify(at)}`)
+}
+
+describe("the client in tmux", () => {
+  it.scopedLive("against the real server: status line, map, a move, small window, quit, terminal restored", () =>
+    Effect.gen(function*() {
+      const server = yield* realServer(["maps/main.txt", "7"])
+      const pane = yield* tmuxPane([...nuggets, "join", "localhost", String(server.port), "Alice"], {
+        columns: 100,
+        rows: 30
+      })
+      const first = yield* pane.waitFor((lines) => statusLine.test(lines[0]!) && where(lines) !== undefined)
+      expect(yield* pane.display("#{alternate_on} #{cursor_flag}")).toBe("1 0")
+      // The map fills lines 2..NR+1 with map and occupant characters only.
+      const grid = first.slice(1, 1 + mapRows)
+      expect(grid.every((line) => /^[ +\-|.#*@A-Z]*$/.test(line) && line.length <= mapCols)).toBe(true)
+      expect(first.slice(1 + mapRows).every((line) => line.trim() === "")).toBe(true)
+
+      const move = openMove(first)
+      yield* pane.sendKeys(move.key)
+      yield* pane.waitFor((lines) => lines[move.target.row]![move.target.col] === "@")
+
+      yield* pane.sendKeys("x")
+      yield* pane.waitFor((lines) => /^Player A has .*\.  unknown keystroke$/.test(lines[0]!))
+
+      yield* pane.resize(60, 10)
+      const small = yield* pane.waitFor((lines) => lines.join(" ").includes("too small"))
+      expect(small.join(" ")).toContain(`${mapCols + 1} columns wide and ${mapRows + 1} rows tall; it is 60 x 10.`)
+      yield* pane.resize(100, 30)
+      yield* pane.waitFor((lines) => /^Player A has \d+ nuggets/.test(lines[0]!) && where(lines) !== undefined)
+
+      yield* pane.sendKeys("Q")
+      const after = yield* pane.waitFor((lines) => lines.includes("tty=restored"))
+      expect(after.slice(0, 3)).toEqual(["Thanks for playing!", "exit=0", "tty=restored"])
+      expect(yield* pane.display("#{alternate_on} #{cursor_flag}")).toBe("0 1")
+    }), 60_000)
+
+  it.scopedLive("against a hostile server: no control characters reach the terminal, bad GRID exits non-zero", () =>
+    Effect.gen(function*() {
+      const server = yield* fakeServer
+      const pane = yield* tmuxPane([...nuggets, "join", "127.0.0.1", String(server.port)], size)
+      expect(yield* server.receive).toBe("SPECTATE")
+      yield* server.send(
+        "GRID 2 6",
+        "GOLD 0 0 3",
+        "DISPLAY\n+\u001b]2;owned\u0007-+\n|\u001b[2J.|\n",
+        "NO \u001b[31mred\u0007"
+      )
+      const screen = yield* pane.waitFor((lines) => lines[0]!.includes("red"))
+      expect(screen.slice(0, 3)).toEqual([
+        "Spectator: 3 nuggets unclaimed.  ?[31mred?",
+        "+?]2;o",
+        "|?[2J."
+      ])
+      expect(yield* pane.display("#{pane_title}")).not.toContain("owned")
+      // A window too small for the grid the server now claims, then a grid no map can have.
+      yield* server.send("GRID 40 100")
+      yield* pane.waitFor((lines) => lines.join(" ").includes("101 columns wide and 41 rows tall"))
+      yield* server.send("GRID 0 0")
+      const after = yield* pane.waitFor((lines) => lines.some((line) => line.startsWith("tty=")))
+      expect(after.join("\n")).toMatch(/^nuggets: the server sent a grid no map can have \(.*\)\.\nexit=1\ntty=restored/)
+      expect(yield* pane.display("#{alternate_on} #{cursor_flag}")).toBe("0 1")
+    }), 30_000)
+
+  it.scopedLive("prints the game-over summary, sanitized, after restoring the terminal", () =>
+    Effect.gen(function*() {
+      const server = yield* fakeServer
+      const pane = yield* tmuxPane([...nuggets, "join", "127.0.0.1", String(server.port), "Eve"], size)
+      expect(yield* server.receive).toBe("PLAY Eve")
+      yield* server.send("OK A", "GRID 1 3", "GOLD 0 0 250", "DISPLAY\n.@.\n")
+      yield* pane.waitFor((lines) => lines[1] === ".@.")
+      yield* server.send("GAMEOVER\nA   250 Eve\u001b[2J\u001b]2;owned\u0007\nB     0 Bob\n")
+      const after = yield* pane.waitFor((lines) => lines.some((line) => line.startsWith("tty=")))
+      expect(after.slice(0, 6)).toEqual([
+        "GAME OVER:",
+        "A   250 Eve?[2J?]2;owned?",
+        "B     0 Bob",
+        "exit=0",
+        "tty=restored",
+        ""
+      ])
+      expect(yield* pane.display("#{alternate_on} #{cursor_flag} #{pane_title}")).not.toMatch(/owned|^1/)
+    }), 30_000)
+
+  for (const [how, quit] of [
+    ["Ctrl-C", (pane: Pane) => pane.sendKeys("C-c")],
+    ["SIGTERM", (pane: Pane) => pane.signalChild("SIGTERM")]
+  ] as const) {
+    it.scopedLive(`sends KEY Q, restores the terminal and exits 0 on ${how}`, () =>
+      Effect.gen(function*() {
+        const server = yield* fakeServer
+        const pane = yield* tmuxPane([...nuggets, "join", "127.0.0.1", String(server.port), "Eve"], size)
+        expect(yield* server.receive).toBe("PLAY Eve")
+        yield* server.send("OK A", "GRID 1 3", "GOLD 0 0 250", "DISPLAY\n.@.\n")
+        yield* pane.waitFor((lines) => lines[1] === ".@.")
+        yield* quit(pane)
+        expect(yield* server.receive).toBe("KEY Q")
+        const after = yield* pane.waitFor((lines) => lines.some((line) => line.startsWith("tty=")))
+        expect(after.slice(0, 2)).toEqual(["exit=0", "tty=restored"])
+        expect(yield* pane.display("#{alternate_on} #{cursor_flag}")).toBe("0 1")
+      }), 30_000)
+  }
+})
+
+describe("the Terminal service in tmux", () => {
+  for (const how of ["defect", "throw", "exit"]) {
+    it.scopedLive(`restores the terminal after a crash (${how})`, () =>
+      Effect.gen(function*() {
+        const pane = yield* tmuxPane([process.execPath, "--import", "tsx", "test/client/crash-probe.ts", how], size)
+        yield* pane.waitFor((lines) => lines[0] === "the screen is open")
+        expect(yield* pane.display("#{alternate_on} #{cursor_flag}")).toBe("1 0")
+        const after = yield* pane.waitFor((lines) => lines.some((line) => line.startsWith("tty=")))
+        expect(after.join("\n")).toMatch(/exit=[1-9]\d*\ntty=restored/)
+        expect(yield* pane.display("#{alternate_on} #{cursor_flag}")).toBe("0 1")
+      }), 20_000)
+  }
+})

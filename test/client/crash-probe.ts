@@ -1,0 +1,20 @@
+/**
+ * Takes over the terminal with the real Terminal layer, draws, then crashes in the way named
+ * by argv[2]: "defect" (an Effect defect), "throw" (an exception outside Effect) or "exit"
+ * (process.exit while the screen is open). The terminal must be restored every time.
+ */
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import { Effect } from "effect"
+import { Terminal, terminalLayer } from "../../src/client/terminal.js"
+
+const how = process.argv[2]
+
+Effect.gen(function*() {
+  const terminal = yield* Terminal
+  yield* terminal.draw(["the screen is open"])
+  yield* Effect.sleep("200 millis")
+  if (how === "defect") return yield* Effect.dieMessage("crash probe")
+  if (how === "exit") process.exit(3)
+  if (how === "throw") setTimeout(() => { throw new Error("crash probe") }, 0)
+  yield* Effect.never
+}).pipe(Effect.provide(terminalLayer), NodeRuntime.runMain({ disablePrettyLogger: true }))

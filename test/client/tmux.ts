@@ -1,0 +1,108 @@
+import { Duration, Effect, Schedule } from "effect"
+import { execFile, spawn } from "node:child_process"
+import { promisify } from "node:util"
+import { fileURLToPath } from "node:url"
+
+export const projectDir = fileURLToPath(new URL("../../", import.meta.url))
+
+/** `nuggets` run from source. */
+export const nuggets: ReadonlyArray<string> = [process.execPath, "--import", "tsx", `${projectDir}src/main.ts`]
+
+const run = promisify(execFile)
+
+let sessions = 0
+
+/**
+ * A command in a real terminal: its own tmux server (so nothing else is touched), one
+ * session of the given size, the command wrapped by pane.sh, which reports exit code and tty state.
+ */
+export const tmuxPane = (command: ReadonlyArray<string>, size: { readonly columns: number; readonly rows: number }) =>
+  Effect.gen(function*() {
+    const socket = `nuggets-test-${process.pid}-${++sessions}`
+    const tmux = (...args: ReadonlyArray<string>) =>
+      Effect.promise(() => run("tmux", ["-L", socket, ...args], { cwd: projectDir }).then(({ stdout }) => stdout))
+    yield* Effect.acquireRelease(
+      tmux(
+        "new-session", "-d", "-x", String(size.columns), "-y", String(size.rows), "-s", "test",
+        `${projectDir}test/client/pane.sh`, ...command
+      ),
+      () => tmux("kill-server").pipe(Effect.catchAllDefect(() => Effect.void))
+    )
+    const capture = tmux("capture-pane", "-p", "-t", "test").pipe(Effect.map((text) => text.split("\n")))
+    return {
+      capture,
+      /** Polls the screen until `predicate` holds; fails with the last screen after `timeout`. */
+      waitFor: (predicate: (lines: ReadonlyArray<string>) => boolean, timeout: Duration.DurationInput = "15 seconds") =>
+        capture.pipe(
+          Effect.filterOrFail(predicate, (lines) => lines),
+          Effect.retry({ schedule: Schedule.spaced("50 millis"), times: Math.ceil(Duration.toMillis(timeout) / 50) }),
+          Effect.mapError((lines) => new Error(`the screen never matched; it shows:\n${lines.join("\n")}`))
+        ),
+      /** Keys as tmux names them: "h", "C-c", "Escape"; `-l` sends text literally. */
+      sendKeys: (...keys: ReadonlyArray<string>) => tmux("send-keys", "-t", "test", ...keys),
+      resize: (columns: number, rows: number) =>
+        tmux("resize-window", "-t", "test", "-x", String(columns), "-y", String(rows)),
+      /** A tmux format about the pane, e.g. "#{alternate_on}". */
+      display: (format: string) => tmux("display-message", "-p", "-t", "test", format).pipe(Effect.map((s) => s.trim())),
+      /** Signals the command itself (the child of pane.sh). */
+      signalChild: (signal: NodeJS.Signals) =>
+        tmux("display-message", "-p", "-t", "test", "#{pane_pid}").pipe(
+          Effect.flatMap((shell) => Effect.promise(() => run("pgrep", ["-P", shell.trim()]))),
+          Effect.map(({ stdout }) => Number(stdout.trim().split("\n")[0])),
+          Effect.flatMap((pid) => Effect.sync(() => process.kill(pid, signal)))
+        )
+    }
+  })
+
+export type Pane = Effect.Effect.Success<ReturnType<typeof tmuxPane>>
+
+/** The real `nuggets serve`, started from source; gives the port it announced. */
+export const realServer = (args: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const child = yield* Effect.acquireRelease(
+      Effect.sync(() =>
+        spawn(nuggets[0]!, [...nuggets.slice(1), "serve", ...args, "--host", "127.0.0.1", "--port", "0"], {
+          cwd: projectDir,
+          stdio: ["ignore", "pipe", "ignore"]
+        })
+      ),
+      (child) => Effect.sync(() => child.kill())
+    )
+    const port = yield* Effect.async<number, Error>((resume) => {
+      let out = ""
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+        out += chunk
+        const found = /^Ready to play, waiting at port (\d+)$/m.exec(out)
+        if (found) resume(Effect.succeed(Number(found[1])))
+      })
+      child.on("exit", (code) => resume(Effect.fail(new Error(`the server exited (${code}): ${out}`))))
+    }).pipe(Effect.timeoutFail({ duration: "20 seconds", onTimeout: () => new Error("the server never said it was ready") }))
+    return { port }
+  })
+
+export interface Finished {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** `nuggets` run with pipes for stdin, stdout and stderr; `finished` is how it ended, within a deadline. */
+export const spawnNuggets = (args: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const child = yield* Effect.acquireRelease(
+      Effect.sync(() => spawn(nuggets[0]!, [...nuggets.slice(1), ...args], { cwd: projectDir })),
+      (child) => Effect.sync(() => child.exitCode === null && child.kill("SIGKILL"))
+    )
+    let stdout = ""
+    let stderr = ""
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)))
+    return {
+      child,
+      finished: Effect.promise(() => exited).pipe(
+        Effect.map((code): Finished => ({ code, stdout, stderr })),
+        Effect.timeoutFail({ duration: "20 seconds", onTimeout: () => new Error(`still running; stderr: ${stderr}`) })
+      )
+    }
+  })

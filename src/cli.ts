@@ -1,12 +1,13 @@
 import { Command } from "@effect/cli"
 import { joinCommand } from "./client/command.js"
+import { mapCommand } from "./mapCommand.js"
 import { serveCommand } from "./server/command.js"
 
 export const version = "0.1.0"
 
 export const nuggets = Command.make("nuggets").pipe(
   Command.withDescription("Nuggets: a multiplayer exploration game over UDP."),
-  Command.withSubcommands([serveCommand, joinCommand])
+  Command.withSubcommands([serveCommand, joinCommand, mapCommand])
 )
 
 export const runCli = Command.run(nuggets, { name: "nuggets", version })

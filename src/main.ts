@@ -3,6 +3,7 @@ import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Effect } from "effect"
 import { runCli } from "./cli.js"
+import { withCliConsole } from "./console.js"
 import { stderrLogging } from "./log.js"
 
 const fail = (line: string | undefined) =>
@@ -17,6 +18,7 @@ runCli(process.argv).pipe(
   }),
   // @effect/cli has already printed what was wrong with the command line.
   Effect.catchIf(ValidationError.isValidationError, () => fail(undefined)),
+  withCliConsole,
   Effect.provide(NodeContext.layer),
   Effect.provide(stderrLogging),
   NodeRuntime.runMain({ disablePrettyLogger: true })

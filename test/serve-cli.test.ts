@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "@effect/vitest"
 import * as dgram from "node:dgram"
-import { nuggetsFromSource, Program, run } from "./cli/process.js"
+import { nuggetsCommand, Program, run } from "./cli/process.js"
 import { collectAllGold, gridOf, TestClient } from "./server/harness.js"
 
 const cleanups: Array<() => unknown> = []
@@ -9,7 +9,7 @@ afterEach(async () => {
 })
 
 const startServe = async (...args: Array<string>) => {
-  const server = Program.start([...nuggetsFromSource, "serve", ...args, "--host", "127.0.0.1"])
+  const server = Program.start([...(await nuggetsCommand()), "serve", ...args, "--host", "127.0.0.1"])
   cleanups.push(() => server.child.kill("SIGKILL"))
   const ready = await server.line(/^Ready to play, waiting at port \d+$/)
   return { server, port: Number(ready.split(" ").at(-1)) }
@@ -58,7 +58,7 @@ describe("nuggets serve, as a program", () => {
     await new Promise<void>((resolve) => taken.bind(0, "127.0.0.1", resolve))
     cleanups.push(() => taken.close())
     const port = taken.address().port
-    const { code, stderr, stdout } = await run([...nuggetsFromSource, "serve", "--port", String(port), "--host", "127.0.0.1"])
+    const { code, stderr, stdout } = await run([...(await nuggetsCommand()), "serve", "--port", String(port), "--host", "127.0.0.1"])
     expect(code).toBe(1)
     expect(stdout).toBe("")
     expect(stderr).toBe(`nuggets: port ${port} is already in use\n`)
@@ -72,7 +72,7 @@ describe("nuggets serve, as a program", () => {
       [["--port", "65536"], "nuggets: the port must be 0..65535, not 65536\n"]
     ]
     for (const [args, message] of cases) {
-      const { code, stderr, stdout } = await run([...nuggetsFromSource, "serve", ...args])
+      const { code, stderr, stdout } = await run([...(await nuggetsCommand()), "serve", ...args])
       expect({ code, stderr, stdout }).toEqual({ code: 1, stderr: message, stdout: "" })
     }
   }, 60_000)

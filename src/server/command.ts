@@ -16,7 +16,7 @@ export const loadMapFile = (path: string): Effect.Effect<GameMap, CliError> =>
     catch: (error) => new CliError({ message: `cannot read map file '${path}': ${readFailure(error)}` })
   }).pipe(Effect.flatMap((text) => checkedMap(text, path)))
 
-const readFailure = (error: unknown) => {
+export const readFailure = (error: unknown) => {
   const code = (error as NodeJS.ErrnoException).code
   return code === "ENOENT"
     ? "no such file"

@@ -1,0 +1,93 @@
+/**
+ * `npm run build`: bundles the CLI into one CommonJS file with esbuild, then makes it a
+ * single executable (Node SEA): dist/nuggets runs with no node_modules and no network.
+ * `--bundle-only` stops after the bundle (tests use it for a fast-starting CLI).
+ */
+import { execFileSync } from "node:child_process"
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import * as esbuild from "esbuild"
+
+const root = fileURLToPath(new URL("../", import.meta.url))
+
+/** Replaces the module that reads the default map from disk with the map's text itself. */
+const embedDefaultMap: esbuild.Plugin = {
+  name: "embed-default-map",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]server[\\/]defaultMap\.ts$/ }, () => ({
+      contents: `export const defaultMapText = ${JSON.stringify(readFileSync(join(root, "maps/main.txt"), "utf8"))}`,
+      loader: "ts"
+    }))
+  }
+}
+
+export const bundle = async (outfile: string): Promise<void> => {
+  await esbuild.build({
+    entryPoints: [join(root, "src/main.ts")],
+    outfile,
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "cjs",
+    minify: true,
+    legalComments: "none",
+    logLevel: "warning",
+    plugins: [embedDefaultMap]
+  })
+}
+
+/** Runs a build tool quietly; its output is shown only if it fails. */
+const run = (command: string, args: ReadonlyArray<string>) => {
+  try {
+    execFileSync(command, args, { cwd: root, stdio: "pipe" })
+  } catch (error) {
+    const failed = error as { stdout?: Buffer; stderr?: Buffer }
+    process.stderr.write(`${failed.stdout ?? ""}${failed.stderr ?? ""}`)
+    throw error
+  }
+}
+
+export const buildExecutable = async (): Promise<string> => {
+  const buildDir = join(root, "build")
+  const distDir = join(root, "dist")
+  mkdirSync(buildDir, { recursive: true })
+  mkdirSync(distDir, { recursive: true })
+  const bundled = join(buildDir, "nuggets.cjs")
+  await bundle(bundled)
+  const blob = join(buildDir, "nuggets.blob")
+  const config = join(buildDir, "sea-config.json")
+  writeFileSync(
+    config,
+    JSON.stringify({ main: bundled, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true })
+  )
+  run(process.execPath, ["--experimental-sea-config", config])
+  const executable = join(distDir, "nuggets")
+  copyFileSync(process.execPath, executable)
+  chmodSync(executable, 0o755)
+  try {
+    run("strip", [executable])
+  } catch {
+    // No strip on this machine: the binary is only larger.
+  }
+  run(process.execPath, [
+    join(root, "node_modules/postject/dist/cli.js"),
+    executable,
+    "NODE_SEA_BLOB",
+    blob,
+    "--sentinel-fuse",
+    "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2"
+  ])
+  return executable
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  if (process.argv.includes("--bundle-only")) {
+    await bundle(join(root, "build/nuggets.cjs"))
+    console.log("built build/nuggets.cjs")
+  } else {
+    const started = Date.now()
+    const executable = await buildExecutable()
+    console.log(`built ${executable.slice(root.length)} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+  }
+}

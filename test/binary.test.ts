@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { buildExecutable } from "../scripts/build.js"
+import { Program, projectDir, run } from "./cli/process.js"
+import { collectAllGold, gridOf, TestClient } from "./server/harness.js"
+
+/** The real single executable, copied to a folder with no node_modules and no sources. */
+let nuggets = ""
+let workDir = ""
+
+beforeAll(async () => {
+  const built = await buildExecutable()
+  workDir = mkdtempSync(join(tmpdir(), "nuggets-binary-"))
+  nuggets = join(workDir, "nuggets")
+  copyFileSync(built, nuggets)
+  writeFileSync(join(workDir, "small.txt"), readFileSync(join(projectDir, "maps/small.txt")))
+  writeFileSync(join(workDir, "open.txt"), readFileSync(join(projectDir, "maps/main.txt"), "utf8").replace("|", " "))
+}, 180_000)
+
+afterAll(() => {
+  if (workDir) rmSync(workDir, { recursive: true, force: true })
+})
+
+
+describe("the single executable, run where there is no node_modules", () => {
+  it("--help is plain text naming the program, --version prints the version", async () => {
+    const help = await run([nuggets, "--help"], { cwd: workDir })
+    expect(help.code).toBe(0)
+    expect(help.stdout).toContain("$ nuggets")
+    expect(help.stdout).toContain("serve")
+    expect(help.stdout).not.toContain("\x1b")
+    const serveHelp = await run([nuggets, "serve", "--help"], { cwd: workDir })
+    expect(serveHelp.stdout).toContain("$ nuggets serve")
+    const version = await run([nuggets, "--version"], { cwd: workDir })
+    const { version: expected } = JSON.parse(readFileSync(join(projectDir, "package.json"), "utf8")) as { version: string }
+    expect(version.stdout.trim()).toBe(expected)
+  })
+
+  it("map check: exit 0 for a good map, 1 with the line and column of each problem", async () => {
+    const good = await run([nuggets, "map", "check", "small.txt"], { cwd: workDir })
+    expect(good).toMatchObject({ code: 0, stdout: "small.txt: OK, 10x29 with 63 room spots" })
+    const bad = await run([nuggets, "map", "check", "open.txt"], { cwd: workDir })
+    expect(bad.code).toBe(1)
+    expect(bad.stdout).toContain("open.txt: line 2, column 4: room spot '.' touches solid rock")
+    expect(bad.stderr).toBe("nuggets: open.txt: 2 broken rules\n")
+  })
+
+  it("serves the embedded default map with no map file", async () => {
+    const server = Program.start([nuggets, "serve", "--host", "127.0.0.1"], { cwd: workDir })
+    try {
+      const port = Number((await server.line(/^Ready to play, waiting at port \d+$/)).split(" ").at(-1))
+      const client = await TestClient.open(port)
+      client.send("SPECTATE")
+      expect(await client.next()).toBe("GRID 21 79")
+      await client.close()
+    } finally {
+      server.child.kill("SIGTERM")
+      expect(await server.exitCode()).toBe(0)
+    }
+  })
+
+  it("plays a scripted game over UDP to GAMEOVER and exits 0 with the summary", async () => {
+    const server = Program.start([nuggets, "serve", "small.txt", "11", "--host", "127.0.0.1"], { cwd: workDir })
+    const port = Number((await server.line(/^Ready to play, waiting at port \d+$/)).split(" ").at(-1))
+    const player = await TestClient.open(port)
+    const watcher = await TestClient.open(port)
+    player.send("PLAY Alice")
+    expect(await player.next()).toBe("OK A")
+    watcher.send("SPECTATE")
+    const ending = await collectAllGold(player, watcher, gridOf(await watcher.nextStarting("DISPLAY")))
+    expect(ending).toBe("GAMEOVER\nA   250 Alice\n")
+    expect(await server.exitCode()).toBe(0)
+    expect(server.stdout.filter((line) => line !== "").at(-1)).toBe("A   250 Alice")
+    await player.close()
+    await watcher.close()
+  })
+})

@@ -56,3 +56,41 @@ export const firstStepToward = (
   }
   return undefined
 }
+
+/**
+ * `firstStepToward` on a row-major grid of cell indices: the key for the first step of a
+ * shortest walk from `from` over `passable` cells to the nearest cell where `goal` holds.
+ */
+export const firstStepOnGrid = (
+  rows: number,
+  cols: number,
+  from: number,
+  passable: (cell: number) => boolean,
+  goal: (cell: number) => boolean
+): string | undefined => {
+  const size = rows * cols
+  // 0: not reached yet; otherwise 1 + the index in `moves` of the walk's first step.
+  const firstMove = new Uint8Array(size)
+  const queue = new Int32Array(size)
+  let tail = 0
+  queue[tail++] = from
+  firstMove[from] = 255
+  for (let head = 0; head < tail; head++) {
+    const here = queue[head]!
+    const row = Math.floor(here / cols)
+    const col = here - row * cols
+    for (let m = 0; m < moves.length; m++) {
+      const [, dRow, dCol] = moves[m]!
+      const r = row + dRow
+      const c = col + dCol
+      if (r < 0 || c < 0 || r >= rows || c >= cols) continue
+      const next = r * cols + c
+      if (firstMove[next] !== 0 || !passable(next)) continue
+      const first = here === from ? m + 1 : firstMove[here]!
+      if (goal(next)) return moves[first - 1]![0]
+      firstMove[next] = first
+      queue[tail++] = next
+    }
+  }
+  return undefined
+}

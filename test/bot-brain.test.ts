@@ -1,0 +1,180 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Random } from "effect"
+import { type Brain, decide, newBrain, observe, type Strategy } from "../src/bot/brain.js"
+import { type GameState, join, pressKey, type Step } from "../src/core/game.js"
+import { renderView } from "../src/core/render.js"
+import { loadMap, seeded, seededGame } from "./support.js"
+
+/** A brain that has joined as A and holds `lines` as its latest DISPLAY. */
+const seeing = (strategy: Strategy, lines: ReadonlyArray<string>, brain = newBrain(strategy)): Brain => {
+  const joined = brain.letter === undefined ? observe(brain, { _tag: "Ok", letter: "A" }) : brain
+  return observe(joined, { _tag: "Display", grid: lines.map((line) => line + "\n").join("") })
+}
+
+const keyOf = (brain: Brain, seed = 1) => Effect.runSync(decide(brain, Random.make(seed))).key
+
+const room = [
+  "+---------+",
+  "|.........|",
+  "|.@.....*.|",
+  "|.........|",
+  "|...*.....|",
+  "+---------+"
+]
+
+describe("bot brain: greedy", () => {
+  it("steps toward the nearest gold by walking distance (diagonals count one)", () => {
+    // The gold at (4,4) is 2 steps away, both diagonal; the one at (2,8) is 6.
+    expect(keyOf(seeing("greedy", room))).toBe("n")
+    const farther = room.map((line, row) => (row === 4 ? "|.........|" : line))
+    expect(keyOf(seeing("greedy", farther))).toBe("l")
+  })
+
+  it("walks around walls, not through them", () => {
+    const lines = [
+      "+-----+ +---+",
+      "|....@| |.*.|",
+      "|.....###...|",
+      "+-----+ +---+"
+    ]
+    // Straight right is a wall; the only shortest way starts down to the doorway.
+    expect(keyOf(seeing("greedy", lines))).toBe("n")
+  })
+
+  it("explores toward the unknown when it knows of no gold: out through the doorway", () => {
+    const lines = [
+      "           ",
+      "+-----+    ",
+      "|.@...#    ",
+      "|.....|    ",
+      "+-----+    "
+    ]
+    // Every shortest way to the doorway starts with one of these.
+    expect(keyOf(seeing("greedy", lines))).toMatch(/^[lun]$/)
+  })
+
+  it("remembers gold that went out of sight, and forgets gold seen to be gone", () => {
+    const first = [
+      "+-----+",
+      "|*....|",
+      "|.....|",
+      "+--#--+",
+      "   #   ",
+      "   #   ",
+      "   @   "
+    ]
+    let brain = seeing("greedy", first)
+    expect(keyOf(brain)).toBe("k")
+    brain = Effect.runSync(decide(brain, Random.make(1))).brain
+    // Down the passage the room is memory only: the gold is no longer drawn, but may be there.
+    const outOfSight = first.map((line, row) => (row === 1 ? "|.....|" : row === 6 ? "       " : row === 5 ? "   @   " : line))
+    brain = seeing("greedy", outOfSight, brain)
+    expect(keyOf(brain)).toBe("k")
+    // Inside the room it would see the gold; it is not there, so the bot goes exploring instead.
+    const gone = [
+      "+-----+",
+      "|.....|",
+      "|..@..|",
+      "+--#--+",
+      "   #   ",
+      "   #   ",
+      "   #   "
+    ]
+    brain = Effect.runSync(decide(seeing("greedy", gone, brain), Random.make(1))).brain
+    expect(brain.memory!.gold.size).toBe(0)
+  })
+
+  it("never presses a key that does not move: a whole game alone on each map, every key moves", () => {
+    for (const [file, seed] of [["small.txt", 4], ["main.txt", 9]] as const) {
+      let state: GameState = seededGame(loadMap(file), seed)
+      state = seeded(seed, join(state, "bot", "bot")).state
+      let brain = observe(newBrain("greedy"), { _tag: "Ok", letter: "A" })
+      const rng = Random.make(seed)
+      let keys = 0
+      while (!state.over) {
+        brain = observe(brain, { _tag: "Display", grid: renderView(state, 0) })
+        const decision = Effect.runSync(decide(brain, rng))
+        brain = decision.brain
+        const step = Effect.runSync(pressKey(state, "bot", decision.key!) as Effect.Effect<Step>)
+        expect(step.out.length, `key ${decision.key} at ${brain.position} on ${file} did not move`).toBeGreaterThan(0)
+        state = step.state
+        expect(++keys).toBeLessThan(3000)
+      }
+      expect(state.players[0]!.purse).toBe(250)
+    }
+  })
+
+  it("26 greedy bots share a game on the example map and collect all the gold", () => {
+    const seed = 5
+    let state: GameState = seededGame(loadMap("main.txt"), seed)
+    const brains: Array<Brain> = []
+    for (let i = 0; i < 26; i++) {
+      state = seeded(seed + i, join(state, `c${i}`, `bot-${i}`)).state
+      brains.push(observe(newBrain("greedy"), { _tag: "Ok", letter: state.players[i]!.letter }))
+    }
+    const rng = Random.make(seed)
+    for (let turn = 0; !state.over; turn++) {
+      expect(turn).toBeLessThan(20_000)
+      const i = turn % 26
+      const brain = observe(brains[i]!, { _tag: "Display", grid: renderView(state, i) })
+      const decision = Effect.runSync(decide(brain, rng))
+      brains[i] = decision.brain
+      const step = Effect.runSync(pressKey(state, `c${i}`, decision.key!) as Effect.Effect<Step>)
+      expect(step.out.length).toBeGreaterThan(0)
+      state = step.state
+    }
+    expect(state.players.reduce((sum, player) => sum + player.purse, 0)).toBe(250)
+  })
+})
+
+describe("bot brain: random", () => {
+  const corner = [
+    "+----",
+    "|@.A.",
+    "|.#..",
+    "|*...",
+    "+----"
+  ]
+
+  it("presses only move keys, and only ones that move", () => {
+    const brain = seeing("random", corner)
+    const pressed = new Set(Array.from({ length: 200 }, (_, seed) => keyOf(brain, seed)))
+    expect([...pressed].sort()).toEqual(["j", "l", "n"])
+  })
+
+  it("chooses the same keys with the same seed, and others with another seed", () => {
+    const brain = seeing("random", room)
+    const play = (seed: number) => {
+      const rng = Random.make(seed)
+      return Array.from({ length: 40 }, () => Effect.runSync(decide(brain, rng)).key).join("")
+    }
+    expect(play(7)).toBe(play(7))
+    expect(play(7)).not.toBe(play(8))
+    expect(play(7)).toMatch(/^[hjklyubn]{40}$/)
+  })
+})
+
+describe("bot brain: what the server says", () => {
+  it("keeps letter and purse, and ends on QUIT, GAMEOVER, or a NO to its PLAY", () => {
+    let brain = newBrain("greedy")
+    expect(observe(brain, { _tag: "No", reason: "Sorry - the game is full" }).ended).toEqual({
+      _tag: "Refused",
+      reason: "Sorry - the game is full"
+    })
+    brain = observe(brain, { _tag: "Ok", letter: "C" })
+    brain = observe(brain, { _tag: "Gold", collected: 5, purse: 12, remaining: 200 })
+    expect([brain.letter, brain.purse, brain.remaining]).toEqual(["C", 12, 200])
+    // A NO once playing is about a key, not the end.
+    expect(observe(brain, { _tag: "No", reason: "unknown keystroke" }).ended).toBeUndefined()
+    expect(observe(brain, { _tag: "Quit", reason: "server shutting down" }).ended?._tag).toBe("Quit")
+    const over = observe(brain, { _tag: "GameOver", summary: "C 250 bot-3\n" })
+    expect(over.ended).toEqual({ _tag: "GameOver", summary: "C 250 bot-3\n" })
+    expect(observe(over, { _tag: "Gold", collected: 0, purse: 99, remaining: 0 }).purse).toBe(12)
+  })
+
+  it("has no key to press before it has a DISPLAY, or after the end", () => {
+    expect(keyOf(newBrain("random"))).toBeUndefined()
+    const ended = observe(seeing("random", room), { _tag: "Quit", reason: "" })
+    expect(keyOf(ended)).toBeUndefined()
+  })
+})

@@ -39,6 +39,9 @@ describe("joining", () => {
     expect(refused.ending).toEqual({ _tag: "Refused", reason: "Sorry - the game is full" })
     expect(exitCode(refused.ending!)).not.toBe(0)
     expect(receive(player, "ERROR full").ending?._tag).toBe("Refused")
+    // The later CS50 form refuses with QUIT.
+    expect(receive(player, "QUIT Game is full: no more players can join.").ending)
+      .toEqual({ _tag: "Refused", reason: "Game is full: no more players can join." })
   })
 
   it("copes with OK, GRID, GOLD and DISPLAY in any order", () => {

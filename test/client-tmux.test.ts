@@ -134,6 +134,17 @@ describe("the client in tmux", () => {
         expect(yield* pane.display("#{alternate_on} #{cursor_flag}")).toBe("0 1")
       }), 30_000)
   }
+
+  it.scopedLive("sends KEY Q when its terminal hangs up", () =>
+    Effect.gen(function*() {
+      const server = yield* fakeServer
+      const pane = yield* tmuxPane([...nuggets, "join", "127.0.0.1", String(server.port), "Eve"], size)
+      expect(yield* server.receive).toBe("PLAY Eve")
+      yield* server.send("OK A", "GRID 1 3", "GOLD 0 0 250", "DISPLAY\n.@.\n")
+      yield* pane.waitFor((lines) => lines[1] === ".@.")
+      yield* pane.hangUp
+      expect(yield* server.receive).toBe("KEY Q")
+    }), 30_000)
 })
 
 describe("the Terminal service in tmux", () => {

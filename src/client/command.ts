@@ -87,6 +87,11 @@ export const joinCommand = Command.make(
         },
         terminalLayer
       )
+      if (ending._tag === "UserQuit" && ending.how === "hangup") {
+        // The terminal is gone. End as the signal would have, which also skips Node's own
+        // terminal reset at exit: on a hung-up terminal that aborts the process.
+        return yield* Effect.sync(() => process.kill(process.pid, "SIGHUP"))
+      }
       const text = farewell(ending, process.stdout.columns || 80)
       const code = exitCode(ending)
       if (code !== 0) return yield* new CliError({ message: text })

@@ -3,7 +3,16 @@ import * as dns from "node:dns"
 import { type Datagram, type Endpoint, makeUdpSocket } from "../net/udp.js"
 import { type ClientMessage, encodeClientMessage, excerpt } from "../protocol/messages.js"
 import { screenLines } from "./screen.js"
-import { type ClientEvent, type ClientState, type Ending, initialState, joinMessage, receive, type Role, step } from "./state.js"
+import {
+  type ClientEvent,
+  type ClientState,
+  type Ending,
+  initialState,
+  joinMessage,
+  receive,
+  type Role,
+  step
+} from "./state.js"
 import { Terminal } from "./terminal.js"
 
 export class JoinError extends Data.TaggedError("JoinError")<{
@@ -51,7 +60,7 @@ export const join = (options: JoinOptions, screen: Layer.Layer<Terminal>) =>
     yield* Effect.logInfo(`joining ${options.host}:${options.port} (${address}) from port ${socket.local.port}`)
 
     // One reader of the socket; everything else reads this queue, one datagram at a time.
-    const fromServer = yield* Queue.unbounded<Datagram>()
+    const fromServer = yield* Queue.dropping<Datagram>(8192)
     yield* socket.incoming.pipe(
       Stream.runForEach((datagram) =>
         datagram.address === server.address && datagram.port === server.port
@@ -77,9 +86,13 @@ export const join = (options: JoinOptions, screen: Layer.Layer<Terminal>) =>
     yield* Effect.logDebug(`received ${excerpt(first.data.toString("utf8"))}`)
     const answered = receive(initialState(options.role), first.data)
     // Refused, or told to quit at once: the terminal is never taken over.
-    if (answered.ending) return answered.ending
+    if (answered.ending) {
+      yield* Effect.logInfo(`the session ended before it began: ${JSON.stringify(answered.ending)}`)
+      return answered.ending
+    }
 
     const ending = yield* play(answered, fromServer, send).pipe(Effect.provide(screen))
+    yield* Effect.logInfo(`the session ended: ${JSON.stringify(ending)}`)
     yield* settle
     return ending
   }).pipe(Effect.scoped)
@@ -104,7 +117,12 @@ const play = (
       ),
       terminal.keys.pipe(
         Stream.map((sequence): LoopEvent => ({ _tag: "Key", sequence })),
-        Stream.concat(Stream.succeed<LoopEvent>({ _tag: "EndOfInput" }))
+        Stream.concat(Stream.succeed<LoopEvent>({ _tag: "EndOfInput" })),
+        Stream.catchAll((gone) =>
+          Stream.fromEffect(Effect.logInfo(`the terminal is gone: ${gone.message}`)).pipe(
+            Stream.as<LoopEvent>({ _tag: "Hangup" })
+          )
+        )
       ),
       terminal.resizes.pipe(Stream.map((): LoopEvent => ({ _tag: "Resize" }))),
       terminal.hangups.pipe(Stream.map((): LoopEvent => ({ _tag: "Hangup" })))

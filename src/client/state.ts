@@ -112,9 +112,11 @@ export const pressKey = (state: ClientState, sequence: string): Step => {
   }
 }
 
+const decoder = new TextDecoder()
+
 /** The first word of a datagram, to tell a broken GRID from other broken messages. */
 const typeOf = (data: Uint8Array | string): string => {
-  const text = typeof data === "string" ? data : new TextDecoder().decode(data.subarray(0, 16))
+  const text = typeof data === "string" ? data : decoder.decode(data.subarray(0, 16))
   return text.split(/[ \n]/, 1)[0] ?? ""
 }
 
@@ -150,6 +152,8 @@ export const apply = (state: ClientState, message: ServerMessage): ClientState =
     case "Display":
       return withDisplayNote({ ...state, joined: true, display: displayRows(message.grid) })
     case "Quit":
+      // The later CS50 servers refuse a player with QUIT instead of NO.
+      if (!state.joined) return { ...state, ending: { _tag: "Refused", reason: message.reason } }
       return { ...state, ending: { _tag: "Quit", reason: message.reason } }
     case "GameOver":
       return { ...state, ending: { _tag: "GameOver", summary: message.summary } }

@@ -1,5 +1,5 @@
 import { cursorHide, cursorShow, enterAlternativeScreen, exitAlternativeScreen } from "ansi-escapes"
-import { Context, Effect, Layer, Stream } from "effect"
+import { Context, Data, Effect, Layer, Stream } from "effect"
 import * as readline from "node:readline"
 import { frameDiff, type Size } from "./screen.js"
 
@@ -12,12 +12,15 @@ export class Terminal extends Context.Tag("nuggets/Terminal")<Terminal, {
   /** The new size after each change of the window. */
   readonly resizes: Stream.Stream<Size>
   /** One element per keystroke (a character or an escape sequence); ends at end of input. */
-  readonly keys: Stream.Stream<string>
+  readonly keys: Stream.Stream<string, TerminalGone>
   /** The terminal went away (SIGHUP). */
   readonly hangups: Stream.Stream<void>
   /** Shows exactly this frame (one string per row), writing only what changed since the last. */
   readonly draw: (frame: ReadonlyArray<string>) => Effect.Effect<void>
 }>() {}
+
+/** The terminal can no longer be read: it hung up. */
+export class TerminalGone extends Data.TaggedError("TerminalGone")<{ readonly message: string }> {}
 
 const fallbackSize: Size = { columns: 80, rows: 24 }
 
@@ -26,14 +29,21 @@ export const makeTerminal = (
   output: NodeJS.WriteStream = process.stdout
 ) =>
   Effect.gen(function*() {
-    const restore = cursorShow + exitAlternativeScreen
-    // Last resort for a process.exit that skips the scope's release.
-    const onExit = () => {
-      output.write(restore)
-      if (input.isTTY) input.setRawMode(false)
+    const restore = () => {
+      output.write(cursorShow + exitAlternativeScreen)
+      try {
+        if (input.isTTY) input.setRawMode(false)
+      } catch {
+        // The terminal is gone (hangup): nothing left to restore.
+      }
     }
+    // Once the terminal hangs up, writes fail with EIO; that must not crash the way out.
+    const ignore = () => undefined
+    // Last resort for a process.exit that skips the scope's release.
+    const onExit = () => restore()
     yield* Effect.acquireRelease(
       Effect.sync(() => {
+        output.on("error", ignore)
         // Piped input has no raw mode: keys still arrive, and end of input quits.
         if (input.isTTY) input.setRawMode(true)
         output.write(enterAlternativeScreen + cursorHide)
@@ -42,8 +52,7 @@ export const makeTerminal = (
       () =>
         Effect.sync(() => {
           process.off("exit", onExit)
-          output.write(restore)
-          if (input.isTTY) input.setRawMode(false)
+          restore()
           // A paused stdin no longer keeps the process alive.
           input.pause()
         })
@@ -55,19 +64,23 @@ export const makeTerminal = (
         : fallbackSize
     )
 
-    const keys = Stream.async<string>((emit) => {
+    const keys = Stream.async<string, TerminalGone>((emit) => {
       readline.emitKeypressEvents(input)
       const onKey = (text: string | undefined, key: readline.Key | undefined) => {
         const sequence = key?.sequence ?? text
         if (sequence) void emit.single(sequence)
       }
-      const onEnd = () => void emit.end()
+      // A terminal in raw mode never ends its input (Ctrl-D is a key): if it ends, it hung up.
+      const onEnd = () => void (input.isTTY ? emit.fail(new TerminalGone({ message: "end of input" })) : emit.end())
+      const onError = (error: Error) => void emit.fail(new TerminalGone({ message: error.message }))
       input.on("keypress", onKey)
       input.once("end", onEnd)
+      input.once("error", onError)
       input.resume()
       return Effect.sync(() => {
         input.off("keypress", onKey)
         input.off("end", onEnd)
+        input.off("error", onError)
       })
     })
 

@@ -44,6 +44,8 @@ export const tmuxPane = (command: ReadonlyArray<string>, size: { readonly column
         tmux("resize-window", "-t", "test", "-x", String(columns), "-y", String(rows)),
       /** A tmux format about the pane, e.g. "#{alternate_on}". */
       display: (format: string) => tmux("display-message", "-p", "-t", "test", format).pipe(Effect.map((s) => s.trim())),
+      /** Closes the terminal under the command, as closing its window would (SIGHUP, EIO). */
+      hangUp: tmux("kill-session", "-t", "test"),
       /** Signals the command itself (the child of pane.sh). */
       signalChild: (signal: NodeJS.Signals) =>
         tmux("display-message", "-p", "-t", "test", "#{pane_pid}").pipe(

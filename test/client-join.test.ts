@@ -145,6 +145,15 @@ describe("join, before the screen opens", () => {
       expect(yield* terminal.opened).toBe(0)
     }))
 
+  it.scopedLive("sends KEY Q when interrupted while waiting for the first answer", () =>
+    Effect.gen(function*() {
+      const { client, server, terminal } = yield* setup(alice)
+      expect(yield* server.receive).toBe("PLAY Alice")
+      yield* Fiber.interrupt(client)
+      expect(yield* server.receive).toBe("KEY Q")
+      expect(yield* terminal.opened).toBe(0)
+    }))
+
   it.scopedLive("gives up when no server answers in time", () =>
     Effect.gen(function*() {
       const server = yield* fakeServer

@@ -80,8 +80,13 @@ export const join = (options: JoinOptions, screen: Layer.Layer<Terminal>) =>
       Effect.timeoutFail({
         duration: options.answerTimeout,
         onTimeout: () =>
-          new JoinError({ reason: "NoAnswer", message: `no Nuggets server answered at ${options.host}:${options.port}` })
-      })
+          new JoinError({
+            reason: "NoAnswer",
+            message: `no Nuggets server answered at ${options.host}:${options.port}`
+          })
+      }),
+      // Interrupted while waiting: the server may have let us in already.
+      Effect.onInterrupt(() => send({ _tag: "Key", key: "Q" }).pipe(Effect.zipRight(settle)))
     )
     yield* Effect.logDebug(`received ${excerpt(first.data.toString("utf8"))}`)
     const answered = receive(initialState(options.role), first.data)

@@ -1,5 +1,7 @@
 import { Duration, Effect, Schedule } from "effect"
 import { execFile, spawn } from "node:child_process"
+import { rmSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { promisify } from "node:util"
 import { fileURLToPath } from "node:url"
 
@@ -18,9 +20,10 @@ let sessions = 0
  */
 export const tmuxPane = (command: ReadonlyArray<string>, size: { readonly columns: number; readonly rows: number }) =>
   Effect.gen(function*() {
-    const socket = `nuggets-test-${process.pid}-${++sessions}`
+    const socket = `${tmpdir()}/nuggets-test-${process.pid}-${++sessions}.tmux`
+    yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(socket, { force: true })))
     const tmux = (...args: ReadonlyArray<string>) =>
-      Effect.promise(() => run("tmux", ["-L", socket, ...args], { cwd: projectDir }).then(({ stdout }) => stdout))
+      Effect.promise(() => run("tmux", ["-S", socket, ...args], { cwd: projectDir }).then(({ stdout }) => stdout))
     yield* Effect.acquireRelease(
       tmux(
         "new-session", "-d", "-x", String(size.columns), "-y", String(size.rows), "-s", "test",

@@ -5,7 +5,7 @@ import { CliError } from "../cliError.js"
 import { lineLogger } from "../log.js"
 import { defaultAnswerTimeout, join } from "./join.js"
 import { farewell } from "./screen.js"
-import { exitCode } from "./state.js"
+import { type Ending, exitCode } from "./state.js"
 import { terminalLayer } from "./terminal.js"
 
 const host = Args.text({ name: "host" }).pipe(
@@ -26,7 +26,7 @@ const playername = Args.text({ name: "playername" }).pipe(
   Args.optional
 )
 
-const log = Options.file("log").pipe(
+export const log = Options.file("log").pipe(
   Options.withDescription("write a log to this file"),
   Options.optional
 )
@@ -64,10 +64,18 @@ const logFile = (path: string) =>
  * With --log, log to that file. Without, log to stderr only when it is not a terminal
  * (`2>player.log`), so that nothing is written over the game's screen.
  */
-const loggerLayer = (file: Option.Option<string>) =>
+export const loggerLayer = (file: Option.Option<string>) =>
   Option.match(file, {
     onSome: (path) => Layer.unwrapScoped(logFile(path).pipe(Effect.map((fd) => onlyLoggers(lineLogger(fd))))),
     onNone: () => process.stderr.isTTY ? onlyLoggers() : onlyLoggers(lineLogger(2))
+  })
+
+/** What the player reads after the screen is gone; a refusal or a bad grid is an error. */
+export const reportEnding = (ending: Ending) =>
+  Effect.gen(function*() {
+    const text = farewell(ending, process.stdout.columns || 80)
+    if (exitCode(ending) !== 0) return yield* new CliError({ message: text })
+    if (text) yield* Console.log(text)
   })
 
 export const joinCommand = Command.make(
@@ -92,10 +100,7 @@ export const joinCommand = Command.make(
         // terminal reset at exit: on a hung-up terminal that aborts the process.
         return yield* Effect.sync(() => process.kill(process.pid, "SIGHUP"))
       }
-      const text = farewell(ending, process.stdout.columns || 80)
-      const code = exitCode(ending)
-      if (code !== 0) return yield* new CliError({ message: text })
-      if (text) yield* Console.log(text)
+      yield* reportEnding(ending)
     }).pipe(
       Effect.provide(loggerLayer(log)),
       Effect.catchTags({

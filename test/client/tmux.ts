@@ -3,12 +3,12 @@ import { execFile, spawn } from "node:child_process"
 import { rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { promisify } from "node:util"
-import { fileURLToPath } from "node:url"
+import { nuggetsCommand, projectDir } from "../cli/process.js"
 
-export const projectDir = fileURLToPath(new URL("../../", import.meta.url))
+export { projectDir }
 
-/** `nuggets` run from source. */
-export const nuggets: ReadonlyArray<string> = [process.execPath, "--import", "tsx", `${projectDir}src/main.ts`]
+/** `nuggets` built from source (the bundle the binary is made of), run by node. */
+export const nuggets: ReadonlyArray<string> = await nuggetsCommand()
 
 const run = promisify(execFile)
 

@@ -7,8 +7,7 @@ import { log, loggerLayer, reportEnding } from "./client/command.js"
 import { defaultAnswerTimeout, join } from "./client/join.js"
 import { terminalLayer } from "./client/terminal.js"
 import { udpLayer, UdpSocket } from "./net/udp.js"
-import { checkedMap, checkPort, loadMapFile, seedOrClock } from "./server/command.js"
-import { defaultMapText } from "./server/defaultMap.js"
+import { gameSetup, hostOption, portOption } from "./server/command.js"
 import { runServer } from "./server/server.js"
 
 /** The address this process's own client uses to reach a server bound to `host`. */
@@ -38,12 +37,7 @@ export interface PlayOptions {
  */
 export const play = (options: PlayOptions) =>
   Effect.gen(function*() {
-    const map = yield* Option.match(options.mapFile, {
-      onNone: () => checkedMap(defaultMapText, "(built-in)"),
-      onSome: loadMapFile
-    })
-    const seed = yield* seedOrClock(options.seed)
-    const port = yield* checkPort(options.port, true)
+    const { map, port, seed } = yield* gameSetup(options)
     const name = Option.getOrElse(options.name, defaultName)
     const ending = yield* Effect.scoped(
       Effect.gen(function*() {
@@ -95,14 +89,8 @@ export const playCommand = Command.make(
       Options.withDescription("A non-negative integer that makes the game reproducible."),
       Options.optional
     ),
-    port: Options.integer("port").pipe(
-      Options.withDescription("UDP port for the server; 0 picks a free one."),
-      Options.withDefault(0)
-    ),
-    host: Options.text("host").pipe(
-      Options.withDescription("Address the server listens on; 0.0.0.0 lets others on the network join."),
-      Options.withDefault("0.0.0.0")
-    ),
+    port: portOption,
+    host: hostOption,
     log
   },
   play

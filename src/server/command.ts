@@ -55,14 +55,31 @@ export interface ServeOptions {
   readonly dialect: Dialect
 }
 
+/** What every way of starting a server checks first: the map, the seed and the port. */
+export const gameSetup = (options: {
+  readonly mapFile: Option.Option<string>
+  readonly seed: Option.Option<string>
+  readonly port: number
+}) =>
+  Effect.all({
+    map: Option.match(options.mapFile, { onNone: () => checkedMap(defaultMapText, "(built-in)"), onSome: loadMapFile }),
+    seed: seedOrClock(options.seed),
+    port: checkPort(options.port, true)
+  })
+
+export const portOption = Options.integer("port").pipe(
+  Options.withDescription("UDP port to listen on; 0 picks a free one."),
+  Options.withDefault(0)
+)
+
+export const hostOption = Options.text("host").pipe(
+  Options.withDescription("Address to listen on (0.0.0.0: every interface; 127.0.0.1: this machine only)."),
+  Options.withDefault("0.0.0.0")
+)
+
 export const serve = (options: ServeOptions) =>
   Effect.gen(function*() {
-    const map = yield* Option.match(options.mapFile, {
-      onNone: () => checkedMap(defaultMapText, "(built-in)"),
-      onSome: loadMapFile
-    })
-    const seed = yield* seedOrClock(options.seed)
-    const port = yield* checkPort(options.port, true)
+    const { map, port, seed } = yield* gameSetup(options)
     const game = Effect.gen(function*() {
       const socket = yield* UdpSocket
       yield* Console.log(`Ready to play, waiting at port ${socket.local.port}`)
@@ -90,14 +107,8 @@ export const serveCommand = Command.make(
       Args.withDescription("A non-negative integer: the same seed and the same moves replay the same game."),
       Args.optional
     ),
-    port: Options.integer("port").pipe(
-      Options.withDescription("UDP port to listen on; 0 picks a free one."),
-      Options.withDefault(0)
-    ),
-    host: Options.text("host").pipe(
-      Options.withDescription("Address to listen on (0.0.0.0: every interface; 127.0.0.1: this machine only)."),
-      Options.withDefault("0.0.0.0")
-    ),
+    port: portOption,
+    host: hostOption,
     compat: Options.choice("compat", ["cs50-2021"]).pipe(
       Options.withDescription(
         "Speak the later CS50 form of the protocol: QUIT GAME OVER, ERROR, sight through room spots only."

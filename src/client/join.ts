@@ -43,11 +43,6 @@ export const resolveHost = (host: string) =>
     })
   })
 
-/** Resolves when the event loop has run once, so that a datagram just sent leaves before the socket closes. */
-const settle = Effect.async<void>((resume) => {
-  setImmediate(() => resume(Effect.void))
-})
-
 /**
  * Joins the game at host:port and plays it until it ends. The terminal (the `screen` layer)
  * is only taken over once the server has answered, and is restored before this returns.
@@ -86,7 +81,7 @@ export const join = (options: JoinOptions, screen: Layer.Layer<Terminal>) =>
           })
       }),
       // Interrupted while waiting: the server may have let us in already.
-      Effect.onInterrupt(() => send({ _tag: "Key", key: "Q" }).pipe(Effect.zipRight(settle)))
+      Effect.onInterrupt(() => send({ _tag: "Key", key: "Q" }))
     )
     yield* Effect.logDebug(`received ${excerpt(first.data.toString("utf8"))}`)
     const answered = receive(initialState(options.role), first.data)
@@ -98,7 +93,6 @@ export const join = (options: JoinOptions, screen: Layer.Layer<Terminal>) =>
 
     const ending = yield* play(answered, fromServer, send).pipe(Effect.provide(screen))
     yield* Effect.logInfo(`the session ended: ${JSON.stringify(ending)}`)
-    yield* settle
     return ending
   }).pipe(Effect.scoped)
 
@@ -150,8 +144,7 @@ const play = (
       // SIGINT or SIGTERM interrupt the program: still tell the server we are gone.
       Effect.onInterrupt(() =>
         Ref.get(current).pipe(
-          Effect.flatMap((state) => state.quitSent ? Effect.void : send({ _tag: "Key", key: "Q" })),
-          Effect.zipRight(settle)
+          Effect.flatMap((state) => state.quitSent ? Effect.void : send({ _tag: "Key", key: "Q" }))
         )
       )
     )

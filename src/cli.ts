@@ -1,4 +1,5 @@
 import { Command } from "@effect/cli"
+import { botCommand } from "./bot/command.js"
 import { joinCommand } from "./client/command.js"
 import { mapCommand } from "./mapCommand.js"
 import { playCommand } from "./playCommand.js"
@@ -8,7 +9,7 @@ export const version = "0.1.0"
 
 export const nuggets = Command.make("nuggets").pipe(
   Command.withDescription("Nuggets: a multiplayer exploration game over UDP."),
-  Command.withSubcommands([playCommand, serveCommand, joinCommand, mapCommand])
+  Command.withSubcommands([playCommand, serveCommand, joinCommand, botCommand, mapCommand])
 )
 
 export const runCli = Command.run(nuggets, { name: "nuggets", version })

@@ -96,7 +96,7 @@ describe("bot brain: greedy", () => {
         const decision = Effect.runSync(decide(brain, rng))
         brain = decision.brain
         const step = Effect.runSync(pressKey(state, "bot", decision.key!) as Effect.Effect<Step>)
-        expect(step.out.length, `key ${decision.key} at ${brain.position} on ${file} did not move`).toBeGreaterThan(0)
+        expect(step.out.length, `key ${decision.key} at ${brain.view?.position} on ${file} did not move`).toBeGreaterThan(0)
         state = step.state
         expect(++keys).toBeLessThan(3000)
       }

@@ -23,20 +23,25 @@ export interface Brain {
   readonly letter: string | undefined
   readonly purse: number
   readonly remaining: number | undefined
-  /** The latest DISPLAY grid, as sent: `rows` lines of `cols` chars, each ending in a newline. */
-  readonly grid: string | undefined
-  readonly rows: number
-  readonly cols: number
-  /** Where '@' is on `grid`, as a cell index (row * cols + col), or -1. */
-  readonly position: number
+  readonly view: View | undefined
   readonly memory: Memory | undefined
   readonly ended: Ending | undefined
+}
+
+/** The latest DISPLAY, kept as the bytes that came (decoding 64 KB per message adds up). */
+export interface View {
+  /** The grid: `rows` lines of `cols` chars, each ending in a newline. */
+  readonly grid: Uint8Array
+  readonly rows: number
+  readonly cols: number
+  /** Where '@' is, as a cell index (row * cols + col), or -1. */
+  readonly position: number
 }
 
 /** What a greedy bot remembers of the map. */
 export interface Memory {
   /** The grid last folded in. */
-  readonly grid: string
+  readonly grid: Uint8Array
   /**
    * Map chars seen per cell; rock where nothing is known, `?` for a spot seen only with a
    * player on it, whose kind (room or passage) is unknown.
@@ -53,10 +58,7 @@ export const newBrain = (strategy: Strategy): Brain => ({
   letter: undefined,
   purse: 0,
   remaining: undefined,
-  grid: undefined,
-  rows: 0,
-  cols: 0,
-  position: -1,
+  view: undefined,
   memory: undefined,
   ended: undefined
 })
@@ -68,15 +70,8 @@ export const observe = (brain: Brain, message: ServerMessage): Brain => {
       return { ...brain, letter: message.letter }
     case "Gold":
       return { ...brain, purse: message.purse, remaining: message.remaining }
-    case "Display": {
-      const grid = message.grid
-      const cols = grid.indexOf("\n")
-      // A grid that is not NR lines of NC chars cannot be walked on: keep the last good one.
-      if (cols <= 0 || grid.length % (cols + 1) !== 0) return brain
-      const at = grid.indexOf("@")
-      const position = at === -1 ? -1 : at - Math.floor(at / (cols + 1))
-      return { ...brain, grid, rows: grid.length / (cols + 1), cols, position }
-    }
+    case "Display":
+      return observeDisplay(brain, encoder.encode(message.grid))
     case "Quit":
       return { ...brain, ended: { _tag: "Quit", reason: message.reason } }
     case "GameOver":
@@ -90,6 +85,20 @@ export const observe = (brain: Brain, message: ServerMessage): Brain => {
   }
 }
 
+const encoder = new TextEncoder()
+const Newline = 0x0a
+
+/** A DISPLAY's grid (the bytes after "DISPLAY\n"), straight from the datagram. */
+export const observeDisplay = (brain: Brain, grid: Uint8Array): Brain => {
+  if (brain.ended) return brain
+  const cols = grid.indexOf(Newline)
+  // A grid that is not NR lines of NC chars cannot be walked on: keep the last good one.
+  if (cols <= 0 || grid.length % (cols + 1) !== 0) return brain
+  const at = grid.indexOf(Self)
+  const position = at === -1 ? -1 : at - Math.floor(at / (cols + 1))
+  return { ...brain, view: { grid, rows: grid.length / (cols + 1), cols, position } }
+}
+
 export interface Decision {
   readonly brain: Brain
   /** The key to press, or undefined when there is nothing to act on yet. */
@@ -99,10 +108,11 @@ export interface Decision {
 /** The next key: a random possible move, or (greedy) a step toward gold or the unknown. */
 export const decide = (brain: Brain, rng: Random.Random): Effect.Effect<Decision> =>
   Effect.suspend(() => {
-    const { cols, grid, position, rows } = brain
-    if (brain.ended || grid === undefined || position === -1) return Effect.succeed({ brain, key: undefined })
+    const view = brain.view
+    if (brain.ended || view === undefined || view.position === -1) return Effect.succeed({ brain, key: undefined })
     if (brain.strategy === "greedy") {
-      const memory = remember(brain.memory, grid, rows, cols, position)
+      const memory = remember(brain.memory, view)
+      const { cols, position, rows } = view
       const key = towardGold(memory, rows, cols, position) ?? towardUnknown(memory, rows, cols, position)
       const next = memory === brain.memory ? brain : { ...brain, memory }
       if (key !== undefined) return Effect.succeed({ brain: next, key })
@@ -113,14 +123,14 @@ export const decide = (brain: Brain, rng: Random.Random): Effect.Effect<Decision
 
 /** Move keys that would move from where the bot stands on its latest grid. */
 export const possibleMoves = (brain: Brain): Array<string> => {
-  const { cols, grid, position, rows } = brain
-  if (grid === undefined || position === -1) return []
+  if (brain.view === undefined || brain.view.position === -1) return []
+  const { cols, grid, position, rows } = brain.view
   const row = Math.floor(position / cols)
   const col = position - row * cols
   return moves.filter(([, dRow, dCol]) => {
     const r = row + dRow
     const c = col + dCol
-    return r >= 0 && c >= 0 && r < rows && c < cols && walkable(grid[r * (cols + 1) + c]!)
+    return r >= 0 && c >= 0 && r < rows && c < cols && walkable(String.fromCharCode(grid[r * (cols + 1) + c]!))
   }).map(([key]) => key)
 }
 
@@ -140,13 +150,8 @@ const LetterZ = 0x5a
 const isWalkable = (ch: number) => ch === RoomSpot || ch === PassageSpot || ch === Unsure
 
 /** Folds `grid` into what the bot remembers; the same memory if that grid is in it already. */
-export const remember = (
-  memory: Memory | undefined,
-  grid: string,
-  rows: number,
-  cols: number,
-  position: number
-): Memory => {
+export const remember = (memory: Memory | undefined, view: View): Memory => {
+  const { cols, grid, position, rows } = view
   if (memory?.grid === grid) return memory
   const size = rows * cols
   const fits = memory !== undefined && memory.terrain.length === size
@@ -156,7 +161,7 @@ export const remember = (
   for (let row = 0, cell = 0; row < rows; row++) {
     const start = row * (cols + 1)
     for (let col = 0; col < cols; col++, cell++) {
-      const ch = grid.charCodeAt(start + col)
+      const ch = grid[start + col]!
       if (ch === Rock) continue
       if (ch === Gold) {
         terrain[cell] = RoomSpot
@@ -182,7 +187,7 @@ export const remember = (
   // it knows, the narrowest rule, so out-of-sight gold is never forgotten by mistake.
   const known = { rows, cols, cells: terrain, roomSpots: new Int32Array(0) }
   for (const cell of gold) {
-    const ch = grid.charCodeAt(Math.floor(cell / cols) * (cols + 1) + (cell % cols))
+    const ch = grid[Math.floor(cell / cols) * (cols + 1) + (cell % cols)]
     if (ch !== Gold && isVisible(known, position, cell, "roomSpotsOnly")) gold.delete(cell)
   }
   return { grid, terrain, rock, gold }

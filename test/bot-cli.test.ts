@@ -1,0 +1,44 @@
+import { afterEach, describe, expect, it } from "@effect/vitest"
+import * as dgram from "node:dgram"
+import { nuggetsCommand, run } from "./cli/process.js"
+import { startServer } from "./server/harness.js"
+import { loadMap } from "./support.js"
+
+const cleanups: Array<() => Promise<void>> = []
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!()
+})
+
+describe("nuggets bot, as a program", () => {
+  it("plays a game to the end, prints one line per bot on stdout and exits 0; logs on stderr", async () => {
+    const server = await startServer({ map: loadMap("small.txt"), seed: 4 })
+    cleanups.push(server.stop)
+    const bot = await run([...await nuggetsCommand(), "bot", "127.0.0.1", String(server.port), "--count", "3", "--rate", "1000", "--seed", "9", "--name", "tester"])
+    expect(bot.code).toBe(0)
+    const lines = bot.stdout.split("\n").filter((line) => line !== "")
+    expect(lines.length).toBe(3)
+    for (const line of lines) expect(line).toMatch(/^[ABC] +\d+ tester-[123] \(game over\)$/)
+    expect(lines.reduce((sum, line) => sum + Number(line.split(/ +/)[1]), 0)).toBe(250)
+    expect(bot.stderr).toContain("tester-1: joined as")
+  }, 60_000)
+
+  it("rejects bad arguments, and a port where no server answers, with one line and exit 1", async () => {
+    const nuggets = await nuggetsCommand()
+    const silent = dgram.createSocket("udp4")
+    await new Promise<void>((resolve) => silent.bind(0, "127.0.0.1", resolve))
+    cleanups.push(() => new Promise((resolve) => silent.close(() => resolve())))
+    const cases: ReadonlyArray<readonly [ReadonlyArray<string>, RegExp]> = [
+      [["bot", "127.0.0.1", "0"], /^nuggets: the port must be 1\.\.65535, not 0$/],
+      [["bot", "127.0.0.1", "4000", "--count", "0"], /^nuggets: --count must be 1\.\.100, not 0$/],
+      [["bot", "127.0.0.1", "4000", "--rate", "-1"], /^nuggets: --rate must be more than 0 keys per second/],
+      [["bot", "127.0.0.1", "4000", "--seed", "x"], /^nuggets: the seed must be a non-negative integer, not 'x'$/],
+      [["bot", "127.0.0.1", String(silent.address().port), "--timeout", "0.3"], /^nuggets: no answer from a server at 127\.0\.0\.1:\d+$/]
+    ]
+    for (const [args, message] of cases) {
+      const result = await run([...nuggets, ...args])
+      expect(result.code, args.join(" ")).toBe(1)
+      expect(result.stderr.trim().split("\n").at(-1)).toMatch(message)
+      expect(result.stdout).toBe("")
+    }
+  }, 60_000)
+})

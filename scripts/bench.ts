@@ -1,8 +1,147 @@
-/** `npm run bench`: prints the figures; never asserts them. */
-import { fileURLToPath } from "node:url"
+/**
+ * `npm run bench [-- --quick] [-- --profile] [-- --no-core]`: prints the figures and writes
+ * them to bench/results.json; never asserts them.
+ *   1. Core: cost per keystroke (move + 27 views), in process.
+ *   2. Server end to end: the real `nuggets serve` process, 26 players + spectator over loopback UDP.
+ *   3. The I/O floor: the same load against a stand-in that only sends 27 prebuilt DISPLAYs per KEY.
+ *   4. Saturation: keys per second with 26 players pressing as fast as the server answers.
+ * The server runs as the esbuild bundle the binary is made of; --from-source runs it with tsx.
+ * --profile runs it from source under --cpu-prof (its figures are then slower) and prints its hot spots.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { cpus, tmpdir } from "node:os"
+import { join } from "node:path"
 import { benchCore } from "./bench/core.js"
+import { bundleFloorServer, startFloorServer } from "./bench/floor.js"
+import { Load } from "./bench/load.js"
+import { peakRssMB, root } from "./bench/process.js"
+import { latestProfile, summarizeProfile } from "./bench/profile.js"
+import { benchSaturation, type Saturation } from "./bench/saturation.js"
+import { bundleNuggets, endToEnd, type EndToEnd, type Nuggets, startRealServer } from "./bench/server.js"
+import { round } from "./bench/stats.js"
 
-const maps = fileURLToPath(new URL("../maps/", import.meta.url))
+const args = new Set(process.argv.slice(2))
+const quick = args.has("--quick")
+const profile = args.has("--profile")
+const fromSource = profile || args.has("--from-source")
+const maps = ["main.txt", "large.txt"]
+const keys = quick ? 300 : 2000
+const warmup = quick ? 100 : 300
+const saturationSeconds = quick ? 1 : 3
+const seed = 1
 
-console.log("Core: cost per keystroke (move + 27 DISPLAYs brought up to date)")
-console.table([benchCore(maps + "main.txt"), benchCore(maps + "large.txt", 10_000)])
+const mapPath = (map: string) => join(root, "maps", map)
+
+interface MapFigures {
+  readonly server: EndToEnd & { readonly peakRssMBAfterSaturation: number }
+  readonly saturation: Saturation
+  readonly floor: EndToEnd
+  readonly ratio: { readonly cpu: number; readonly latencyMedian: number }
+  readonly profile?: ReturnType<typeof summarizeProfile>
+}
+
+const work = mkdtempSync(join(tmpdir(), "nuggets-bench-"))
+const nuggets: Nuggets = fromSource ? { fromSource: true } : await bundleNuggets(work)
+const floorScript = await bundleFloorServer(work)
+
+const benchMap = async (map: string): Promise<MapFigures> => {
+  const profileDir = profile ? mkdtempSync(join(work, "profile-")) : undefined
+  const server = await startRealServer(nuggets, mapPath(map), profileDir)
+  let serverFigures: MapFigures["server"]
+  let saturation: Saturation
+  try {
+    const load = await Load.join(server.port)
+    const measured = await endToEnd(server, load, keys, warmup, seed)
+    saturation = await benchSaturation(server, load, saturationSeconds, seed)
+    serverFigures = { ...measured, peakRssMBAfterSaturation: round(peakRssMB(server.pid)) }
+    await load.close()
+  } finally {
+    await server.stop()
+  }
+  const floorServer = await startFloorServer(floorScript, mapPath(map))
+  let floor: EndToEnd
+  try {
+    const load = await Load.join(floorServer.port)
+    floor = await endToEnd(floorServer, load, keys, warmup, seed)
+    await load.close()
+  } finally {
+    await floorServer.stop()
+  }
+  const profileFile = profileDir ? latestProfile(profileDir) : undefined
+  return {
+    server: serverFigures,
+    saturation,
+    floor,
+    ratio: {
+      cpu: round(serverFigures.cpuMicrosPerKey / floor.cpuMicrosPerKey, 2),
+      latencyMedian: round(serverFigures.latencyMedianMicros / floor.latencyMedianMicros, 2)
+    },
+    ...(profileFile ? { profile: summarizeProfile(profileFile) } : {})
+  }
+}
+
+const core = args.has("--no-core")
+  ? []
+  : [benchCore(mapPath("main.txt"), quick ? 2000 : 20_000), benchCore(mapPath("large.txt"), quick ? 1000 : 10_000)]
+if (core.length > 0) {
+  console.log("1. Core: cost per keystroke (move + 27 DISPLAYs brought up to date)")
+  console.table(core)
+}
+
+const figures: Record<string, MapFigures> = {}
+for (const map of maps) {
+  process.stderr.write(`bench: ${map}: server, saturation, floor...\n`)
+  figures[map] = await benchMap(map)
+}
+
+const row = (pick: (figures: MapFigures) => number | string, target = "") =>
+  Object.fromEntries([...maps.map((map) => [map, pick(figures[map]!)]), ["target", target]])
+
+console.log(
+  `\n2-4. End to end over loopback UDP: 26 players + 1 spectator, ${keys} keys one at a time` +
+    ` (after ${warmup} to warm up); saturation ${saturationSeconds} s${profile ? "; SERVER PROFILED: slower than normal" : ""}`
+)
+console.table({
+  "server: all-27-updated latency median µs": row((f) => f.server.latencyMedianMicros, "< 500 (main)"),
+  "server: latency p99 µs": row((f) => f.server.latencyP99Micros),
+  "server: CPU µs per key": row((f) => f.server.cpuMicrosPerKey, "≤ 1.25x floor (main), 1.5x (large)"),
+  "floor: all-27-updated latency median µs": row((f) => f.floor.latencyMedianMicros),
+  "floor: latency p99 µs": row((f) => f.floor.latencyP99Micros),
+  "floor: CPU µs per key": row((f) => f.floor.cpuMicrosPerKey),
+  "server / floor CPU per key": row((f) => f.ratio.cpu, "≤ 1.25 (main), ≤ 1.5 (large)"),
+  "server / floor latency median": row((f) => f.ratio.latencyMedian),
+  "bytes sent per key": row((f) => f.server.bytesPerKey),
+  "server peak RSS MB (latency run)": row((f) => f.server.peakRssMB, "< 150 (large)"),
+  "server peak RSS MB (after saturation)": row((f) => f.server.peakRssMBAfterSaturation),
+  "saturation: keys per second": row((f) => f.saturation.keysPerSecond),
+  "saturation: server CPU µs per key": row((f) => f.saturation.cpuMicrosPerKey),
+  "saturation: server CPU share of a core": row((f) => f.saturation.serverCpuShare),
+  "saturation: lost updates": row((f) => f.saturation.lostUpdates, "0"),
+  "keys with a DISPLAY missing (server | floor)": row((f) => `${f.server.incomplete} | ${f.floor.incomplete}`, "0 | 0")
+})
+
+for (const map of maps) {
+  const hot = figures[map]!.profile
+  if (!hot) continue
+  console.log(`\nServer profile on ${map}: ${hot.busyMs} ms busy; self time by place, then by function`)
+  console.table(hot.places.slice(0, 12))
+  console.table(hot.functions.slice(0, 20))
+}
+
+const results = {
+  when: new Date().toISOString(),
+  node: process.version,
+  cpus: `${cpus().length} x ${cpus()[0]?.model ?? "?"}`,
+  quick,
+  server: fromSource ? "from source (tsx)" : "esbuild bundle",
+  profiled: profile,
+  keys,
+  warmup,
+  saturationSeconds,
+  core,
+  maps: figures
+}
+mkdirSync(join(root, "bench"), { recursive: true })
+writeFileSync(join(root, "bench/results.json"), JSON.stringify(results, null, 2) + "\n")
+rmSync(work, { recursive: true, force: true })
+console.log("\nwritten to bench/results.json")

@@ -1,0 +1,86 @@
+/** A game server (real or stand-in) run as its own process, and what /proc says about it. */
+import { type ChildProcess, spawn } from "node:child_process"
+import { readdirSync, readFileSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+
+export const root = fileURLToPath(new URL("../../", import.meta.url))
+
+export interface ServerProcess {
+  readonly pid: number
+  readonly port: number
+  /** Everything it wrote to stderr so far (its log). */
+  readonly log: () => string
+  /** SIGTERM, then waits for it to exit. */
+  readonly stop: () => Promise<void>
+}
+
+/** Starts `node <args>` and waits for its "waiting at port N" line. */
+export const startProcess = async (args: ReadonlyArray<string>): Promise<ServerProcess> => {
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let stdout = ""
+  let stderr = ""
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-20_000)))
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${args.join(" ")}: no port announced within 30 s\n${stderr}`)), 30_000)
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk
+      const found = /waiting at port (\d+)/.exec(stdout)
+      if (found) {
+        clearTimeout(timer)
+        resolve(Number(found[1]))
+      }
+    })
+    void exited.then((code) => reject(new Error(`${args.join(" ")} exited with ${code}\n${stderr}`)))
+  })
+  return {
+    pid: child.pid!,
+    port,
+    log: () => stderr,
+    stop: async () => {
+      child.kill("SIGTERM")
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5000)
+      await exited
+      clearTimeout(timer)
+    }
+  }
+}
+
+/**
+ * CPU time the process has used, in µs, over all its threads: from each thread's
+ * schedstat (nanoseconds), or from utime+stime in /proc/<pid>/stat (clock ticks) if
+ * schedstat is missing.
+ */
+export const cpuMicros = (pid: number): { readonly micros: number; readonly source: "schedstat" | "stat" } => {
+  try {
+    let nanos = 0
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      nanos += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0])
+    }
+    if (Number.isFinite(nanos) && nanos > 0) return { micros: nanos / 1000, source: "schedstat" }
+  } catch {
+    // fall through to /proc/<pid>/stat
+  }
+  return { micros: statCpuMicros(pid), source: "stat" }
+}
+
+const clockTicksPerSecond = 100
+
+/** utime + stime from /proc/<pid>/stat, in µs (10 ms resolution). */
+export const statCpuMicros = (pid: number): number => {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+  // Fields after the command name, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+  const ticks = Number(fields[11]) + Number(fields[12])
+  return (ticks * 1e6) / clockTicksPerSecond
+}
+
+/** Peak resident set size (VmHWM) in MB. */
+export const peakRssMB = (pid: number): number => {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8")
+  const kb = Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? NaN)
+  return kb / 1024
+}

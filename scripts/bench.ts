@@ -6,7 +6,8 @@
  *   3. The I/O floor: the same load against a stand-in that only sends 27 prebuilt DISPLAYs per KEY.
  *   4. Saturation: keys per second with 26 players pressing as fast as the server answers.
  * The server runs as the esbuild bundle the binary is made of; --from-source runs it with tsx.
- * --profile runs it from source under --cpu-prof (its figures are then slower) and prints its hot spots.
+ * --profile runs it from source under --cpu-prof (its figures are then slower), without the
+ * saturation run so that the profile is of keys one at a time, and prints its hot spots.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { cpus, tmpdir } from "node:os"
@@ -15,7 +16,7 @@ import { benchCore } from "./bench/core.js"
 import { bundleFloorServer, startFloorServer } from "./bench/floor.js"
 import { Load } from "./bench/load.js"
 import { peakRssMB, root } from "./bench/process.js"
-import { latestProfile, summarizeProfile } from "./bench/profile.js"
+import { mainProfile, summarizeProfile } from "./bench/profile.js"
 import { benchSaturation, type Saturation } from "./bench/saturation.js"
 import { bundleNuggets, endToEnd, type EndToEnd, type Nuggets, startRealServer } from "./bench/server.js"
 import { round } from "./bench/stats.js"
@@ -34,7 +35,7 @@ const mapPath = (map: string) => join(root, "maps", map)
 
 interface MapFigures {
   readonly server: EndToEnd & { readonly peakRssMBAfterSaturation: number }
-  readonly saturation: Saturation
+  readonly saturation: Saturation | undefined
   readonly floor: EndToEnd
   readonly ratio: { readonly cpu: number; readonly latencyMedian: number }
   readonly profile?: ReturnType<typeof summarizeProfile>
@@ -44,39 +45,34 @@ const work = mkdtempSync(join(tmpdir(), "nuggets-bench-"))
 const nuggets: Nuggets = fromSource ? { fromSource: true } : await bundleNuggets(work)
 const floorScript = await bundleFloorServer(work)
 
+/** Where the server's CPU profile goes, with --profile. */
+const profileDir = (map: string) => (profile ? join(work, `profile-${map}`) : undefined)
+
 const benchMap = async (map: string): Promise<MapFigures> => {
-  const profileDir = profile ? mkdtempSync(join(work, "profile-")) : undefined
-  const server = await startRealServer(nuggets, mapPath(map), profileDir)
-  let serverFigures: MapFigures["server"]
-  let saturation: Saturation
-  try {
-    const load = await Load.join(server.port)
-    const measured = await endToEnd(server, load, keys, warmup, seed)
-    saturation = await benchSaturation(server, load, saturationSeconds, seed)
-    serverFigures = { ...measured, peakRssMBAfterSaturation: round(peakRssMB(server.pid)) }
-    await load.close()
-  } finally {
+  const server = await startRealServer(nuggets, mapPath(map), profileDir(map))
+  const floorServer = await startFloorServer(floorScript, mapPath(map)).catch(async (error: unknown) => {
     await server.stop()
-  }
-  const floorServer = await startFloorServer(floorScript, mapPath(map))
-  let floor: EndToEnd
+    throw error
+  })
   try {
-    const load = await Load.join(floorServer.port)
-    floor = await endToEnd(floorServer, load, keys, warmup, seed)
-    await load.close()
+    const real = { server, load: await Load.join(server.port) }
+    const floor = { server: floorServer, load: await Load.join(floorServer.port) }
+    const [serverFigures, floorFigures] = await endToEnd([real, floor], keys, warmup, seed)
+    await floor.load.close()
+    const saturation = profile ? undefined : await benchSaturation(server, real.load, saturationSeconds, seed)
+    const peakAfterSaturation = round(peakRssMB(server.pid))
+    await real.load.close()
+    return {
+      server: { ...serverFigures!, peakRssMBAfterSaturation: peakAfterSaturation },
+      saturation,
+      floor: floorFigures!,
+      ratio: {
+        cpu: round(serverFigures!.cpuMicrosPerKey / floorFigures!.cpuMicrosPerKey, 2),
+        latencyMedian: round(serverFigures!.latencyMedianMicros / floorFigures!.latencyMedianMicros, 2)
+      }
+    }
   } finally {
-    await floorServer.stop()
-  }
-  const profileFile = profileDir ? latestProfile(profileDir) : undefined
-  return {
-    server: serverFigures,
-    saturation,
-    floor,
-    ratio: {
-      cpu: round(serverFigures.cpuMicrosPerKey / floor.cpuMicrosPerKey, 2),
-      latencyMedian: round(serverFigures.latencyMedianMicros / floor.latencyMedianMicros, 2)
-    },
-    ...(profileFile ? { profile: summarizeProfile(profileFile) } : {})
+    await Promise.all([server.stop(), floorServer.stop()])
   }
 }
 
@@ -90,8 +86,12 @@ if (core.length > 0) {
 
 const figures: Record<string, MapFigures> = {}
 for (const map of maps) {
-  process.stderr.write(`bench: ${map}: server, saturation, floor...\n`)
-  figures[map] = await benchMap(map)
+  process.stderr.write(`bench: ${map}: server and floor, then saturation...\n`)
+  const measured = await benchMap(map)
+  // The profile is written when the server exits.
+  const dir = profileDir(map)
+  const profileFile = dir === undefined ? undefined : mainProfile(dir)
+  figures[map] = profileFile ? { ...measured, profile: summarizeProfile(profileFile) } : measured
 }
 
 const row = (pick: (figures: MapFigures) => number | string, target = "") =>
@@ -105,18 +105,20 @@ console.table({
   "server: all-27-updated latency median µs": row((f) => f.server.latencyMedianMicros, "< 500 (main)"),
   "server: latency p99 µs": row((f) => f.server.latencyP99Micros),
   "server: CPU µs per key": row((f) => f.server.cpuMicrosPerKey, "≤ 1.25x floor (main), 1.5x (large)"),
+  "server: of which main thread µs per key": row((f) => f.server.mainThreadCpuMicrosPerKey),
   "floor: all-27-updated latency median µs": row((f) => f.floor.latencyMedianMicros),
   "floor: latency p99 µs": row((f) => f.floor.latencyP99Micros),
   "floor: CPU µs per key": row((f) => f.floor.cpuMicrosPerKey),
+  "floor: of which main thread µs per key": row((f) => f.floor.mainThreadCpuMicrosPerKey),
   "server / floor CPU per key": row((f) => f.ratio.cpu, "≤ 1.25 (main), ≤ 1.5 (large)"),
   "server / floor latency median": row((f) => f.ratio.latencyMedian),
   "bytes sent per key": row((f) => f.server.bytesPerKey),
   "server peak RSS MB (latency run)": row((f) => f.server.peakRssMB, "< 150 (large)"),
   "server peak RSS MB (after saturation)": row((f) => f.server.peakRssMBAfterSaturation),
-  "saturation: keys per second": row((f) => f.saturation.keysPerSecond),
-  "saturation: server CPU µs per key": row((f) => f.saturation.cpuMicrosPerKey),
-  "saturation: server CPU share of a core": row((f) => f.saturation.serverCpuShare),
-  "saturation: lost updates": row((f) => f.saturation.lostUpdates, "0"),
+  "saturation: keys per second": row((f) => f.saturation?.keysPerSecond ?? "-"),
+  "saturation: server CPU µs per key": row((f) => f.saturation?.cpuMicrosPerKey ?? "-"),
+  "saturation: server CPU share of a core": row((f) => f.saturation?.serverCpuShare ?? "-"),
+  "saturation: lost updates": row((f) => f.saturation?.lostUpdates ?? "-", "0"),
   "keys with a DISPLAY missing (server | floor)": row((f) => `${f.server.incomplete} | ${f.floor.incomplete}`, "0 | 0")
 })
 

@@ -67,6 +67,15 @@ export const cpuMicros = (pid: number): { readonly micros: number; readonly sour
   return { micros: statCpuMicros(pid), source: "stat" }
 }
 
+/** CPU µs of the main thread alone (where the JavaScript runs), from its schedstat. */
+export const mainThreadCpuMicros = (pid: number): number => {
+  try {
+    return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ")[0]) / 1000
+  } catch {
+    return NaN
+  }
+}
+
 const clockTicksPerSecond = 100
 
 /** utime + stime from /proc/<pid>/stat, in µs (10 ms resolution). */

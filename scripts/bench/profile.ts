@@ -1,11 +1,12 @@
 /** Reads a V8 .cpuprofile (from `node --cpu-prof`) and tells where the time went. */
-import { readdirSync, readFileSync } from "node:fs"
+import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { round } from "./stats.js"
 
 interface ProfileNode {
   readonly id: number
   readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number }
+  readonly children?: ReadonlyArray<number>
 }
 
 interface CpuProfile {
@@ -14,9 +15,12 @@ interface CpuProfile {
   readonly timeDeltas: ReadonlyArray<number>
 }
 
-/** The newest .cpuprofile in `dir`. */
-export const latestProfile = (dir: string): string | undefined =>
-  readdirSync(dir).filter((file) => file.endsWith(".cpuprofile")).sort().map((file) => join(dir, file)).at(-1)
+/** The main thread's .cpuprofile in `dir`: the largest (the module loader's thread writes one too). */
+export const mainProfile = (dir: string): string | undefined =>
+  readdirSync(dir)
+    .filter((file) => file.endsWith(".cpuprofile"))
+    .map((file) => join(dir, file))
+    .sort((a, b) => statSync(b).size - statSync(a).size)[0]
 
 /** Where a function lives, in a few words: our code by path, the rest by package. */
 const placeOf = (url: string): string => {
@@ -35,12 +39,27 @@ export interface HotSpot {
   readonly percent: number
 }
 
-/** Self time by function, and by place (file or package), busiest first, idle excluded. */
-export const summarizeProfile = (file: string, top = 20) => {
+/**
+ * Self time by function, and by place (file or package), busiest first, idle excluded.
+ * Only from the first sample in `startAt` (a path part, e.g. "/src/server/") on, so that
+ * start-up (loading modules) does not drown the game.
+ */
+export const summarizeProfile = (file: string, startAt = "/src/server/", top = 20) => {
   const profile = JSON.parse(readFileSync(file, "utf8")) as CpuProfile
   const byId = new Map(profile.nodes.map((node) => [node.id, node]))
+  const parent = new Map<number, number>()
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id)
+  const within = (id: number) => {
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      if (byId.get(at)!.callFrame.url.includes(startAt)) return true
+    }
+    return false
+  }
+  const first = profile.samples.findIndex(within)
   const selfMicros = new Map<number, number>()
-  profile.samples.forEach((id, i) => selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)))
+  profile.samples.forEach((id, i) => {
+    if (first !== -1 && i >= first) selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0))
+  })
   const functions = new Map<string, { function: string; where: string; micros: number }>()
   const places = new Map<string, number>()
   let busy = 0

@@ -2,7 +2,7 @@
 import { join } from "node:path"
 import { bundle } from "../build.js"
 import { type Load, measureLatency, seededRandom } from "./load.js"
-import { cpuMicros, peakRssMB, type ServerProcess, startProcess, statCpuMicros } from "./process.js"
+import { cpuMicros, mainThreadCpuMicros, peakRssMB, type ServerProcess, startProcess, statCpuMicros } from "./process.js"
 import { round, summarize } from "./stats.js"
 
 /**
@@ -38,6 +38,8 @@ export interface EndToEnd {
   readonly cpuSource: "schedstat" | "stat"
   /** The same from utime+stime (10 ms ticks): a cross-check. */
   readonly cpuMicrosPerKeyFromTicks: number
+  /** Of `cpuMicrosPerKey`, the main thread's share (the rest: GC and libuv helper threads). */
+  readonly mainThreadCpuMicrosPerKey: number
   /** Payload bytes the 27 clients received, per key. */
   readonly bytesPerKey: number
   readonly peakRssMB: number
@@ -45,36 +47,75 @@ export interface EndToEnd {
   readonly incomplete: number
 }
 
+/** A server under load: its process and the 27 clients joined to it. */
+export interface Target {
+  readonly server: ServerProcess
+  readonly load: Load
+}
+
+class Tally {
+  readonly samples: Array<number> = []
+  incomplete = 0
+  keys = 0
+  cpu = 0
+  ticks = 0
+  mainThread = 0
+  bytes = 0
+  source: "schedstat" | "stat" = "schedstat"
+
+  async measure({ load, server }: Target, keys: number, random: (bound: number) => number): Promise<void> {
+    const bytes = load.bytes()
+    const cpu = cpuMicros(server.pid)
+    const ticks = statCpuMicros(server.pid)
+    const mainThread = mainThreadCpuMicros(server.pid)
+    const run = await measureLatency(load, keys, random)
+    const cpuAfter = cpuMicros(server.pid)
+    this.cpu += cpuAfter.micros - cpu.micros
+    this.source = cpuAfter.source
+    this.ticks += statCpuMicros(server.pid) - ticks
+    this.mainThread += mainThreadCpuMicros(server.pid) - mainThread
+    this.bytes += load.bytes() - bytes
+    this.keys += keys
+    this.samples.push(...run.samples)
+    this.incomplete += run.incomplete
+  }
+
+  figures(server: ServerProcess): EndToEnd {
+    const latency = summarize(this.samples)
+    return {
+      keys: this.keys,
+      latencyMedianMicros: round(latency.median),
+      latencyP99Micros: round(latency.p99),
+      cpuMicrosPerKey: round(this.cpu / this.keys),
+      cpuSource: this.source,
+      cpuMicrosPerKeyFromTicks: round(this.ticks / this.keys),
+      mainThreadCpuMicrosPerKey: round(this.mainThread / this.keys),
+      bytesPerKey: Math.round(this.bytes / this.keys),
+      peakRssMB: round(peakRssMB(server.pid)),
+      incomplete: this.incomplete
+    }
+  }
+}
+
 /**
- * `warmup` keys first (the JIT settles), then `keys` measured one at a time: latency to
- * all-27-updated, and the server's CPU read before and after them.
+ * `warmup` keys on each target first (the JIT settles), then `keys` on each measured one at
+ * a time: latency to all-27-updated, and the server's CPU read before and after. The keys
+ * go in alternating blocks to each target, so that a busy moment of the machine weighs on
+ * all of them alike and their ratio holds.
  */
 export const endToEnd = async (
-  server: ServerProcess,
-  load: Load,
+  targets: ReadonlyArray<Target>,
   keys: number,
   warmup: number,
-  seed: number
-): Promise<EndToEnd> => {
-  const random = seededRandom(seed)
-  await measureLatency(load, warmup, random)
-  const bytesBefore = load.bytes()
-  const cpuBefore = cpuMicros(server.pid)
-  const ticksBefore = statCpuMicros(server.pid)
-  const run = await measureLatency(load, keys, random)
-  const cpuAfter = cpuMicros(server.pid)
-  const ticksAfter = statCpuMicros(server.pid)
-  const bytes = load.bytes() - bytesBefore
-  const latency = summarize(run.samples)
-  return {
-    keys,
-    latencyMedianMicros: round(latency.median),
-    latencyP99Micros: round(latency.p99),
-    cpuMicrosPerKey: round((cpuAfter.micros - cpuBefore.micros) / keys),
-    cpuSource: cpuAfter.source,
-    cpuMicrosPerKeyFromTicks: round((ticksAfter - ticksBefore) / keys),
-    bytesPerKey: Math.round(bytes / keys),
-    peakRssMB: round(peakRssMB(server.pid)),
-    incomplete: run.incomplete
+  seed: number,
+  blocks = 10
+): Promise<Array<EndToEnd>> => {
+  const randoms = targets.map((_, i) => seededRandom(seed + i))
+  for (const [i, target] of targets.entries()) await measureLatency(target.load, warmup, randoms[i]!)
+  const tallies = targets.map(() => new Tally())
+  for (let block = 0; block < blocks; block++) {
+    const size = Math.floor(keys / blocks) + (block < keys % blocks ? 1 : 0)
+    for (const [i, target] of targets.entries()) await tallies[i]!.measure(target, size, randoms[i]!)
   }
+  return tallies.map((tally, i) => tally.figures(targets[i]!.server))
 }

@@ -22,7 +22,7 @@ describe("nuggets bot, as a program", () => {
     expect(bot.stderr).toContain("tester-1: joined as")
   }, 60_000)
 
-  it("rejects bad arguments, and a port where no server answers, with one line and exit 1", async () => {
+  it("rejects bad arguments, an unknown host, and a port where no server answers, with one line and exit 1", async () => {
     const nuggets = await nuggetsCommand()
     const silent = dgram.createSocket("udp4")
     await new Promise<void>((resolve) => silent.bind(0, "127.0.0.1", resolve))
@@ -32,6 +32,7 @@ describe("nuggets bot, as a program", () => {
       [["bot", "127.0.0.1", "4000", "--count", "0"], /^nuggets: --count must be 1\.\.100, not 0$/],
       [["bot", "127.0.0.1", "4000", "--rate", "-1"], /^nuggets: --rate must be more than 0 keys per second/],
       [["bot", "127.0.0.1", "4000", "--seed", "x"], /^nuggets: the seed must be a non-negative integer, not 'x'$/],
+      [["bot", "no-such-host.invalid", "4000"], /^nuggets: unknown host "no-such-host\.invalid"$/],
       [["bot", "127.0.0.1", String(silent.address().port), "--timeout", "0.3"], /^nuggets: no answer from a server at 127\.0\.0\.1:\d+$/]
     ]
     for (const [args, message] of cases) {

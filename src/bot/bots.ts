@@ -1,6 +1,6 @@
 import { Clock, Deferred, Duration, Effect, Either, Queue, Random, Schedule, Stream } from "effect"
-import { isIPv6 } from "node:net"
-import { makeUdpSocket } from "../net/udp.js"
+import { type JoinError, resolveHost } from "../client/join.js"
+import { type Endpoint, makeUdpSocket, type UdpError } from "../net/udp.js"
 import { decodeServerMessage, encodeClientMessage, excerpt } from "../protocol/messages.js"
 import { type Brain, decide, type Ending, newBrain, observe, observeDisplay, type Strategy } from "./brain.js"
 
@@ -39,22 +39,27 @@ export const defaultName = (index: number) => `bot-${index + 1}`
  * `count` bots, each on its own socket (so each is its own client to the server), play
  * until the game ends or they are told to quit. Resolves with one result per bot.
  */
-export const runBots = (options: BotsOptions): Effect.Effect<ReadonlyArray<BotResult>> =>
-  Effect.forEach(
-    Array.from({ length: options.count }, (_, index) => index),
-    (index) => playOne(options, index),
-    { concurrency: "unbounded" }
-  )
+export const runBots = (options: BotsOptions): Effect.Effect<ReadonlyArray<BotResult>, JoinError | UdpError> =>
+  Effect.gen(function*() {
+    // Once for all bots, rather than a lookup per datagram sent.
+    const { address, family } = yield* resolveHost(options.host)
+    return yield* Effect.forEach(
+      Array.from({ length: options.count }, (_, index) => index),
+      (index) => playOne(options, { address, port: options.port }, family, index),
+      { concurrency: "unbounded" }
+    )
+  })
 
-const playOne = (options: BotsOptions, index: number): Effect.Effect<BotResult> =>
+const playOne = (
+  options: BotsOptions,
+  server: Endpoint,
+  family: "udp4" | "udp6",
+  index: number
+): Effect.Effect<BotResult, UdpError> =>
   Effect.scoped(Effect.gen(function*() {
     const name = (options.name ?? defaultName)(index)
-    const server = { address: options.host, port: options.port }
-    const socket = yield* makeUdpSocket({
-      family: isIPv6(options.host) ? "udp6" : "udp4",
-      // A bot acts on the latest DISPLAY only; a short queue bounds memory if it falls behind.
-      backlog: 256
-    }).pipe(Effect.orDie)
+    // A bot acts on the latest DISPLAY only; a short queue bounds memory if it falls behind.
+    const socket = yield* makeUdpSocket({ family, backlog: 256 })
     const rng = Random.make(`${options.seed}/${index}`)
     const interval = Duration.millis(1000 / options.rate)
     // After a key, wait for it to show before deciding again, but not for ever: a key

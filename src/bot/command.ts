@@ -47,7 +47,7 @@ export const bot = (options: BotCommandOptions) =>
       rate: options.rate,
       name: (index) => `${options.name}-${index + 1}`,
       answerTimeout: Duration.seconds(options.timeout)
-    })
+    }).pipe(Effect.mapError((error) => new CliError({ message: error.message })))
     const failure = failureOf(results, `${options.host}:${port}`)
     if (failure !== undefined && results.every((result) => result.letter === undefined)) {
       return yield* new CliError({ message: failure })

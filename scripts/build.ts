@@ -22,7 +22,7 @@ const embedDefaultMap: esbuild.Plugin = {
   }
 }
 
-export const bundle = async (outfile: string): Promise<void> => {
+export const bundle = async (outfile: string, options: { readonly minify?: boolean } = {}): Promise<void> => {
   await esbuild.build({
     entryPoints: [join(root, "src/main.ts")],
     outfile,
@@ -30,7 +30,7 @@ export const bundle = async (outfile: string): Promise<void> => {
     platform: "node",
     target: "node20",
     format: "cjs",
-    minify: true,
+    minify: options.minify ?? true,
     legalComments: "none",
     logLevel: "warning",
     plugins: [embedDefaultMap]

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Random } from "effect"
+import { Effect, Either, Random } from "effect"
 import { type Brain, decide, newBrain, observe, type Strategy } from "../src/bot/brain.js"
-import { type GameState, join, pressKey, type Step } from "../src/core/game.js"
+import { type GameState, join, pressKey } from "../src/core/game.js"
 import { renderView } from "../src/core/render.js"
 import { loadMap, seeded, seededGame } from "./support.js"
 
@@ -95,7 +95,7 @@ describe("bot brain: greedy", () => {
         brain = observe(brain, { _tag: "Display", grid: renderView(state, 0) })
         const decision = Effect.runSync(decide(brain, rng))
         brain = decision.brain
-        const step = Effect.runSync(pressKey(state, "bot", decision.key!) as Effect.Effect<Step>)
+        const step = Either.getOrThrow(pressKey(state, "bot", decision.key!))
         expect(step.out.length, `key ${decision.key} at ${brain.view?.position} on ${file} did not move`).toBeGreaterThan(0)
         state = step.state
         expect(++keys).toBeLessThan(3000)
@@ -119,7 +119,7 @@ describe("bot brain: greedy", () => {
       const brain = observe(brains[i]!, { _tag: "Display", grid: renderView(state, i) })
       const decision = Effect.runSync(decide(brain, rng))
       brains[i] = decision.brain
-      const step = Effect.runSync(pressKey(state, `c${i}`, decision.key!) as Effect.Effect<Step>)
+      const step = Either.getOrThrow(pressKey(state, `c${i}`, decision.key!))
       expect(step.out.length).toBeGreaterThan(0)
       state = step.state
     }

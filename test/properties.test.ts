@@ -36,11 +36,12 @@ const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes)
 
 describe("invariants under random play by 26 players and a spectator", () => {
   it.prop(
-    "gold is conserved, players stand on distinct spots, memory only grows, views are NR x NC and incremental views match",
+    "gold is conserved, players stand on distinct spots, memory only grows, views are NR x NC, patched views match",
     [fc.integer({ min: 0, max: 1_000_000 }), fc.array(input, { minLength: 1, maxLength: 80 })],
     ([seed, inputs]) => {
       let state = fullGame(seed)
       const views = new Views(state)
+      const inPlace = new Views(state)
       let spectators = 0
       for (const each of inputs) {
         if (state.over) break
@@ -48,8 +49,13 @@ describe("invariants under random play by 26 players and a spectator", () => {
         if (each.kind === "spectate") spectators++
         if (!result) continue
         const before = state
+        // Without `reuse`, a buffer handed out earlier must never change.
+        const held = views.display("spectator")
+        const heldText = decode(held)
         state = result.state
         views.advance(state)
+        expect(decode(held)).toBe(heldText)
+        inPlace.advance(state, { reuse: true })
 
         const onMap = [...state.gold.values()].reduce((sum, n) => sum + n, 0)
         const purses = state.players.reduce((sum, p) => sum + p.purse, 0)
@@ -72,6 +78,7 @@ describe("invariants under random play by 26 players and a spectator", () => {
           expect(lines.length).toBe(map.rows)
           expect(lines.every((line) => line.length === map.cols)).toBe(true)
           expect(decode(views.display(viewer))).toBe("DISPLAY\n" + full)
+          expect(decode(inPlace.display(viewer))).toBe("DISPLAY\n" + full)
         }
       }
     },

@@ -1,7 +1,7 @@
 import { Effect, Either, Random } from "effect"
 import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
-import { type ClientId, type GameState, newGame, type Player, pressKey, specRules, type Step } from "../src/core/game.js"
+import { type ClientId, type GameState, newGame, type Player, pressKey, specRules } from "../src/core/game.js"
 import { type GameMap, parseMap } from "../src/core/map.js"
 import { makeSight } from "../src/core/visibility.js"
 
@@ -53,6 +53,6 @@ export const seededGame = (map: GameMap, seed: number) => seeded(seed, newGame(m
 /** Presses each key in turn and returns the final state; fails the test on a typed error. */
 export const pressKeys = (state: GameState, client: ClientId, keys: string): GameState => {
   let current = state
-  for (const key of keys) current = Effect.runSync(pressKey(current, client, key) as Effect.Effect<Step, unknown>).state
+  for (const key of keys) current = Either.getOrThrow(pressKey(current, client, key)).state
   return current
 }

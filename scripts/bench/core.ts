@@ -4,7 +4,7 @@
  */
 import { Effect, Either, Random } from "effect"
 import { readFileSync } from "node:fs"
-import { type GameState, join, newGame, pressKey, spectate, type Step } from "../../src/core/game.js"
+import { type GameState, join, newGame, pressKey, spectate } from "../../src/core/game.js"
 import { parseMap } from "../../src/core/map.js"
 import { Views } from "../../src/core/render.js"
 import { round, summarize } from "./stats.js"
@@ -33,7 +33,7 @@ export const benchCore = (mapFile: string, keystrokes = 20_000, seed = 1) => {
   for (let i = 0; i < inputs.length; i++) {
     const { player, key } = inputs[i]!
     const started = process.hrtime.bigint()
-    const step = Effect.runSync(pressKey(state, `p${player}`, key) as Effect.Effect<Step>)
+    const step = Either.getOrThrow(pressKey(state, `p${player}`, key))
     state = step.state
     views.advance(state)
     for (const envelope of step.out) if (envelope.notice._tag === "Display") bytes += views.display(envelope.viewer).length

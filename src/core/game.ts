@@ -1,4 +1,4 @@
-import { Data, Effect, Random } from "effect"
+import { Data, Effect, Either, Random } from "effect"
 import * as C from "./constants.js"
 import { type GameMap, isSpot } from "./map.js"
 import { makeSight, type Sight, type SightRule } from "./visibility.js"
@@ -170,10 +170,18 @@ export const audience = (state: GameState): ReadonlyArray<{ readonly to: ClientI
   return out
 }
 
-const displayAll = (state: GameState, except?: ClientId): Array<Envelope> =>
-  audience(state)
-    .filter(({ to }) => to !== except)
-    .map(({ to, viewer }) => ({ to, viewer, notice: { _tag: "Display" } }))
+const display: Notice = { _tag: "Display" }
+
+/** A DISPLAY for everyone watching, appended to `out`: every keystroke does this, so it is a plain loop. */
+const displayAll = (state: GameState, out: Array<Envelope>, except?: ClientId): Array<Envelope> => {
+  for (const player of state.players) {
+    if (player.active && player.client !== except) out.push({ to: player.client, viewer: player.index, notice: display })
+  }
+  if (state.spectator !== undefined && state.spectator !== except) {
+    out.push({ to: state.spectator, viewer: "spectator", notice: display })
+  }
+  return out
+}
 
 const withKnown = (known: Uint8Array, visible: ArrayLike<number>): Uint8Array => {
   for (let i = 0; i < visible.length; i++) {
@@ -221,35 +229,36 @@ export const join = (
     const next: GameState = { ...state, players: [...state.players, player] }
     const out: Array<Envelope> = [
       { to: client, viewer: index, notice: { _tag: "Ok", letter: player.letter } },
-      ...welcome(next, client, index),
-      ...displayAll(next, client)
+      ...welcome(next, client, index)
     ]
-    return { state: next, out }
+    return { state: next, out: displayAll(next, out, client) }
   })
 
-/** `SPECTATE`: the newcomer replaces any spectator, who is told to quit. */
-export const spectate = (state: GameState, client: ClientId): Effect.Effect<Step, SpectateError> =>
-  Effect.suspend((): Effect.Effect<Step, SpectateError> => {
-    if (state.over) return Effect.fail(new GameIsOver())
-    const existing = playerOf(state, client)
-    if (existing) return Effect.fail(new AlreadyJoined({ as: existing.index }))
-    const out: Array<Envelope> = []
-    if (state.spectator !== undefined && state.spectator !== client) {
-      out.push({
-        to: state.spectator,
-        viewer: "spectator",
-        notice: { _tag: "Quit", reason: "You have been replaced by a new spectator." }
-      })
-    }
-    const next: GameState = { ...state, spectator: client }
-    out.push(...welcome(next, client, "spectator"))
-    return Effect.succeed({ state: next, out })
-  })
+/**
+ * `SPECTATE`: the newcomer replaces any spectator, who is told to quit. Transitions that
+ * need no randomness return an Either, which is an Effect that needs no fiber to run.
+ */
+export const spectate = (state: GameState, client: ClientId): Either.Either<Step, SpectateError> => {
+  if (state.over) return Either.left(new GameIsOver())
+  const existing = playerOf(state, client)
+  if (existing) return Either.left(new AlreadyJoined({ as: existing.index }))
+  const out: Array<Envelope> = []
+  if (state.spectator !== undefined && state.spectator !== client) {
+    out.push({
+      to: state.spectator,
+      viewer: "spectator",
+      notice: { _tag: "Quit", reason: "You have been replaced by a new spectator." }
+    })
+  }
+  const next: GameState = { ...state, spectator: client }
+  out.push(...welcome(next, client, "spectator"))
+  return Either.right({ state: next, out })
+}
 
 const welcome = (state: GameState, to: ClientId, viewer: Viewer): Array<Envelope> => [
   { to, viewer, notice: { _tag: "Grid", rows: state.map.rows, cols: state.map.cols } },
   { to, viewer, notice: { _tag: "Gold", collected: 0, purse: 0, remaining: state.goldRemaining } },
-  { to, viewer, notice: { _tag: "Display" } }
+  { to, viewer, notice: display }
 ]
 
 const directions: Readonly<Record<string, readonly [number, number]>> = {
@@ -264,22 +273,21 @@ const directions: Readonly<Record<string, readonly [number, number]>> = {
 }
 
 /** `KEY k`: a move (lower case one step, capital as far as possible) or `Q` to quit. */
-export const pressKey = (state: GameState, client: ClientId, key: string): Effect.Effect<Step, KeyError> =>
-  Effect.suspend((): Effect.Effect<Step, KeyError> => {
-    if (state.over) return Effect.fail(new GameIsOver())
-    if (state.spectator === client) {
-      return key === "Q"
-        ? Effect.succeed(spectatorQuits(state))
-        : Effect.fail(new UnknownKeystroke({ key }))
-    }
-    const player = playerOf(state, client)
-    if (!player) return Effect.fail(new NotJoined())
-    if (key === "Q") return Effect.succeed(playerQuits(state, player))
-    const lower = key.toLowerCase()
-    const direction = key.length === 1 ? directions[lower] : undefined
-    if (!direction) return Effect.fail(new UnknownKeystroke({ key }))
-    return Effect.succeed(move(state, player.index, direction, key !== lower))
-  })
+export const pressKey = (state: GameState, client: ClientId, key: string): Either.Either<Step, KeyError> => {
+  if (state.over) return Either.left(new GameIsOver())
+  if (state.spectator === client) {
+    return key === "Q"
+      ? Either.right(spectatorQuits(state))
+      : Either.left(new UnknownKeystroke({ key }))
+  }
+  const player = playerOf(state, client)
+  if (!player) return Either.left(new NotJoined())
+  if (key === "Q") return Either.right(playerQuits(state, player))
+  const lower = key.toLowerCase()
+  const direction = key.length === 1 ? directions[lower] : undefined
+  if (!direction) return Either.left(new UnknownKeystroke({ key }))
+  return Either.right(move(state, player.index, direction, key !== lower))
+}
 
 const spectatorQuits = (state: GameState): Step => ({
   state: { ...state, spectator: undefined },
@@ -292,10 +300,9 @@ const playerQuits = (state: GameState, player: Player): Step => {
   const next: GameState = { ...state, players }
   return {
     state: next,
-    out: [
-      { to: player.client, viewer: player.index, notice: { _tag: "Quit", reason: "Thanks for playing!" } },
-      ...displayAll(next)
-    ]
+    out: displayAll(next, [
+      { to: player.client, viewer: player.index, notice: { _tag: "Quit", reason: "Thanks for playing!" } }
+    ])
   }
 }
 
@@ -344,8 +351,7 @@ const move = (
   const goldRemaining = state.goldRemaining - collected
   const over = collected > 0 && goldRemaining === 0
   const next: GameState = { ...state, players, gold: gold ?? state.gold, goldRemaining, over }
-  const out: Array<Envelope> = collected > 0 ? goldNotices(next, moverIndex, collected) : []
-  out.push(...displayAll(next))
+  const out = displayAll(next, collected > 0 ? goldNotices(next, moverIndex, collected) : [])
   if (next.over) for (const { to, viewer } of audience(next)) out.push({ to, viewer, notice: { _tag: "GameOver" } })
   return { state: next, out }
 }

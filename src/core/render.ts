@@ -30,9 +30,11 @@ const blankDisplay = (rows: number, cols: number): Uint8Array => {
 /**
  * Keeps every viewer's DISPLAY datagram ("DISPLAY\n" + grid) and brings them up to date
  * with each new state by patching only the gridpoints that changed: the cells where
- * players left or arrived, gold taken, and a mover's old and new field of view.
- * A buffer handed out by `display` is never written again (copy on write), so it can
- * be sent while the next state is being rendered.
+ * players left or arrived, gold taken, and a mover's old and new fields of view.
+ *
+ * `advance(next, { reuse: true })` patches the buffers in place: the caller promises that
+ * nothing still reads the buffers it was given (say, a send the system has not finished).
+ * Without it, a changed buffer is copied first, so every buffer handed out stays as it was.
  */
 export class Views {
   private state: GameState
@@ -42,6 +44,8 @@ export class Views {
   private readonly stamp: Uint32Array
   private generation = 0
   private readonly offsetOf: Int32Array
+  private readonly changed: Array<number> = []
+  private reuse = false
 
   constructor(state: GameState) {
     this.state = state
@@ -62,9 +66,10 @@ export class Views {
   }
 
   /** Moves on to `next`, which must follow the current state in the same game. */
-  advance(next: GameState): void {
+  advance(next: GameState, options: { readonly reuse?: boolean } = {}): void {
     const prev = this.state
     this.state = next
+    this.reuse = options.reuse === true
     const changed = this.changedCells(prev, next)
     for (const cell of changed) this.occupant[cell] = occupantIn(next, cell)
 
@@ -76,9 +81,7 @@ export class Views {
       } else if (buffer === undefined || before === undefined) {
         // Rendered on first request.
       } else if (before.position !== player.position) {
-        this.players[player.index] = before.known === player.known
-          ? this.patchMover(buffer, before.position, player.position)
-          : undefined
+        this.players[player.index] = this.patchMover(buffer, player.index, before.position)
       } else if (changed.length > 0) {
         this.players[player.index] = this.patchCells(buffer, changed, player.position)
       }
@@ -87,8 +90,9 @@ export class Views {
     else if (this.spectator && changed.length > 0) this.spectator = this.patchCells(this.spectator, changed, -1)
   }
 
-  private changedCells(prev: GameState, next: GameState): Array<number> {
-    const changed: Array<number> = []
+  private changedCells(prev: GameState, next: GameState): ReadonlyArray<number> {
+    const changed = this.changed
+    changed.length = 0
     for (const player of next.players) {
       const before = prev.players[player.index]
       if (before === player) continue
@@ -102,29 +106,47 @@ export class Views {
     return changed
   }
 
+  private writable(buffer: Uint8Array): Uint8Array {
+    return this.reuse ? buffer : buffer.slice()
+  }
+
   /** A viewer at `from` (-1: the spectator, who sees everything) redraws the changed cells it can see. */
   private patchCells(buffer: Uint8Array, changed: ReadonlyArray<number>, from: number): Uint8Array {
     const { map, sight } = this.state
-    let out = buffer
+    let out: Uint8Array | undefined
     for (const cell of changed) {
       if (from !== -1 && !sight.isVisible(from, cell)) continue
-      if (out === buffer) out = buffer.slice()
+      out ??= this.writable(buffer)
       out[this.offsetOf[cell]!] = occupantChar(this.occupant[cell]!, map.cells[cell]!)
     }
-    return out
+    return out ?? buffer
   }
 
-  /** A player who moved without learning anything new: its old view fades to memory, its new one appears. */
-  private patchMover(buffer: Uint8Array, from: number, to: number): Uint8Array {
+  /**
+   * A player who walked in a straight line from `from` (one step, a run, or a swap): what
+   * it saw on the way fades to memory, what it sees now appears.
+   */
+  private patchMover(buffer: Uint8Array, index: number, from: number): Uint8Array {
     const { map, sight } = this.state
-    const out = buffer.slice()
+    const to = this.state.players[index]!.position
+    const cols = map.cols
+    const dRow = Math.floor(to / cols) - Math.floor(from / cols)
+    const dCol = (to % cols) - (from % cols)
+    const steps = Math.max(Math.abs(dRow), Math.abs(dCol))
+    if (dRow !== 0 && dCol !== 0 && Math.abs(dRow) !== Math.abs(dCol)) {
+      return this.renderPlayer(index)
+    }
+    const out = this.writable(buffer)
     const seen = this.nextGeneration()
     const visibleNow = sight.visibleFrom(to)
     for (let i = 0; i < visibleNow.length; i++) this.stamp[visibleNow[i]!] = seen
-    const visibleBefore = sight.visibleFrom(from)
-    for (let i = 0; i < visibleBefore.length; i++) {
-      const cell = visibleBefore[i]!
-      if (this.stamp[cell] !== seen) out[this.offsetOf[cell]!] = map.cells[cell]!
+    const step = Math.sign(dRow) * cols + Math.sign(dCol)
+    for (let k = 0, at = from; k < steps; k++, at += step) {
+      const visibleThere = sight.visibleFrom(at)
+      for (let i = 0; i < visibleThere.length; i++) {
+        const cell = visibleThere[i]!
+        if (this.stamp[cell] !== seen) out[this.offsetOf[cell]!] = map.cells[cell]!
+      }
     }
     this.drawVisible(out, visibleNow)
     out[this.offsetOf[to]!] = Self

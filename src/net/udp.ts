@@ -1,5 +1,7 @@
-import { Context, Data, Effect, Layer, Queue, Runtime, Stream } from "effect"
+import { Context, Data, Effect, Layer, Runtime, type Scope, Stream } from "effect"
 import * as dgram from "node:dgram"
+import * as dns from "node:dns"
+import { isIP } from "node:net"
 
 export interface Datagram {
   readonly data: Buffer
@@ -23,42 +25,63 @@ export interface UdpOptions {
   /** Address to bind; the default is every IPv4 interface (or IPv6 for `udp6`). */
   readonly host?: string
   readonly family?: "udp4" | "udp6"
-  /** Datagrams held for a slow reader before newer ones are dropped, as the network would. */
+  /** Datagrams held for a slow `incoming` reader; beyond that the oldest are dropped, as the network would. */
   readonly backlog?: number
   /** Kernel receive buffer to ask for, in bytes: room for bursts from many clients. */
   readonly receiveBuffer?: number
 }
 
 /**
- * One bound UDP socket. Incoming datagrams are a Stream, consumed by one reader;
- * `send` never fails the caller: a datagram that cannot be delivered is logged, because
- * a client that went away must not stop the game.
+ * One bound UDP socket. Datagrams come in as a Stream (`incoming`) or, on a hot path, to a
+ * synchronous handler (`onDatagram`). Sending never fails the caller: a client that went
+ * away must not stop the game, and UDP may lose any datagram anyway.
  */
 export class UdpSocket extends Context.Tag("nuggets/UdpSocket")<UdpSocket, {
   readonly local: Endpoint
+  /** Every datagram from now on, in order, for one reader. */
   readonly incoming: Stream.Stream<Datagram>
+  /** Calls `handler` for each datagram as it arrives, until the scope closes. */
+  readonly onDatagram: (handler: (datagram: Datagram) => void) => Effect.Effect<void, never, Scope.Scope>
+  /** Sends, and logs a failure. */
   readonly send: (data: Uint8Array | string, to: Endpoint) => Effect.Effect<void>
-  /** The same as `send`, callable outside Effect on a hot path. */
+  /** Sends at once, outside Effect, with no report of failure: the server's hot path. */
   readonly sendNow: (data: Uint8Array | string, to: Endpoint) => void
+  /**
+   * Whether every datagram sent so far has left. Until then the system may still read the
+   * bytes given to a send, so they must not be changed.
+   */
+  readonly allSent: () => boolean
 }>() {}
+
+/**
+ * Addresses that are already IP literals (all a server ever sends to) skip the resolver,
+ * so a send leaves at once instead of on the next tick.
+ */
+const lookupLiterals = (
+  hostname: string,
+  options: dns.LookupOneOptions | number,
+  callback: (error: NodeJS.ErrnoException | null, address: string, family: number) => void
+) => {
+  let family = literalFamily.get(hostname)
+  if (family === undefined) {
+    family = isIP(hostname)
+    if (literalFamily.size >= 4096) literalFamily.clear()
+    literalFamily.set(hostname, family)
+  }
+  if (family !== 0) callback(null, hostname, family)
+  else dns.lookup(hostname, options as dns.LookupOneOptions, callback)
+}
+
+/** Addresses already classified: the same few clients are sent to thousands of times. */
+const literalFamily = new Map<string, number>()
 
 export const makeUdpSocket = (options: UdpOptions = {}) =>
   Effect.gen(function*() {
     const runtime = yield* Effect.runtime<never>()
-    // Sends complete later (node resolves even a literal address asynchronously), so
-    // closing waits for them: the last words, like QUIT on shutdown, must get out.
-    let pending = 0
-    let drained: (() => void) | undefined
-    const sent = (to: Endpoint) => (error: Error | null) => {
-      if (--pending === 0) drained?.()
-      if (error) {
-        Runtime.runFork(runtime)(Effect.logWarning(`send to ${to.address}:${to.port} failed: ${error.message}`))
-      }
-    }
-    const queue = yield* Queue.dropping<Datagram>(options.backlog ?? 8192)
+    const warn = (message: string) => Runtime.runFork(runtime)(Effect.logWarning(message))
     const socket = yield* Effect.acquireRelease(
       Effect.async<dgram.Socket, UdpError>((resume) => {
-        const socket = dgram.createSocket({ type: options.family ?? "udp4" })
+        const socket = dgram.createSocket({ type: options.family ?? "udp4", lookup: lookupLiterals })
         const onError = (error: Error) => {
           socket.close()
           resume(Effect.fail(new UdpError({ reason: "Bind", message: bindMessage(error, options) })))
@@ -72,40 +95,59 @@ export const makeUdpSocket = (options: UdpOptions = {}) =>
           } catch {
             // keep the default
           }
-          socket.on("error", (error) => Runtime.runFork(runtime)(Effect.logWarning(`socket error: ${error.message}`)))
+          socket.on("error", (error) => warn(`socket error: ${error.message}`))
           resume(Effect.succeed(socket))
         })
       }),
+      // Datagrams still queued in the system would be lost by closing at once, and the
+      // last words (QUIT on shutdown, GAMEOVER) must get out.
       (socket) =>
         Effect.async<void>((resume) => {
-          const close = () => {
-            drained = undefined
-            clearTimeout(giveUp)
-            socket.close(() => resume(Effect.void))
+          const deadline = Date.now() + 1000
+          const closeWhenSent = () => {
+            if (socket.getSendQueueCount() > 0 && Date.now() < deadline) setTimeout(closeWhenSent, 5)
+            else socket.close(() => resume(Effect.void))
           }
-          const giveUp = setTimeout(close, 1000)
-          if (pending === 0) close()
-          else drained = close
-        }).pipe(Effect.zipRight(Queue.shutdown(queue)))
+          closeWhenSent()
+        })
     )
-    socket.on("message", (data, info) => {
-      Queue.unsafeOffer(queue, { data, address: info.address, port: info.port })
-    })
     const bound = socket.address()
     const sendNow = (data: Uint8Array | string, to: Endpoint) => {
-      pending++
       try {
-        socket.send(data, to.port, to.address, sent(to))
-      } catch (error) {
-        // Thrown synchronously for a bad address or a closed socket.
-        sent(to)(error instanceof Error ? error : new Error(String(error)))
+        socket.send(data, to.port, to.address)
+      } catch {
+        // A closed socket or an impossible address: the datagram is lost, like any other.
       }
     }
+    const reportFailure = (error: Error | null) => {
+      if (error) warn(`send failed: ${error.message}`)
+    }
+    const listen = (handler: (datagram: Datagram) => void) =>
+      Effect.acquireRelease(
+        Effect.sync(() => {
+          const listener = (data: Buffer, info: dgram.RemoteInfo) => handler({ data, address: info.address, port: info.port })
+          socket.on("message", listener)
+          return listener
+        }),
+        (listener) => Effect.sync(() => socket.off("message", listener))
+      ).pipe(Effect.asVoid)
     return UdpSocket.of({
       local: { address: bound.address, port: bound.port },
-      incoming: Stream.fromQueue(queue),
-      send: (data, to) => Effect.sync(() => sendNow(data, to)),
-      sendNow
+      incoming: Stream.asyncScoped<Datagram>(
+        (emit) => listen((datagram) => void emit.single(datagram)),
+        { bufferSize: options.backlog ?? 8192, strategy: "sliding" }
+      ),
+      onDatagram: listen,
+      send: (data, to) =>
+        Effect.sync(() => {
+          try {
+            socket.send(data, to.port, to.address, reportFailure)
+          } catch (error) {
+            reportFailure(error instanceof Error ? error : new Error(String(error)))
+          }
+        }),
+      sendNow,
+      allSent: () => socket.getSendQueueCount() === 0
     })
   })
 

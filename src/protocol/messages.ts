@@ -38,7 +38,18 @@ const firstWord = (text: string): { readonly word: string; readonly rest: string
   return end === -1 ? { word: text, rest: undefined } : { word: text.slice(0, end), rest: text.slice(end + 1) }
 }
 
+/** `KEY k` for each printable ASCII k, decoded once: the message every keystroke sends. */
+const keyMessages: ReadonlyArray<Either.Either<ClientMessage, ProtocolError>> = Array.from(
+  { length: 0x7f },
+  (_, code) => Either.right({ _tag: "Key", key: String.fromCharCode(code) })
+)
+
+const isPlainKey = (datagram: Uint8Array) =>
+  datagram.length === 5 && datagram[0] === 0x4b && datagram[1] === 0x45 && datagram[2] === 0x59 &&
+  datagram[3] === 0x20 && datagram[4]! >= 0x20 && datagram[4]! < 0x7f
+
 export const decodeClientMessage = (datagram: Uint8Array): Either.Either<ClientMessage, ProtocolError> => {
+  if (isPlainKey(datagram)) return keyMessages[datagram[4]!]!
   if (datagram.length === 0) return Either.left(new ProtocolError({ kind: "unknown", reason: "empty datagram" }))
   // A trailing line end (from `nc` or a hand-typed test) is not part of the message.
   const text = decoder.decode(datagram).replace(/\r?\n$/, "")

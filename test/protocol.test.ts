@@ -1,0 +1,107 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Either } from "effect"
+import {
+  decodeClientMessage,
+  decodeServerMessage,
+  encodeClientMessage,
+  encodeServerMessage,
+  type ServerMessage
+} from "../src/protocol/messages.js"
+
+const bytes = (text: string) => new TextEncoder().encode(text)
+const client = (text: string | Uint8Array) => decodeClientMessage(typeof text === "string" ? bytes(text) : text)
+const server = (text: string) => decodeServerMessage(text)
+const failure = <A, E>(either: Either.Either<A, E>): E => Either.getOrThrow(Either.flip(either))
+
+describe("messages from clients", () => {
+  it("PLAY takes everything after the first space as the name", () => {
+    expect(client("PLAY Alice Smith ")).toEqual(Either.right({ _tag: "Play", name: "Alice Smith " }))
+    expect(client("PLAY")).toEqual(Either.right({ _tag: "Play", name: "" }))
+    expect(client("PLAY\nBob")).toEqual(Either.right({ _tag: "Play", name: "Bob" }))
+  })
+
+  it("SPECTATE and KEY k", () => {
+    expect(client("SPECTATE")).toEqual(Either.right({ _tag: "Spectate" }))
+    expect(client("KEY h")).toEqual(Either.right({ _tag: "Key", key: "h" }))
+    expect(client("KEY é")).toEqual(Either.right({ _tag: "Key", key: "é" }))
+  })
+
+  it("every one-byte keystroke decodes the same on the fast path as on the general one", () => {
+    for (let code = 0x20; code < 0x7f; code++) {
+      const key = String.fromCharCode(code)
+      // A trailing newline takes the general path.
+      expect(client(`KEY ${key}`)).toEqual(client(`KEY ${key}\n`))
+      expect(client(`KEY ${key}`)).toEqual(Either.right({ _tag: "Key", key }))
+    }
+  })
+
+  it("a trailing line end is not part of the message", () => {
+    expect(client("KEY Q\r\n")).toEqual(Either.right({ _tag: "Key", key: "Q" }))
+    expect(client("PLAY Ann\n")).toEqual(Either.right({ _tag: "Play", name: "Ann" }))
+  })
+
+  it("a KEY without exactly one keystroke is malformed, with a reason", () => {
+    expect(failure(client("KEY"))).toMatchObject({ kind: "malformed", reason: "KEY takes exactly one keystroke, got none" })
+    expect(failure(client("KEY "))).toMatchObject({ kind: "malformed" })
+    expect(failure(client("KEY hj"))).toMatchObject({ kind: "malformed", reason: "KEY takes exactly one keystroke, got \"hj\"" })
+  })
+
+  it("anything else is not a client message: empty, lower case, binary, server messages", () => {
+    for (const odd of [new Uint8Array(0), bytes("play x"), bytes("key h"), Uint8Array.of(0xff, 0x00, 0x41), bytes("NO x")]) {
+      expect(failure(client(odd)).kind).toBe("unknown")
+    }
+    expect(failure(client(bytes("\u0000\u0001"))).reason).toBe("unknown message type \"\\u0000\\u0001\"")
+  })
+
+  it("encodes what it decodes", () => {
+    for (const text of ["PLAY Alice", "SPECTATE", "KEY L"]) {
+      expect(encodeClientMessage(Either.getOrThrow(client(text)))).toBe(text)
+    }
+  })
+})
+
+describe("messages from servers", () => {
+  const all: ReadonlyArray<ServerMessage> = [
+    { _tag: "Ok", letter: "C" },
+    { _tag: "No", reason: "unknown keystroke" },
+    { _tag: "Error", reason: "bad" },
+    { _tag: "Grid", rows: 21, cols: 79 },
+    { _tag: "Gold", collected: 5, purse: 12, remaining: 238 },
+    { _tag: "Display", grid: "+-+\n|.|\n+-+\n" },
+    { _tag: "Quit", reason: "Thanks for playing!" },
+    { _tag: "GameOver", summary: "A    12 Alice\nB     0 Bob\n" }
+  ]
+
+  it("round-trips every message in both dialects", () => {
+    for (const message of all) {
+      expect(server(encodeServerMessage(message))).toEqual(Either.right(message))
+    }
+    for (const message of all.filter((m) => m._tag !== "No")) {
+      expect(server(encodeServerMessage(message, "cs50-2021"))).toEqual(Either.right(message))
+    }
+  })
+
+  it("writes the spec's forms and the later CS50 ones", () => {
+    expect(encodeServerMessage({ _tag: "No", reason: "" })).toBe("NO")
+    expect(encodeServerMessage({ _tag: "No", reason: "unknown keystroke" }, "cs50-2021")).toBe("ERROR unknown keystroke")
+    expect(encodeServerMessage({ _tag: "GameOver", summary: "A 1 x\n" })).toBe("GAMEOVER\nA 1 x\n")
+    expect(encodeServerMessage({ _tag: "GameOver", summary: "A 1 x\n" }, "cs50-2021")).toBe("QUIT GAME OVER:\nA 1 x\n")
+  })
+
+  it("rejects a GRID no map can have", () => {
+    for (const grid of ["GRID 0 5", "GRID 5", "GRID -1 5", "GRID a b", "GRID 300 300", "GRID 5 5 5"]) {
+      expect(failure(server(grid)).kind).toBe("malformed")
+    }
+    expect(server("GRID 254 256")).toEqual(Either.right({ _tag: "Grid", rows: 254, cols: 256 }))
+  })
+
+  it("rejects a bad OK or GOLD, and a DISPLAY without its grid", () => {
+    for (const text of ["OK", "OK AB", "OK a", "GOLD 1 2", "GOLD x 1 2", "DISPLAY"]) {
+      expect(failure(server(text)).kind).toBe("malformed")
+    }
+  })
+
+  it("names an unknown message type", () => {
+    expect(failure(server("HELLO there"))).toMatchObject({ kind: "unknown", reason: "unknown message type \"HELLO\"" })
+  })
+})

@@ -35,6 +35,16 @@ const openMove = (lines: ReadonlyArray<string>) => {
   throw new Error(`no open move from ${JSON.stringify(at)}`)
 }
 
+/** Eve, playing on a one-row map served by the test, drawn and waiting for keys. */
+const eveOnATinyMap = Effect.gen(function*() {
+  const server = yield* fakeServer
+  const pane = yield* tmuxPane([...nuggets, "join", "127.0.0.1", String(server.port), "Eve"], size)
+  expect(yield* server.receive).toBe("PLAY Eve")
+  yield* server.send("OK A", "GRID 1 3", "GOLD 0 0 250", "DISPLAY\n.@.\n")
+  yield* pane.waitFor((lines) => lines[1] === ".@.")
+  return { pane, server }
+})
+
 describe("the client in tmux", () => {
   it.scopedLive("against the real server: status line, map, a move, small window, quit, terminal restored", () =>
     Effect.gen(function*() {
@@ -98,11 +108,7 @@ describe("the client in tmux", () => {
 
   it.scopedLive("prints the game-over summary, sanitized, after restoring the terminal", () =>
     Effect.gen(function*() {
-      const server = yield* fakeServer
-      const pane = yield* tmuxPane([...nuggets, "join", "127.0.0.1", String(server.port), "Eve"], size)
-      expect(yield* server.receive).toBe("PLAY Eve")
-      yield* server.send("OK A", "GRID 1 3", "GOLD 0 0 250", "DISPLAY\n.@.\n")
-      yield* pane.waitFor((lines) => lines[1] === ".@.")
+      const { pane, server } = yield* eveOnATinyMap
       yield* server.send("GAMEOVER\nA   250 Eve\u001b[2J\u001b]2;owned\u0007\nB     0 Bob\n")
       const after = yield* pane.waitFor((lines) => lines.some((line) => line.startsWith("tty=")))
       expect(after.slice(0, 6)).toEqual([
@@ -122,11 +128,7 @@ describe("the client in tmux", () => {
   ] as const) {
     it.scopedLive(`sends KEY Q, restores the terminal and exits 0 on ${how}`, () =>
       Effect.gen(function*() {
-        const server = yield* fakeServer
-        const pane = yield* tmuxPane([...nuggets, "join", "127.0.0.1", String(server.port), "Eve"], size)
-        expect(yield* server.receive).toBe("PLAY Eve")
-        yield* server.send("OK A", "GRID 1 3", "GOLD 0 0 250", "DISPLAY\n.@.\n")
-        yield* pane.waitFor((lines) => lines[1] === ".@.")
+        const { pane, server } = yield* eveOnATinyMap
         yield* quit(pane)
         expect(yield* server.receive).toBe("KEY Q")
         const after = yield* pane.waitFor((lines) => lines.some((line) => line.startsWith("tty=")))
@@ -137,11 +139,7 @@ describe("the client in tmux", () => {
 
   it.scopedLive("sends KEY Q when its terminal hangs up", () =>
     Effect.gen(function*() {
-      const server = yield* fakeServer
-      const pane = yield* tmuxPane([...nuggets, "join", "127.0.0.1", String(server.port), "Eve"], size)
-      expect(yield* server.receive).toBe("PLAY Eve")
-      yield* server.send("OK A", "GRID 1 3", "GOLD 0 0 250", "DISPLAY\n.@.\n")
-      yield* pane.waitFor((lines) => lines[1] === ".@.")
+      const { pane, server } = yield* eveOnATinyMap
       yield* pane.hangUp
       expect(yield* server.receive).toBe("KEY Q")
     }), 30_000)

@@ -77,8 +77,6 @@ export const runServer = (options: ServerOptions): Effect.Effect<GameResult, nev
     }
     const reply = (to: Endpoint, msg: ServerMessage) => socket.sendNow(message(msg), to)
 
-    const log = (effect: Effect.Effect<void>) => runNow(effect)
-
     const handle = (datagram: Datagram): void => {
       const from = { address: datagram.address, port: datagram.port }
       const client = clientKey(from)
@@ -88,7 +86,7 @@ export const runServer = (options: ServerOptions): Effect.Effect<GameResult, nev
         // Only a malformed PLAY/KEY/SPECTATE is answered: answering anything else could
         // start an endless exchange with a peer that also answers what it does not know.
         if (error.kind === "malformed") reply(from, { _tag: "No", reason: error.reason })
-        return log(Effect.logWarning(`${client}: ignored datagram of ${datagram.data.length} bytes: ${error.reason}`))
+        return runNow(Effect.logWarning(`${client}: ignored datagram of ${datagram.data.length} bytes: ${error.reason}`))
       }
       const request = decoded.right
       switch (request._tag) {
@@ -99,7 +97,7 @@ export const runServer = (options: ServerOptions): Effect.Effect<GameResult, nev
             endpoints.set(client, from)
             deliver(joined.right)
             const player = joined.right.state.players.at(-1)!
-            return log(Effect.logInfo(`${client}: joined as ${player.letter} (${excerpt(player.name)})`))
+            return runNow(Effect.logInfo(`${client}: joined as ${player.letter} (${excerpt(player.name)})`))
           }
           const error = joined.left
           reply(
@@ -110,26 +108,26 @@ export const runServer = (options: ServerOptions): Effect.Effect<GameResult, nev
               ? { _tag: "Quit", reason: "Game is full: no more players can join." }
               : { _tag: "No", reason: error.message }
           )
-          return log(Effect.logInfo(`${client}: PLAY refused: ${error.message}`))
+          return runNow(Effect.logInfo(`${client}: PLAY refused: ${error.message}`))
         }
         case "Spectate": {
           const watched = spectate(state, client)
           if (Either.isLeft(watched)) {
             reply(from, { _tag: "No", reason: watched.left.message })
-            return log(Effect.logInfo(`${client}: SPECTATE refused: ${watched.left.message}`))
+            return runNow(Effect.logInfo(`${client}: SPECTATE refused: ${watched.left.message}`))
           }
           endpoints.set(client, from)
           deliver(watched.right)
-          return log(Effect.logInfo(`${client}: spectating`))
+          return runNow(Effect.logInfo(`${client}: spectating`))
         }
         case "Key": {
           const pressed = pressKey(state, client, request.key)
           if (Either.isLeft(pressed)) {
             reply(from, { _tag: "No", reason: pressed.left.message })
-            return log(Effect.logDebug(`${client}: KEY ${excerpt(request.key)} refused: ${pressed.left.message}`))
+            return runNow(Effect.logDebug(`${client}: KEY ${excerpt(request.key)} refused: ${pressed.left.message}`))
           }
           deliver(pressed.right)
-          if (request.key === "Q") log(Effect.logInfo(`${client}: quit`))
+          if (request.key === "Q") runNow(Effect.logInfo(`${client}: quit`))
         }
       }
     }

@@ -10,7 +10,13 @@ const setup = (role: Role, size = { columns: 40, rows: 10 }) =>
   Effect.gen(function*() {
     const server = yield* fakeServer
     const terminal = yield* fakeTerminal(size)
-    const options: JoinOptions = { host: "127.0.0.1", port: server.port, role, answerTimeout: Duration.seconds(3) }
+    const options: JoinOptions = {
+      host: "127.0.0.1",
+      port: server.port,
+      role,
+      answerTimeout: Duration.seconds(3),
+      quitTimeout: Duration.millis(200)
+    }
     const client = yield* Effect.fork(join(options, terminal.layer))
     return { server, terminal, client }
   })
@@ -42,6 +48,19 @@ describe("join", () => {
       expect(yield* server.receive).toBe("KEY Q")
       yield* server.send("QUIT Thanks for playing!")
       expect(yield* Fiber.join(client)).toEqual({ _tag: "Quit", reason: "Thanks for playing!" })
+      expect(yield* terminal.closed).toBe(1)
+    }))
+
+  it.scopedLive("leaves after Q even when the server never answers it", () =>
+    Effect.gen(function*() {
+      const { client, server, terminal } = yield* setup(alice)
+      expect(yield* server.receive).toBe("PLAY Alice")
+      yield* server.send("OK A", "GRID 3 5", "GOLD 0 0 250", `DISPLAY\n${grid}`)
+      yield* terminal.frameWhere((lines) => lines[2]?.startsWith("|.@*|") === true)
+      yield* terminal.press("Q")
+      expect(yield* server.receive).toBe("KEY Q")
+      // No QUIT comes back.
+      expect(yield* Fiber.join(client)).toEqual({ _tag: "UserQuit", how: "no answer" })
       expect(yield* terminal.closed).toBe(1)
     }))
 

@@ -122,6 +122,7 @@ describe("farewell", () => {
     expect(farewell({ _tag: "GameOver", summary: "A    39 Alice\nB   211 Bob\n" }, 80))
       .toBe("GAME OVER:\nA    39 Alice\nB   211 Bob")
     expect(farewell({ _tag: "UserQuit", how: "interrupt" }, 80)).toBe("")
+    expect(farewell({ _tag: "UserQuit", how: "no answer" }, 80)).toBe("The server did not answer Q; left anyway.")
   })
 
   it("keeps control characters from the server off the terminal, and cuts long lines", () => {

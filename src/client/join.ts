@@ -1,4 +1,4 @@
-import { Data, Duration, Effect, Layer, Queue, Ref, Stream } from "effect"
+import { Data, Deferred, Duration, Effect, Layer, Queue, Ref, Stream } from "effect"
 import * as dns from "node:dns"
 import { type Datagram, type Endpoint, makeUdpSocket } from "../net/udp.js"
 import { type ClientMessage, encodeClientMessage, excerpt } from "../protocol/messages.js"
@@ -26,6 +26,8 @@ export interface JoinOptions {
   readonly role: Role
   /** How long the server has to give its first answer. */
   readonly answerTimeout: Duration.DurationInput
+  /** How long to wait for the server's QUIT after the player pressed Q. */
+  readonly quitTimeout?: Duration.DurationInput
 }
 
 export const defaultAnswerTimeout = Duration.seconds(3)
@@ -91,21 +93,27 @@ export const join = (options: JoinOptions, screen: Layer.Layer<Terminal>) =>
       return answered.ending
     }
 
-    const ending = yield* play(answered, fromServer, send).pipe(Effect.provide(screen))
+    const ending = yield* play(answered, fromServer, send, options.quitTimeout ?? defaultQuitTimeout).pipe(
+      Effect.provide(screen)
+    )
     yield* Effect.logInfo(`the session ended: ${JSON.stringify(ending)}`)
     return ending
   }).pipe(Effect.scoped)
 
 type LoopEvent = ClientEvent | { readonly _tag: "Resize" }
 
+export const defaultQuitTimeout = Duration.seconds(2)
+
 const play = (
   start: ClientState,
   fromServer: Queue.Queue<Datagram>,
-  send: (message: ClientMessage) => Effect.Effect<void>
+  send: (message: ClientMessage) => Effect.Effect<void>,
+  quitTimeout: Duration.DurationInput
 ) =>
   Effect.gen(function*() {
     const terminal = yield* Terminal
     const current = yield* Ref.make(start)
+    const quitPressed = yield* Deferred.make<void>()
     const redraw = (state: ClientState) =>
       terminal.size.pipe(Effect.flatMap((size) => terminal.draw(screenLines(state, size))))
 
@@ -124,7 +132,13 @@ const play = (
         )
       ),
       terminal.resizes.pipe(Stream.map((): LoopEvent => ({ _tag: "Resize" }))),
-      terminal.hangups.pipe(Stream.map((): LoopEvent => ({ _tag: "Hangup" })))
+      terminal.hangups.pipe(Stream.map((): LoopEvent => ({ _tag: "Hangup" }))),
+      // A server that died cannot say QUIT: do not leave the player waiting after Q.
+      Stream.fromEffect(
+        Deferred.await(quitPressed).pipe(Effect.zipRight(Effect.sleep(quitTimeout)), Effect.as<LoopEvent>({
+          _tag: "QuitUnanswered"
+        }))
+      )
     ], { concurrency: "unbounded" })
 
     yield* redraw(start)
@@ -137,6 +151,7 @@ const play = (
           }
           const next = step(state, event)
           yield* Ref.set(current, next.state)
+          if (next.state.quitSent) yield* Deferred.succeed(quitPressed, undefined)
           yield* Effect.forEach(next.send, send, { discard: true })
           if (!next.state.ending) yield* redraw(next.state)
           return next.state

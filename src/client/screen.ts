@@ -119,6 +119,6 @@ const farewellText = (ending: Ending): string => {
     case "BadGrid":
       return `the server sent a grid no map can have (${ending.reason}).`
     case "UserQuit":
-      return ""
+      return ending.how === "no answer" ? "The server did not answer Q; left anyway." : ""
   }
 }

@@ -20,7 +20,7 @@ export type Ending =
   | { readonly _tag: "GameOver"; readonly summary: string }
   | { readonly _tag: "Refused"; readonly reason: string }
   | { readonly _tag: "BadGrid"; readonly reason: string }
-  | { readonly _tag: "UserQuit"; readonly how: "interrupt" | "end of input" | "hangup" }
+  | { readonly _tag: "UserQuit"; readonly how: "interrupt" | "end of input" | "hangup" | "no answer" }
 
 export interface ClientState {
   readonly role: Role
@@ -66,6 +66,8 @@ export type ClientEvent =
   | { readonly _tag: "Key"; readonly sequence: string }
   | { readonly _tag: "EndOfInput" }
   | { readonly _tag: "Hangup" }
+  /** The player pressed Q a while ago and the server never said QUIT: it is gone. */
+  | { readonly _tag: "QuitUnanswered" }
 
 export interface Step {
   readonly state: ClientState
@@ -74,7 +76,7 @@ export interface Step {
 
 const stay = (state: ClientState): Step => ({ state, send: [] })
 
-const userQuit = (state: ClientState, how: "interrupt" | "end of input" | "hangup"): Step => ({
+const userQuit = (state: ClientState, how: Extract<Ending, { _tag: "UserQuit" }>["how"]): Step => ({
   state: { ...state, quitSent: true, ending: { _tag: "UserQuit", how } },
   send: state.quitSent ? [] : [{ _tag: "Key", key: "Q" }]
 })
@@ -90,6 +92,8 @@ export const step = (state: ClientState, event: ClientEvent): Step => {
       return userQuit(state, "end of input")
     case "Hangup":
       return userQuit(state, "hangup")
+    case "QuitUnanswered":
+      return state.quitSent ? userQuit(state, "no answer") : stay(state)
   }
 }
 

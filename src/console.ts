@@ -21,14 +21,19 @@ const wantsPlain = (stream: NodeJS.WriteStream) => !stream.isTTY || (process.env
 
 /**
  * The console the CLI prints through: help and errors in plain text when the output is
- * not a terminal or NO_COLOR is set, and usage lines that name the whole command.
+ * not a terminal or NO_COLOR is set, usage lines that name the whole command, and
+ * command-line errors on one line.
  */
 export const withCliConsole = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Console.consoleWith((base) => {
     const shape = (plain: boolean) => (args: ReadonlyArray<unknown>) =>
       args.map((arg) => (typeof arg === "string" ? fullUsage(plain ? arg.replace(ansi, "") : arg) : arg))
     const out = shape(wantsPlain(process.stdout))
-    const err = shape(wantsPlain(process.stderr))
+    // @effect/cli reports a bad command line here: made one line like every other error.
+    const err = (args: ReadonlyArray<unknown>) =>
+      shape(wantsPlain(process.stderr))(args).map((arg) =>
+        typeof arg === "string" ? `nuggets: ${arg.trim().replace(/\s*\n\s*/g, " ")}` : arg
+      )
     const unsafe = base.unsafe
     const console: Console.Console = {
       ...base,

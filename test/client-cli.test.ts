@@ -16,7 +16,7 @@ describe("nuggets join on the command line", () => {
     Effect.gen(function*() {
       const [port, host] = yield* Effect.all([run("localhost", "65536"), run("no-such-host.invalid", "1234")])
       expect(port.code).toBe(1)
-      expect(port.stderr.trim()).toBe(`port must be a number from 1 to 65535, not "65536"`)
+      expect(port.stderr).toBe(`nuggets: port must be a number from 1 to 65535, not "65536"\n`)
       expect(host.code).toBe(1)
       expect(host.stderr.trim()).toBe(`nuggets: unknown host "no-such-host.invalid"`)
       expect(port.stdout + host.stdout).toBe("")

@@ -69,7 +69,8 @@ describe("nuggets serve, as a program", () => {
       [["no-such-map.txt"], "nuggets: cannot read map file 'no-such-map.txt': no such file\n"],
       [["maps/small.txt", "-1"], "nuggets: the seed must be a non-negative integer, not '-1'\n"],
       [["maps/small.txt", "seven"], "nuggets: the seed must be a non-negative integer, not 'seven'\n"],
-      [["--port", "65536"], "nuggets: the port must be 0..65535, not 65536\n"]
+      [["--port", "65536"], "nuggets: the port must be 0..65535, not 65536\n"],
+      [["maps/small.txt", "1", "2"], "nuggets: Received unknown argument: '2'\n"]
     ]
     for (const [args, message] of cases) {
       const { code, stderr, stdout } = await run([...(await nuggetsCommand()), "serve", ...args])

@@ -2,9 +2,6 @@ import { Data, Either } from "effect"
 import { DisplayHeaderLength, GoldMaxNumPiles, MaxBytes, MaxPlayers } from "./constants.js"
 
 export const Rock = 0x20 // ' '
-export const HorizontalWall = 0x2d // '-'
-export const VerticalWall = 0x7c // '|'
-export const Corner = 0x2b // '+'
 export const RoomSpot = 0x2e // '.'
 export const PassageSpot = 0x23 // '#'
 
@@ -20,8 +17,6 @@ export interface GameMap {
 }
 
 export const isSpot = (ch: number): boolean => ch === RoomSpot || ch === PassageSpot
-
-export const cellIndex = (map: GameMap, row: number, col: number): number => row * map.cols + col
 
 /** Bytes of a DISPLAY datagram for a grid of this size. */
 export const displaySize = (rows: number, cols: number): number => DisplayHeaderLength + rows * (cols + 1)

@@ -2,7 +2,7 @@ import { ValidationError } from "@effect/cli"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Effect } from "effect"
-import { runCli } from "./cli.js"
+import { runCli } from "./cli/nuggets.js"
 import { withCliConsole } from "./console.js"
 import { stderrLogging } from "./log.js"
 

@@ -1,14 +1,13 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Random } from "effect"
-import { type Brain, decide, newBrain, observe, type Strategy } from "../src/bot/brain.js"
-import { type GameState, join, pressKey } from "../src/core/game.js"
-import { renderView } from "../src/core/render.js"
-import { loadMap, seeded, seededGame } from "./support.js"
+import { type Brain, decide, hear, newBrain, type Strategy } from "../src/bot/brain.js"
+import { addPlayer, applyKey, type GameState } from "../src/core/game.js"
+import { loadMap, renderView, seeded, seededGame } from "./support.js"
 
 /** A brain that has joined as A and holds `lines` as its latest DISPLAY. */
 const seeing = (strategy: Strategy, lines: ReadonlyArray<string>, brain = newBrain(strategy)): Brain => {
-  const joined = brain.letter === undefined ? observe(brain, { _tag: "Ok", letter: "A" }) : brain
-  return observe(joined, { _tag: "Display", grid: lines.map((line) => line + "\n").join("") })
+  const joined = brain.report.letter === undefined ? hear(brain, "OK A") : brain
+  return hear(joined, "DISPLAY\n" + lines.map((line) => line + "\n").join(""))
 }
 
 const keyOf = (brain: Brain, seed = 1) => Effect.runSync(decide(brain, Random.make(seed))).key
@@ -87,16 +86,17 @@ describe("bot brain: greedy", () => {
   it("never presses a key that does not move: a whole game alone on each map, every key moves", () => {
     for (const [file, seed] of [["small.txt", 4], ["main.txt", 9]] as const) {
       let state: GameState = seededGame(loadMap(file), seed)
-      state = seeded(seed, join(state, "bot", "bot")).state
-      let brain = observe(newBrain("greedy"), { _tag: "Ok", letter: "A" })
+      state = seeded(seed, addPlayer(state, "bot", "bot")).state
+      let brain = hear(newBrain("greedy"), "OK A")
       const rng = Random.make(seed)
       let keys = 0
       while (!state.over) {
-        brain = observe(brain, { _tag: "Display", grid: renderView(state, 0) })
+        brain = hear(brain, "DISPLAY\n" + renderView(state, 0))
         const decision = Effect.runSync(decide(brain, rng))
         brain = decision.brain
-        const step = Either.getOrThrow(pressKey(state, "bot", decision.key!))
-        expect(step.out.length, `key ${decision.key} at ${brain.view?.position} on ${file} did not move`).toBeGreaterThan(0)
+        const step = Either.getOrThrow(applyKey(state, "bot", decision.key!))
+        const at = JSON.stringify(brain.report.position)
+        expect(step.notices.length, `key ${decision.key} at ${at} on ${file} did not move`).toBeGreaterThan(0)
         state = step.state
         expect(++keys).toBeLessThan(3000)
       }
@@ -109,18 +109,18 @@ describe("bot brain: greedy", () => {
     let state: GameState = seededGame(loadMap("main.txt"), seed)
     const brains: Array<Brain> = []
     for (let i = 0; i < 26; i++) {
-      state = seeded(seed + i, join(state, `c${i}`, `bot-${i}`)).state
-      brains.push(observe(newBrain("greedy"), { _tag: "Ok", letter: state.players[i]!.letter }))
+      state = seeded(seed + i, addPlayer(state, `c${i}`, `bot-${i}`)).state
+      brains.push(hear(newBrain("greedy"), `OK ${state.players[i]!.letter}`))
     }
     const rng = Random.make(seed)
     for (let turn = 0; !state.over; turn++) {
       expect(turn).toBeLessThan(20_000)
       const i = turn % 26
-      const brain = observe(brains[i]!, { _tag: "Display", grid: renderView(state, i) })
+      const brain = hear(brains[i]!, "DISPLAY\n" + renderView(state, i))
       const decision = Effect.runSync(decide(brain, rng))
       brains[i] = decision.brain
-      const step = Either.getOrThrow(pressKey(state, `c${i}`, decision.key!))
-      expect(step.out.length).toBeGreaterThan(0)
+      const step = Either.getOrThrow(applyKey(state, `c${i}`, decision.key!))
+      expect(step.notices.length).toBeGreaterThan(0)
       state = step.state
     }
     expect(state.players.reduce((sum, player) => sum + player.purse, 0)).toBe(250)
@@ -155,26 +155,30 @@ describe("bot brain: random", () => {
 })
 
 describe("bot brain: what the server says", () => {
-  it("keeps letter and purse, and ends on QUIT, GAMEOVER, or a NO to its PLAY", () => {
+  it("keeps letter and purse, and ends on QUIT, GAMEOVER, or a refusal of its PLAY in either dialect", () => {
     let brain = newBrain("greedy")
-    expect(observe(brain, { _tag: "No", reason: "Sorry - the game is full" }).ended).toEqual({
+    expect(hear(brain, "NO Sorry - the game is full").report.ending).toEqual({
       _tag: "Refused",
       reason: "Sorry - the game is full"
     })
-    brain = observe(brain, { _tag: "Ok", letter: "C" })
-    brain = observe(brain, { _tag: "Gold", collected: 5, purse: 12, remaining: 200 })
-    expect([brain.letter, brain.purse, brain.remaining]).toEqual(["C", 12, 200])
+    // The later CS50 servers turn a 27th player away with QUIT: still a refusal, not a quit.
+    expect(hear(brain, "QUIT Game is full: no more players can join.").report.ending?._tag).toBe("Refused")
+    expect(hear(brain, "ERROR full").report.ending?._tag).toBe("Refused")
+    brain = hear(brain, "OK C")
+    brain = hear(brain, "GOLD 5 12 200")
+    expect([brain.report.letter, brain.report.purse, brain.report.remaining]).toEqual(["C", 12, 200])
     // A NO once playing is about a key, not the end.
-    expect(observe(brain, { _tag: "No", reason: "unknown keystroke" }).ended).toBeUndefined()
-    expect(observe(brain, { _tag: "Quit", reason: "server shutting down" }).ended?._tag).toBe("Quit")
-    const over = observe(brain, { _tag: "GameOver", summary: "C 250 bot-3\n" })
-    expect(over.ended).toEqual({ _tag: "GameOver", summary: "C 250 bot-3\n" })
-    expect(observe(over, { _tag: "Gold", collected: 0, purse: 99, remaining: 0 }).purse).toBe(12)
+    expect(hear(brain, "NO unknown keystroke").report.ending).toBeUndefined()
+    expect(hear(brain, "QUIT server shutting down").report.ending?._tag).toBe("Quit")
+    const over = hear(brain, "GAMEOVER\nC 250 bot-3\n")
+    expect(over.report.ending).toEqual({ _tag: "GameOver", summary: "C 250 bot-3\n" })
+    expect(hear(brain, "QUIT GAME OVER:\nC 250 bot-3\n").report.ending?._tag).toBe("GameOver")
+    expect(hear(over, "GOLD 0 99 0").report.purse).toBe(12)
   })
 
   it("has no key to press before it has a DISPLAY, or after the end", () => {
     expect(keyOf(newBrain("random"))).toBeUndefined()
-    const ended = observe(seeing("random", room), { _tag: "Quit", reason: "" })
+    const ended = hear(seeing("random", room), "QUIT")
     expect(keyOf(ended)).toBeUndefined()
   })
 })

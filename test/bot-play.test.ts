@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from "@effect/vitest"
 import { Effect, Logger, LogLevel } from "effect"
 import * as dgram from "node:dgram"
 import { type BotsOptions, resultLine, runBots } from "../src/bot/bots.js"
-import type { GameState } from "../src/core/game.js"
+import type { Transition } from "../src/core/game.js"
+import type { Dialect } from "../src/protocol/dialect.js"
 import { startServer } from "./server/harness.js"
 import { loadMap } from "./support.js"
 
@@ -11,8 +12,8 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!()
 })
 
-const serve = async (seed: number, observe?: (state: GameState) => void) => {
-  const server = await startServer({ map: loadMap("small.txt"), seed, ...(observe ? { observe } : {}) })
+const serve = async (seed: number, observe?: (transition: Transition) => void, dialect: Dialect = "spec") => {
+  const server = await startServer({ map: loadMap("small.txt"), seed, dialect, ...(observe ? { observe } : {}) })
   cleanups.push(server.stop)
   return server
 }
@@ -50,10 +51,18 @@ describe("bots over loopback UDP", () => {
     expect(results.reduce((sum, result) => sum + result.purse, 0)).toBe(250)
   }, 60_000)
 
+  it("in the later CS50 dialect too, the bot past the 26th is refused, not told to quit", async () => {
+    const server = await serve(3, undefined, "cs50-2021")
+    const results = await bots({ port: server.port, count: 27, strategy: "random", name: (i) => `rnd${i}` })
+    const refused = results.filter((result) => result.outcome._tag === "Refused")
+    expect(refused.map(resultLine)).toEqual([expect.stringMatching(/\(refused: Game is full: no more players can join\.\)$/)])
+    expect(results.filter((result) => result.outcome._tag === "GameOver").length).toBe(26)
+  }, 60_000)
+
   it("stops when the server says QUIT", async () => {
     let joined: () => void = () => {}
     const someoneJoined = new Promise<void>((resolve) => (joined = resolve))
-    const server = await serve(5, (state) => state.players.length > 0 && joined())
+    const server = await serve(5, (transition) => transition.changes.joined.length > 0 && joined())
     // A slow bot, so the game is far from over when the server shuts down.
     const playing = bots({ port: server.port, rate: 5 })
     await someoneJoined

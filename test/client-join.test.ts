@@ -1,33 +1,45 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Either, Fiber } from "effect"
+import { Chunk, Duration, Effect, Either, Fiber, TestClock } from "effect"
 import { MaxNameLength } from "../src/core/constants.js"
-import { join, type JoinOptions } from "../src/client/join.js"
-import type { Role } from "../src/client/state.js"
+import { joinGame, type JoinOptions } from "../src/client/session.js"
+import type { JoinRequest } from "../src/client/state.js"
 import { fakeServer, fakeTerminal } from "./client/fakes.js"
 
 /** The real join program against a server played by the test, on a terminal that records frames. */
-const setup = (role: Role, size = { columns: 40, rows: 10 }) =>
+const setup = (request: JoinRequest, size = { columns: 40, rows: 10 }) =>
   Effect.gen(function*() {
     const server = yield* fakeServer
     const terminal = yield* fakeTerminal(size)
     const options: JoinOptions = {
       host: "127.0.0.1",
       port: server.port,
-      role,
+      request,
       answerTimeout: Duration.seconds(3),
-      quitTimeout: Duration.millis(200)
+      quitTimeout
     }
-    const client = yield* Effect.fork(join(options, terminal.layer))
+    const client = yield* Effect.fork(joinGame(options, terminal.layer))
     return { server, terminal, client }
+  })
+
+const quitTimeout = Duration.millis(200)
+
+/** Waits (yielding to the event loop, where the sockets live) until a timer ends `after` from the test clock's start. */
+const timerSetFor = (after: Duration.Duration) =>
+  Effect.gen(function*() {
+    const deadline = Duration.toMillis(after)
+    for (let turn = 0; !Chunk.some(yield* TestClock.sleeps(), (end) => end === deadline); turn++) {
+      if (turn > 100_000) return yield* Effect.dieMessage(`no timer was set for ${deadline} ms`)
+      yield* Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
+    }
   })
 
 /** A frame as text: lines without their padding, joined by spaces. */
 const text = (lines: ReadonlyArray<string>) => lines.map((line) => line.trimEnd()).join(" ")
 
-const alice: Role = { _tag: "Player", name: "Alice" }
+const alice: JoinRequest = { _tag: "Player", name: "Alice" }
 const grid = "+---+\n|.@*|\n+---+\n"
 
-describe("join", () => {
+describe("joinGame", () => {
   it.scopedLive("plays: joins, draws status line and map, sends keys, and leaves on QUIT", () =>
     Effect.gen(function*() {
       const { client, server, terminal } = yield* setup(alice)
@@ -51,7 +63,8 @@ describe("join", () => {
       expect(yield* terminal.closed).toBe(1)
     }))
 
-  it.scopedLive("leaves after Q even when the server never answers it", () =>
+  // On the test clock: the wait for a QUIT that never comes passes at once.
+  it.scoped("leaves after Q even when the server never answers it", () =>
     Effect.gen(function*() {
       const { client, server, terminal } = yield* setup(alice)
       expect(yield* server.receive).toBe("PLAY Alice")
@@ -59,7 +72,9 @@ describe("join", () => {
       yield* terminal.frameWhere((lines) => lines[2]?.startsWith("|.@*|") === true)
       yield* terminal.press("Q")
       expect(yield* server.receive).toBe("KEY Q")
-      // No QUIT comes back.
+      // No QUIT comes back: once the client's timer is set, its time passes.
+      yield* timerSetFor(quitTimeout)
+      yield* TestClock.adjust(quitTimeout)
       expect(yield* Fiber.join(client)).toEqual({ _tag: "UserQuit", how: "no answer" })
       expect(yield* terminal.closed).toBe(1)
     }))
@@ -145,7 +160,7 @@ describe("join", () => {
     }))
 })
 
-describe("join, before the screen opens", () => {
+describe("joinGame, before the screen opens", () => {
   it.scopedLive("takes NO as a refusal and never touches the terminal", () =>
     Effect.gen(function*() {
       const { client, server, terminal } = yield* setup(alice)
@@ -180,10 +195,10 @@ describe("join, before the screen opens", () => {
       const options: JoinOptions = {
         host: "localhost",
         port: server.port,
-        role: alice,
+        request: alice,
         answerTimeout: Duration.millis(300)
       }
-      const result = yield* Effect.either(join(options, terminal.layer))
+      const result = yield* Effect.either(joinGame(options, terminal.layer))
       expect(result).toEqual(Either.left(expect.objectContaining({
         reason: "NoAnswer",
         message: `no Nuggets server answered at localhost:${server.port}`
@@ -194,8 +209,8 @@ describe("join, before the screen opens", () => {
   it.scopedLive("reports a host that does not resolve", () =>
     Effect.gen(function*() {
       const terminal = yield* fakeTerminal({ columns: 80, rows: 24 })
-      const options: JoinOptions = { host: "no-such-host.invalid", port: 9, role: alice, answerTimeout: "1 second" }
-      const result = yield* Effect.either(join(options, terminal.layer))
+      const options: JoinOptions = { host: "no-such-host.invalid", port: 9, request: alice, answerTimeout: "1 second" }
+      const result = yield* Effect.either(joinGame(options, terminal.layer))
       expect(result).toEqual(Either.left(expect.objectContaining({ reason: "UnknownHost" })))
     }), 10_000)
 })

@@ -70,15 +70,16 @@ describe("screen", () => {
     expect(text).toMatch(/80 columns wide and 22 rows tall; it is 30 x 12\./)
   })
 
-  it("clips and pads a DISPLAY that disagrees with GRID", () => {
-    const odd = receive(spectator, "DISPLAY\n+-----+\n|.|\n")
+  it("keeps drawing the last good view when a DISPLAY disagrees with GRID", () => {
+    const good = receive(spectator, "DISPLAY\n+---+\n|.*.|\n+---+\n")
+    const odd = receive(good, "DISPLAY\n+-----+\n|.|\n")
     const lines = screenLines(odd, { columns: 8, rows: 5 })
-    expect(lines.slice(1)).toEqual(["+----   ", "|.|     ", "        ", "        "])
-    expect(odd.note).toMatch(/DISPLAY is 2x7, GRID said 3x5/)
+    expect(lines.slice(1)).toEqual(["+---+   ", "|.*.|   ", "+---+   ", "        "])
+    expect(odd.note).toBe("the DISPLAY grid's rows differ in length")
   })
 
   it("never shows control characters or non-ASCII from the network", () => {
-    const hostile = receiveAll(spectator, "DISPLAY\n+\u001b[2J+\n|\u0007.\u00e9|\n+---+\n", "NO \u001b]0;owned\u0007")
+    const hostile = receiveAll(spectator, "DISPLAY\n+\u001b[2J\n|\u0007.\u00e9|\n+---+\n", "NO \u001b]0;owned\u0007")
     for (const line of screenLines(hostile, { columns: 80, rows: 5 })) {
       expect(line).toMatch(/^[\x20-\x7e]*$/)
     }

@@ -85,25 +85,35 @@ describe("the client in tmux", () => {
       const pane = yield* tmuxPane([...nuggets, "join", "127.0.0.1", String(server.port)], size)
       expect(yield* server.receive).toBe("SPECTATE")
       yield* server.send(
-        "GRID 2 6",
+        "GRID 2 12",
         "GOLD 0 0 3",
-        "DISPLAY\n+\u001b]2;owned\u0007-+\n|\u001b[2J.|\n",
+        "DISPLAY\n+\u001b]2;owned\u0007+\n|\u001b[2J......|\n",
         "NO \u001b[31mred\u0007"
       )
       const screen = yield* pane.waitFor((lines) => lines[0]!.includes("red"))
       expect(screen.slice(0, 3)).toEqual([
         "Spectator: 3 nuggets unclaimed.  ?[31mred?",
-        "+?]2;o",
-        "|?[2J."
+        "+?]2;owned?+",
+        "|?[2J......|"
       ])
       expect(yield* pane.display("#{pane_title}")).not.toContain("owned")
-      // A window too small for the grid the server now claims, then a grid no map can have.
+      // Once playing, a GRID that changes the size or makes no sense is only noted.
       yield* server.send("GRID 40 100")
-      yield* pane.waitFor((lines) => lines.join(" ").includes("101 columns wide and 41 rows tall"))
+      yield* pane.waitFor((lines) => lines[0]!.includes("GRID 40x100 differs from the first (2x12)"))
       yield* server.send("GRID 0 0")
-      const after = yield* pane.waitFor((lines) => lines.some((line) => line.startsWith("tty=")))
+      const noted = yield* pane.waitFor((lines) => lines[0]!.includes("malformed message from server: GRID 0x0"))
+      expect(noted[1]).toBe("+?]2;owned?+")
+      yield* server.send("QUIT bye")
+      yield* pane.waitFor((lines) => lines.some((line) => line.startsWith("tty=")))
+
+      // A first GRID no map can have ends the session at once.
+      const second = yield* fakeServer
+      const badGrid = yield* tmuxPane([...nuggets, "join", "127.0.0.1", String(second.port)], size)
+      expect(yield* second.receive).toBe("SPECTATE")
+      yield* second.send("GRID 0 0")
+      const after = yield* badGrid.waitFor((lines) => lines.some((line) => line.startsWith("tty=")))
       expect(after.join("\n")).toMatch(/^nuggets: the server sent a grid no map can have \(.*\)\.\nexit=1\ntty=restored/)
-      expect(yield* pane.display("#{alternate_on} #{cursor_flag}")).toBe("0 1")
+      expect(yield* badGrid.display("#{alternate_on} #{cursor_flag}")).toBe("0 1")
     }), 30_000)
 
   it.scopedLive("prints the game-over summary, sanitized, after restoring the terminal", () =>

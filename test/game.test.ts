@@ -1,16 +1,26 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { type Envelope, type GameState, join, pressKey, sanitizeName, spectate, type Step } from "../src/core/game.js"
+import {
+  addPlayer,
+  addSpectator,
+  applyKey,
+  type Envelope,
+  type GameState,
+  sanitizeName,
+  standings,
+  type Transition
+} from "../src/core/game.js"
 import { RoomSpot } from "../src/core/map.js"
-import { gameOverSummary, renderView } from "../src/core/render.js"
-import { cell, emptyGame, loadMap, placePlayer, pressKeys, seeded, seededGame } from "./support.js"
+import { quitText, refusalText, summaryText } from "../src/protocol/dialect.js"
+import { cell, emptyGame, loadMap, placePlayer, pressKeys, renderView, seeded, seededGame } from "./support.js"
 
 const map = loadMap("main.txt")
 
-const joined = (state: GameState, client: string, name: string, seed = 1): Step => seeded(seed, join(state, client, name))
+const joined = (state: GameState, client: string, name: string, seed = 1): Transition =>
+  seeded(seed, addPlayer(state, client, name))
 /** The typed error an effect fails with; throws if it succeeds. */
 const failure = <E>(effect: Effect.Effect<unknown, E>): E => Effect.runSync(Effect.flip(effect))
-const step = (effect: Effect.Effect<Step, unknown>): Step => Effect.runSync(effect as Effect.Effect<Step>)
+const step = (effect: Effect.Effect<Transition, unknown>): Transition => Effect.runSync(effect as Effect.Effect<Transition>)
 const notices = (out: ReadonlyArray<Envelope>, to: string) => out.filter((e) => e.to === to).map((e) => e.notice)
 
 describe("gold", () => {
@@ -41,7 +51,7 @@ describe("joining", () => {
   it("hands out letters A..Z in order, each on an empty room spot, and tells the newcomer first", () => {
     let state = seededGame(map, 7)
     for (let i = 0; i < 26; i++) {
-      const { state: next, out } = joined(state, `c${i}`, `player ${i}`, i)
+      const { notices: out, state: next } = joined(state, `c${i}`, `player ${i}`, i)
       const me = next.players[i]!
       expect(me.letter).toBe("ABCDEFGHIJKLMNOPQRSTUVWXYZ"[i])
       expect(map.cells[me.position]).toBe(RoomSpot)
@@ -53,29 +63,29 @@ describe("joining", () => {
       for (let j = 0; j < i; j++) expect(notices(out, `c${j}`)).toEqual([{ _tag: "Display" }])
       state = next
     }
-    expect(failure(join(state, "late", "Zed"))._tag).toBe("GameFull")
+    expect(failure(addPlayer(state, "late", "Zed"))._tag).toBe("GameFull")
   })
 
   it("never gives a letter again once a player quit", () => {
     let state = seededGame(map, 1)
     state = joined(state, "a", "Ann").state
-    state = step(pressKey(state, "a", "Q")).state
-    const { state: next, out } = joined(state, "b", "Bob")
+    state = step(applyKey(state, "a", "Q")).state
+    const { notices: out, state: next } = joined(state, "b", "Bob")
     expect(notices(out, "b")[0]).toEqual({ _tag: "Ok", letter: "B" })
     expect(next.players.map((p) => [p.letter, p.active])).toEqual([["A", false], ["B", true]])
   })
 
   it("refuses a second PLAY from the same client without changing anything", () => {
     const state = joined(seededGame(map, 1), "a", "Ann").state
-    const error = failure(join(state, "a", "Ann again"))
+    const error = failure(addPlayer(state, "a", "Ann again"))
     expect(error._tag).toBe("AlreadyJoined")
-    expect(error.message).toBe("you are already playing as A")
+    expect(refusalText(error)).toBe("you are already playing as A")
   })
 
   it("refuses an empty or all-blank name", () => {
     const state = seededGame(map, 1)
-    expect(failure(join(state, "a", ""))._tag).toBe("EmptyName")
-    expect(failure(join(state, "a", " \t "))._tag).toBe("EmptyName")
+    expect(failure(addPlayer(state, "a", ""))._tag).toBe("EmptyName")
+    expect(failure(addPlayer(state, "a", " \t "))._tag).toBe("EmptyName")
   })
 
   it("truncates names to 50 chars and replaces chars neither graphic nor blank", () => {
@@ -89,27 +99,27 @@ describe("joining", () => {
 describe("the spectator", () => {
   it("gets GRID, GOLD 0 0 r and DISPLAY, and replaces an earlier spectator who is told to quit", () => {
     const game = seededGame(map, 1)
-    const first = step(spectate(game, "s1"))
-    expect(notices(first.out, "s1").map((n) => n._tag)).toEqual(["Grid", "Gold", "Display"])
-    const second = step(spectate(first.state, "s2"))
-    expect(notices(second.out, "s1")).toEqual([
-      { _tag: "Quit", reason: "You have been replaced by a new spectator." }
+    const first = step(addSpectator(game, "s1"))
+    expect(notices(first.notices, "s1").map((n) => n._tag)).toEqual(["Grid", "Gold", "Display"])
+    const second = step(addSpectator(first.state, "s2"))
+    expect(notices(second.notices, "s1")).toEqual([
+      { _tag: "Quit", reason: "SpectatorReplaced" }
     ])
     expect(second.state.spectator).toBe("s2")
   })
 
   it("can only quit", () => {
-    const state = step(spectate(seededGame(map, 1), "s")).state
-    expect(failure(pressKey(state, "s", "h"))._tag).toBe("UnknownKeystroke")
-    const quit = step(pressKey(state, "s", "Q"))
-    expect(quit.out).toEqual([{ to: "s", viewer: "spectator", notice: { _tag: "Quit", reason: "Thanks for watching!" } }])
+    const state = step(addSpectator(seededGame(map, 1), "s")).state
+    expect(failure(applyKey(state, "s", "h"))._tag).toBe("UnknownKeystroke")
+    const quit = step(applyKey(state, "s", "Q"))
+    expect(quit.notices).toEqual([{ to: "s", viewer: "spectator", notice: { _tag: "Quit", reason: "SpectatorQuit" } }])
     expect(quit.state.spectator).toBeUndefined()
   })
 
   it("sees the whole map with every player and pile", () => {
     let state = placePlayer(emptyGame(map), "a", "Ann", cell(map, 13, 10))
     state = { ...state, gold: new Map([[cell(map, 2, 5), 3]]), goldRemaining: 3 }
-    state = step(spectate(state, "s")).state
+    state = step(addSpectator(state, "s")).state
     const view = renderView(state, "spectator").split("\n")
     expect(view[13]![10]).toBe("A")
     expect(view[2]![5]).toBe("*")
@@ -137,29 +147,29 @@ describe("keys", () => {
 
   it("does not move into a wall and then sends nothing", () => {
     const atWall = placePlayer(emptyGame(map), "a", "Ann", cell(map, 13, 6))
-    const { state, out } = step(pressKey(atWall, "a", "h"))
+    const { notices: out, state } = step(applyKey(atWall, "a", "h"))
     expect(state).toBe(atWall)
     expect(out).toEqual([])
   })
 
   it("moving onto gold collects the whole pile and tells everyone", () => {
     let state = placePlayer(base, "b", "Bob", cell(map, 17, 8))
-    state = step(spectate(state, "s")).state
-    const { state: next, out } = step(pressKey(state, "a", "l"))
+    state = step(addSpectator(state, "s")).state
+    const { notices: out, state: next } = step(applyKey(state, "a", "l"))
     expect(next.players[0]!.position).toBe(cell(map, 13, 11))
-    const collect = step(pressKey(next, "a", "l"))
+    const collect = step(applyKey(next, "a", "l"))
     expect(collect.state.players[0]!.purse).toBe(5)
     expect(collect.state.goldRemaining).toBe(7)
     expect(collect.state.gold.has(cell(map, 13, 12))).toBe(false)
-    expect(notices(collect.out, "a")).toEqual([{ _tag: "Gold", collected: 5, purse: 5, remaining: 7 }, { _tag: "Display" }])
-    expect(notices(collect.out, "b")).toEqual([{ _tag: "Gold", collected: 0, purse: 0, remaining: 7 }, { _tag: "Display" }])
-    expect(notices(collect.out, "s")).toEqual([{ _tag: "Gold", collected: 0, purse: 0, remaining: 7 }, { _tag: "Display" }])
+    expect(notices(collect.notices, "a")).toEqual([{ _tag: "Gold", collected: 5, purse: 5, remaining: 7 }, { _tag: "Display" }])
+    expect(notices(collect.notices, "b")).toEqual([{ _tag: "Gold", collected: 0, purse: 0, remaining: 7 }, { _tag: "Display" }])
+    expect(notices(collect.notices, "s")).toEqual([{ _tag: "Gold", collected: 0, purse: 0, remaining: 7 }, { _tag: "Display" }])
     expect(out.map((e) => e.to)).toEqual(["a", "b", "s"])
   })
 
   it("capitals run as far as possible, collecting on the way, and the last pile ends the game", () => {
-    const state = step(spectate(base, "s")).state
-    const { state: next, out } = step(pressKey(state, "a", "L"))
+    const state = step(addSpectator(base, "s")).state
+    const { notices: out, state: next } = step(applyKey(state, "a", "L"))
     expect(next.players[0]!.position).toBe(cell(map, 13, 38))
     expect(next.players[0]!.purse).toBe(12)
     expect(next.over).toBe(true)
@@ -169,7 +179,7 @@ describe("keys", () => {
       { _tag: "GameOver" }
     ])
     expect(notices(out, "s").at(-1)).toEqual({ _tag: "GameOver" })
-    expect(failure(pressKey(next, "a", "h"))._tag).toBe("GameIsOver")
+    expect(failure(applyKey(next, "a", "h"))._tag).toBe("GameIsOver")
   })
 
   it("moving onto another player swaps the two", () => {
@@ -196,21 +206,118 @@ describe("keys", () => {
 
   it("Q quits: the player leaves the map, keeps its purse for the summary", () => {
     const rich = pressKeys(placePlayer(base, "b", "Bob", cell(map, 17, 8)), "a", "ll")
-    const { state, out } = step(pressKey(rich, "a", "Q"))
-    expect(notices(out, "a")).toEqual([{ _tag: "Quit", reason: "Thanks for playing!" }])
+    const { notices: out, state } = step(applyKey(rich, "a", "Q"))
+    expect(notices(out, "a")).toEqual([{ _tag: "Quit", reason: "PlayerQuit" }])
     expect(notices(out, "b")).toEqual([{ _tag: "Display" }])
     expect(renderView(state, 1)).not.toContain("A")
-    expect(gameOverSummary(state)).toBe("A     5 Ann\nB     0 Bob\n")
-    expect(failure(pressKey(state, "a", "h"))._tag).toBe("NotJoined")
+    expect(summaryText(standings(state))).toBe("A     5 Ann\nB     0 Bob\n")
+    expect(failure(applyKey(state, "a", "h"))._tag).toBe("NotJoined")
   })
 
   it("any other key is an unknown keystroke", () => {
     for (const key of ["x", "H1", "", " ", "q", "\u0003", "é"]) {
-      expect(failure(pressKey(base, "a", key))).toMatchObject({ _tag: "UnknownKeystroke", message: "unknown keystroke" })
+      const refusal = failure(applyKey(base, "a", key))
+      expect(refusal).toMatchObject({ _tag: "UnknownKeystroke" })
+      expect(refusalText(refusal)).toBe("unknown keystroke")
     }
   })
 
   it("a key from a client that never joined is refused", () => {
-    expect(failure(pressKey(base, "stranger", "h"))._tag).toBe("NotJoined")
+    expect(failure(applyKey(base, "stranger", "h"))._tag).toBe("NotJoined")
+  })
+})
+
+describe("change sets: what each transition says it changed", () => {
+  const at = (row: number, col: number) => cell(map, row, col)
+  const two = placePlayer(placePlayer(emptyGame(map), "a", "Ann", at(14, 10)), "b", "Bob", at(14, 12))
+
+  it("a step: the cells left and entered, and the mover's path", () => {
+    const { changes } = step(applyKey(two, "a", "k"))
+    expect(changes.cells).toEqual([at(14, 10), at(13, 10)])
+    expect(changes.walks).toEqual([{ player: 0, path: [at(14, 10), at(13, 10)] }])
+    expect(changes.joined).toEqual([])
+    expect(changes.left).toEqual([])
+  })
+
+  it("gold taken on a run, and the run's whole path", () => {
+    const alone = placePlayer(emptyGame(map), "a", "Ann", at(14, 10))
+    const rich = { ...alone, gold: new Map([[at(14, 13), 4], [at(14, 15), 6]]), goldRemaining: 10 }
+    const { changes, state } = step(applyKey(rich, "a", "L"))
+    expect(changes.walks).toEqual([{ player: 0, path: Array.from({ length: 29 }, (_, k) => at(14, 10 + k)) }])
+    expect(changes.cells).toEqual([at(14, 10), at(14, 13), at(14, 15), at(14, 38)])
+    expect(state.goldRemaining).toBe(0)
+  })
+
+  it("a swap: both players' walks, and where each landed", () => {
+    const { changes } = step(applyKey(two, "a", "L"))
+    const end = changes.walks[0]!.path.at(-1)!
+    expect(changes.walks).toEqual([
+      { player: 0, path: Array.from({ length: end - at(14, 10) + 1 }, (_, k) => at(14, 10) + k) },
+      { player: 1, path: [at(14, 12), at(14, 11)] }
+    ])
+    expect(changes.cells).toEqual([at(14, 10), at(14, 12), at(14, 11), end])
+  })
+
+  it("players arriving and leaving", () => {
+    const arrival = joined(two, "c", "Cy")
+    const position = arrival.state.players[2]!.position
+    expect(arrival.changes).toMatchObject({ cells: [position], joined: [2], left: [], walks: [] })
+    const leaving = step(applyKey(two, "b", "Q"))
+    expect(leaving.changes).toMatchObject({ cells: [at(14, 12)], joined: [], left: [1], walks: [] })
+  })
+
+  it("nothing for a move into a wall, a spectator, or a refusal", () => {
+    const wall = step(applyKey(placePlayer(emptyGame(map), "a", "Ann", at(13, 6)), "a", "h"))
+    expect(wall.changes.cells).toEqual([])
+    expect(step(addSpectator(two, "s")).changes.cells).toEqual([])
+  })
+})
+
+describe("the steal variant", () => {
+  const at = (row: number, col: number) => cell(map, row, col)
+  const withPurses = (state: GameState, purses: ReadonlyArray<number>): GameState => ({
+    ...state,
+    players: state.players.map((player, index) => ({ ...player, purse: purses[index]! }))
+  })
+  const game = (variant: "classic" | "steal", purses: ReadonlyArray<number>) => {
+    let state: GameState = { ...emptyGame(map), rules: { ...emptyGame(map).rules, variant } }
+    state = placePlayer(state, "a", "Ann", at(14, 10))
+    state = placePlayer(state, "b", "Bob", at(14, 11))
+    state = placePlayer(state, "c", "Cy", at(14, 13))
+    state = step(addSpectator(state, "s")).state
+    return withPurses(state, purses)
+  }
+
+  it("a swap takes 10% of the other's purse, rounded down; thief and victim get GOLD, everyone a DISPLAY", () => {
+    const { changes, notices: out, state } = step(applyKey(game("steal", [3, 57, 0]), "a", "l"))
+    expect(state.players.map((p) => p.purse)).toEqual([8, 52, 0])
+    expect(changes.thefts).toEqual([{ thief: 0, victim: 1, nuggets: 5 }])
+    expect(notices(out, "a")).toEqual([{ _tag: "Gold", collected: 5, purse: 8, remaining: 0 }, { _tag: "Display" }])
+    expect(notices(out, "b")).toEqual([{ _tag: "Gold", collected: 0, purse: 52, remaining: 0 }, { _tag: "Display" }])
+    expect(notices(out, "c")).toEqual([{ _tag: "Display" }])
+    expect(notices(out, "s")).toEqual([{ _tag: "Display" }])
+  })
+
+  it("takes nothing from a purse under 10, and then sends no GOLD", () => {
+    const { changes, notices: out, state } = step(applyKey(game("steal", [0, 9, 0]), "a", "l"))
+    expect(state.players.map((p) => p.purse)).toEqual([0, 9, 0])
+    expect(changes.thefts).toEqual([])
+    expect(out.every((envelope) => envelope.notice._tag === "Display")).toBe(true)
+  })
+
+  it("a run that swaps twice steals each time", () => {
+    const { changes, state } = step(applyKey(game("steal", [0, 100, 40]), "a", "L"))
+    expect(changes.thefts).toEqual([{ thief: 0, victim: 1, nuggets: 10 }, { thief: 0, victim: 2, nuggets: 4 }])
+    expect(state.players.map((p) => p.purse)).toEqual([14, 90, 36])
+  })
+
+  it("is off in the classic rules: a swap moves no gold", () => {
+    const { changes, state } = step(applyKey(game("classic", [0, 100, 40]), "a", "L"))
+    expect(changes.thefts).toEqual([])
+    expect(state.players.map((p) => p.purse)).toEqual([0, 100, 40])
+  })
+
+  it("the protocol words every reason to quit", () => {
+    expect(Object.values(quitText).every((text) => text.length > 0)).toBe(true)
   })
 })

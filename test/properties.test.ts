@@ -1,9 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, FastCheck as fc } from "effect"
-import { type GameState, join, pressKey, spectate, type Step } from "../src/core/game.js"
+import { addPlayer, addSpectator, applyKey, type GameState, type Transition, type Viewer } from "../src/core/game.js"
 import { isSpot } from "../src/core/map.js"
-import { renderView, Views } from "../src/core/render.js"
-import { loadMap, seeded, seededGame } from "./support.js"
+import { updateView, type View, viewOf } from "../src/core/view.js"
+import { viewText } from "../src/protocol/display.js"
+import { DisplayBuffers } from "../src/server/views.js"
+import { loadMap, renderView, seeded, seededGame } from "./support.js"
 
 const map = loadMap("main.txt")
 const moveKeys = "hjklyubnHJKLYUBN"
@@ -18,30 +20,38 @@ const input: fc.Arbitrary<Input> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: "spectate" as const }) }
 )
 
-const apply = (state: GameState, step: Input, spectators: number): Step | undefined => {
+const apply = (state: GameState, step: Input, spectators: number): Transition | undefined => {
   const effect = step.kind === "key"
-    ? pressKey(state, `p${step.player}`, step.key)
-    : spectate(state, `s${spectators}`)
+    ? applyKey(state, `p${step.player}`, step.key)
+    : addSpectator(state, `s${spectators}`)
   // Typed failures (unknown key, a player who quit) leave the state as it was.
-  return Either.getOrUndefined(Effect.runSync(Effect.either(effect as Effect.Effect<Step, unknown>)))
+  return Either.getOrUndefined(Effect.runSync(Effect.either(effect as Effect.Effect<Transition, unknown>)))
 }
 
-const fullGame = (seed: number): GameState => {
+const fullGame = (seed: number, variant: "classic" | "steal"): GameState => {
   let state = seededGame(map, seed)
-  for (let i = 0; i < 26; i++) state = seeded(seed + i, join(state, `p${i}`, `Player ${i}`)).state
+  state = { ...state, rules: { ...state.rules, variant } }
+  for (let i = 0; i < 26; i++) state = seeded(seed + i, addPlayer(state, `p${i}`, `Player ${i}`)).state
   return state
 }
 
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes)
 
+const viewersOf = (state: GameState): Array<Viewer> => [
+  ...state.players.filter((p) => p.active).map((p) => p.index),
+  ...(state.spectator ? ["spectator" as const] : [])
+]
+
 describe("invariants under random play by 26 players and a spectator", () => {
   it.prop(
     "gold is conserved, players stand on distinct spots, memory only grows, views are NR x NC, patched views match",
-    [fc.integer({ min: 0, max: 1_000_000 }), fc.array(input, { minLength: 1, maxLength: 80 })],
-    ([seed, inputs]) => {
-      let state = fullGame(seed)
-      const views = new Views(state)
-      const inPlace = new Views(state)
+    [fc.integer({ min: 0, max: 1_000_000 }), fc.array(input, { minLength: 1, maxLength: 80 }), fc.constantFrom("classic" as const, "steal" as const)],
+    ([seed, inputs, variant]) => {
+      let state = fullGame(seed, variant)
+      const buffers = new DisplayBuffers(state)
+      const inPlace = new DisplayBuffers(state)
+      // The pure path: each viewer's cells, brought up to date from change sets alone.
+      const views = new Map<Viewer, View>(viewersOf(state).map((viewer) => [viewer, viewOf(state, viewer)]))
       let spectators = 0
       for (const each of inputs) {
         if (state.over) break
@@ -50,12 +60,16 @@ describe("invariants under random play by 26 players and a spectator", () => {
         if (!result) continue
         const before = state
         // Without `reuse`, a buffer handed out earlier must never change.
-        const held = views.display("spectator")
+        const held = buffers.display("spectator")
         const heldText = decode(held)
         state = result.state
-        views.advance(state)
+        buffers.advance(result)
         expect(decode(held)).toBe(heldText)
-        inPlace.advance(state, { reuse: true })
+        inPlace.advance(result, { reuse: true })
+        for (const viewer of viewersOf(state)) {
+          const view = views.get(viewer)
+          views.set(viewer, view ? updateView(view, state, viewer, result.changes) : viewOf(state, viewer))
+        }
 
         const onMap = [...state.gold.values()].reduce((sum, n) => sum + n, 0)
         const purses = state.players.reduce((sum, p) => sum + p.purse, 0)
@@ -71,18 +85,18 @@ describe("invariants under random play by 26 players and a spectator", () => {
           for (let i = 0; i < known.length; i++) if (known[i] === 1) expect(player.known[i]).toBe(1)
         }
 
-        const viewers = [...active.map((p) => p.index), ...(state.spectator ? ["spectator" as const] : [])]
-        for (const viewer of viewers) {
+        for (const viewer of viewersOf(state)) {
           const full = renderView(state, viewer)
           const lines = full.split("\n").slice(0, -1)
           expect(lines.length).toBe(map.rows)
           expect(lines.every((line) => line.length === map.cols)).toBe(true)
-          expect(decode(views.display(viewer))).toBe("DISPLAY\n" + full)
+          expect(decode(buffers.display(viewer))).toBe("DISPLAY\n" + full)
           expect(decode(inPlace.display(viewer))).toBe("DISPLAY\n" + full)
+          expect(viewText(views.get(viewer)!)).toBe(full)
         }
       }
     },
-    { fastCheck: { numRuns: 15 } }
+    { fastCheck: { numRuns: 20 } }
   )
 })
 
@@ -90,8 +104,8 @@ describe("replay", () => {
   it("the same seed and the same inputs give byte-identical views", () => {
     const play = () => {
       const inputs = fc.sample(fc.array(input, { minLength: 200, maxLength: 200 }), { seed: 99, numRuns: 1 })[0]!
-      let state = fullGame(5)
-      const views = new Views(state)
+      let state = fullGame(5, "steal")
+      const buffers = new DisplayBuffers(state)
       const frames: Array<string> = []
       let spectators = 0
       for (const each of inputs) {
@@ -99,8 +113,8 @@ describe("replay", () => {
         if (each.kind === "spectate") spectators++
         if (!result) continue
         state = result.state
-        views.advance(state)
-        for (const { viewer } of result.out) frames.push(decode(views.display(viewer)))
+        buffers.advance(result)
+        for (const { viewer } of result.notices) frames.push(decode(buffers.display(viewer)))
       }
       return frames
     }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
+import { EmptyName, GameFull, UnknownKeystroke } from "../src/core/game.js"
+import { gameOverMessage, malformedMessage, refusalMessage } from "../src/protocol/dialect.js"
 import {
   decodeClientMessage,
   decodeServerMessage,
@@ -72,20 +74,33 @@ describe("messages from servers", () => {
     { _tag: "GameOver", summary: "A    12 Alice\nB     0 Bob\n" }
   ]
 
-  it("round-trips every message in both dialects", () => {
+  it("round-trips every message", () => {
     for (const message of all) {
       expect(server(encodeServerMessage(message))).toEqual(Either.right(message))
     }
-    for (const message of all.filter((m) => m._tag !== "No")) {
-      expect(server(encodeServerMessage(message, "cs50-2021"))).toEqual(Either.right(message))
-    }
   })
 
-  it("writes the spec's forms and the later CS50 ones", () => {
+  it("writes the spec's forms, and the dialects choose the later CS50 ones", () => {
     expect(encodeServerMessage({ _tag: "No", reason: "" })).toBe("NO")
-    expect(encodeServerMessage({ _tag: "No", reason: "unknown keystroke" }, "cs50-2021")).toBe("ERROR unknown keystroke")
     expect(encodeServerMessage({ _tag: "GameOver", summary: "A 1 x\n" })).toBe("GAMEOVER\nA 1 x\n")
-    expect(encodeServerMessage({ _tag: "GameOver", summary: "A 1 x\n" }, "cs50-2021")).toBe("QUIT GAME OVER:\nA 1 x\n")
+    expect(encodeServerMessage(gameOverMessage("cs50-2021", "A 1 x\n"))).toBe("QUIT GAME OVER:\nA 1 x\n")
+    expect(server(encodeServerMessage(gameOverMessage("cs50-2021", "A 1 x\n")))).toEqual(
+      Either.right({ _tag: "GameOver", summary: "A 1 x\n" })
+    )
+    expect(encodeServerMessage(malformedMessage("spec", "bad"))).toBe("NO bad")
+    expect(encodeServerMessage(malformedMessage("cs50-2021", "bad"))).toBe("ERROR bad")
+  })
+
+  it("refuses as each dialect does: NO in the spec's; ERROR, and QUIT for a full game, in the later one", () => {
+    const full = new GameFull({ maxPlayers: 26 })
+    const key = new UnknownKeystroke({ key: "x" })
+    expect(encodeServerMessage(refusalMessage("spec", full))).toBe("NO Sorry - the game is full; no more than 26 players can join.")
+    expect(encodeServerMessage(refusalMessage("cs50-2021", full))).toBe("QUIT Game is full: no more players can join.")
+    expect(encodeServerMessage(refusalMessage("spec", key))).toBe("NO unknown keystroke")
+    expect(encodeServerMessage(refusalMessage("cs50-2021", key))).toBe("ERROR unknown keystroke")
+    for (const dialect of ["spec", "cs50-2021"] as const) {
+      expect(refusalMessage(dialect, new EmptyName())._tag).toBe("Quit")
+    }
   })
 
   it("rejects a GRID no map can have", () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import { readFileSync } from "node:fs"
-import { find, firstStepToward, gridLines } from "../src/bot/path.js"
+import { find, firstStepToward, gridLines } from "./server/walk.js"
 import { parseMap } from "../src/core/map.js"
 import { mapsDir } from "./support.js"
 import { collectAllGold, gridOf, startServer, TestClient } from "./server/harness.js"
@@ -214,21 +214,6 @@ describe("serve: the protocol over loopback UDP", () => {
     // A trailing line end does not spoil a message.
     a.client.send("KEY Q\r\n")
     expect(await a.client.next()).toBe("QUIT Thanks for playing!")
-  })
-
-  it("a client that vanished does not stop the game for the others", async () => {
-    const { port } = await serve({ map: main, seed: 4 })
-    const gone = await joinAs(port, "Ghost")
-    const a = await joinAs(port, "Alice")
-    await gone.client.close()
-    const watcher = await spectator(port)
-    const view = gridLines(watcher.display)
-    const key = firstStepToward(view, find(view, (ch) => ch === "B")[0]!, () => true)!
-    for (let i = 0; i < 5; i++) {
-      a.client.send(`KEY ${key}`)
-      a.client.send("KEY ?")
-      expect(await a.client.nextStarting("NO unknown keystroke")).toBe("NO unknown keystroke")
-    }
   })
 
   it("plays a whole game on the small map to GAMEOVER, sent to every player and the spectator", async () => {

@@ -1,9 +1,11 @@
 import { Effect, Either, Random } from "effect"
 import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
-import { type ClientId, type GameState, newGame, type Player, pressKey, specRules } from "../src/core/game.js"
+import { applyKey, type ClientId, type GameState, newGame, type Player, specRules, type Viewer } from "../src/core/game.js"
 import { type GameMap, parseMap } from "../src/core/map.js"
+import { viewOf } from "../src/core/view.js"
 import { makeSight } from "../src/core/visibility.js"
+import { viewText } from "../src/protocol/display.js"
 
 export const mapsDir = fileURLToPath(new URL("../maps/", import.meta.url))
 
@@ -27,7 +29,7 @@ export const emptyGame = (map: GameMap): GameState => ({
   over: false
 })
 
-/** Puts a new player exactly at `position`, as `join` would have if the RNG had chosen it. */
+/** Puts a new player exactly at `position`, as `addPlayer` would have if the RNG had chosen it. */
 export const placePlayer = (state: GameState, client: ClientId, name: string, position: number): GameState => {
   const index = state.players.length
   const known = new Uint8Array(state.map.cells.length)
@@ -53,6 +55,9 @@ export const seededGame = (map: GameMap, seed: number) => seeded(seed, newGame(m
 /** Presses each key in turn and returns the final state; fails the test on a typed error. */
 export const pressKeys = (state: GameState, client: ClientId, keys: string): GameState => {
   let current = state
-  for (const key of keys) current = Either.getOrThrow(pressKey(current, client, key)).state
+  for (const key of keys) current = Either.getOrThrow(applyKey(current, client, key)).state
   return current
 }
+
+/** What `viewer` sees, as DISPLAY text worked out from scratch: the plain reference for the fast paths. */
+export const renderView = (state: GameState, viewer: Viewer): string => viewText(viewOf(state, viewer))

@@ -1,10 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { readFileSync } from "node:fs"
 import { type GameState } from "../src/core/game.js"
-import { renderView } from "../src/core/render.js"
 import { isSpot } from "../src/core/map.js"
 import { isVisible, makeSight, visibleByBruteForce } from "../src/core/visibility.js"
-import { cell, emptyGame, loadMap, placePlayer, pressKeys } from "./support.js"
+import { cell, emptyGame, loadMap, placePlayer, pressKeys, renderView } from "./support.js"
 
 const map = loadMap("main.txt")
 

@@ -4,9 +4,9 @@
  */
 import { Effect, Either, Random } from "effect"
 import { readFileSync } from "node:fs"
-import { type GameState, join, newGame, pressKey, spectate } from "../../src/core/game.js"
+import { addPlayer, addSpectator, applyKey, type GameState, newGame } from "../../src/core/game.js"
 import { parseMap } from "../../src/core/map.js"
-import { Views } from "../../src/core/render.js"
+import { DisplayBuffers } from "../../src/server/views.js"
 import { round, summarize } from "./stats.js"
 
 const moveKeys = "hjklyubnhjklyubnhjklyubnHJKLYUBN"
@@ -14,12 +14,15 @@ const moveKeys = "hjklyubnhjklyubnhjklyubnHJKLYUBN"
 export const benchCore = (mapFile: string, keystrokes = 20_000, seed = 1) => {
   const map = Either.getOrThrow(parseMap(readFileSync(mapFile, "utf8")))
   const run = <A>(effect: Effect.Effect<A, unknown>) => Effect.runSync(Effect.withRandom(effect, Random.make(seed)))
-  let state: GameState = run(newGame(map))
-  for (let i = 0; i < 26; i++) state = run(join(state, `p${i}`, `Player ${i}`)).state
-  state = run(spectate(state, "spectator")).state
-  const views = new Views(state)
-  const viewers = [...state.players.map((p) => p.index), "spectator" as const]
-  for (const viewer of viewers) views.display(viewer)
+  const fullGame = () => {
+    let state: GameState = run(newGame(map))
+    for (let i = 0; i < 26; i++) state = run(addPlayer(state, `p${i}`, `Player ${i}`)).state
+    state = run(addSpectator(state, "spectator")).state
+    const views = new DisplayBuffers(state)
+    for (const viewer of [...state.players.map((p) => p.index), "spectator" as const]) views.display(viewer)
+    return { state, views }
+  }
+  let { state, views } = fullGame()
 
   const rng = Random.make(seed)
   const inputs = Array.from({ length: keystrokes }, () => ({
@@ -33,19 +36,14 @@ export const benchCore = (mapFile: string, keystrokes = 20_000, seed = 1) => {
   for (let i = 0; i < inputs.length; i++) {
     const { player, key } = inputs[i]!
     const started = process.hrtime.bigint()
-    const step = Either.getOrThrow(pressKey(state, `p${player}`, key))
+    const step = Either.getOrThrow(applyKey(state, `p${player}`, key))
     state = step.state
-    views.advance(state)
-    for (const envelope of step.out) if (envelope.notice._tag === "Display") bytes += views.display(envelope.viewer).length
+    views.advance(step)
+    for (const envelope of step.notices) if (envelope.notice._tag === "Display") bytes += views.display(envelope.viewer).length
     samples.push(Number(process.hrtime.bigint() - started) / 1000)
     if (i % 1000 === 0) heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed)
     // A finished game restarts, so the run measures play, not a frozen board.
-    if (state.over) {
-      state = run(newGame(map))
-      for (let p = 0; p < 26; p++) state = run(join(state, `p${p}`, `Player ${p}`)).state
-      state = run(spectate(state, "spectator")).state
-      views.advance(state)
-    }
+    if (state.over) ({ state, views } = fullGame())
   }
   const warm = summarize(samples.slice(Math.floor(samples.length / 10)))
   return {

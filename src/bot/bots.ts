@@ -1,12 +1,9 @@
-import { Clock, Deferred, Duration, Effect, Either, Queue, Random, Schedule, Stream } from "effect"
-import { type JoinError, resolveHost } from "../client/join.js"
+import { Clock, Deferred, Duration, Effect, Queue, Random, Schedule, Stream } from "effect"
+import { type ConnectError, resolveHost } from "../client/session.js"
 import { type Endpoint, makeUdpSocket, type UdpError } from "../net/udp.js"
-import { decodeServerMessage, encodeClientMessage, excerpt } from "../protocol/messages.js"
-import { type Brain, decide, type Ending, newBrain, observe, observeDisplay, type Strategy } from "./brain.js"
-
-const displayHeader = Buffer.from("DISPLAY\n")
-const isDisplay = (data: Uint8Array) =>
-  data.length >= displayHeader.length && Buffer.compare(data.subarray(0, displayHeader.length), displayHeader) === 0
+import { encodeClientMessage } from "../protocol/messages.js"
+import type { SessionEnd } from "../protocol/reader.js"
+import { type Brain, decide, hear, newBrain, type Strategy } from "./brain.js"
 
 export interface BotsOptions {
   readonly host: string
@@ -20,26 +17,28 @@ export interface BotsOptions {
   readonly name?: (index: number) => string
   /** How long to wait for the server's answer to PLAY. */
   readonly answerTimeout?: Duration.DurationInput
-  /** How long a bot goes on pressing keys with no word from the server before giving up. */
-  readonly silenceTimeout?: Duration.DurationInput
 }
 
-export type Outcome = Ending | { readonly _tag: "NoAnswer" } | { readonly _tag: "Lost" }
+/** How a bot's game ended: as the server said, or with no answer, or when the server fell silent. */
+export type BotOutcome = SessionEnd | { readonly _tag: "NoAnswer" } | { readonly _tag: "Lost" }
 
 export interface BotResult {
   readonly name: string
   readonly letter: string | undefined
   readonly purse: number
-  readonly outcome: Outcome
+  readonly outcome: BotOutcome
 }
 
-export const defaultName = (index: number) => `bot-${index + 1}`
+export const botName = (index: number) => `bot-${index + 1}`
+
+/** How long a bot goes on pressing keys with no word from the server before giving up. */
+const silenceMillis = 10_000
 
 /**
  * `count` bots, each on its own socket (so each is its own client to the server), play
  * until the game ends or they are told to quit. Resolves with one result per bot.
  */
-export const runBots = (options: BotsOptions): Effect.Effect<ReadonlyArray<BotResult>, JoinError | UdpError> =>
+export const runBots = (options: BotsOptions): Effect.Effect<ReadonlyArray<BotResult>, ConnectError | UdpError> =>
   Effect.gen(function*() {
     // Once for all bots, rather than a lookup per datagram sent.
     const { address, family } = yield* resolveHost(options.host)
@@ -57,7 +56,7 @@ const playOne = (
   index: number
 ): Effect.Effect<BotResult, UdpError> =>
   Effect.scoped(Effect.gen(function*() {
-    const name = (options.name ?? defaultName)(index)
+    const name = (options.name ?? botName)(index)
     // A bot acts on the latest DISPLAY only; a short queue bounds memory if it falls behind.
     const socket = yield* makeUdpSocket({ family, backlog: 256 })
     const rng = Random.make(`${options.seed}/${index}`)
@@ -65,43 +64,36 @@ const playOne = (
     // After a key, wait for it to show before deciding again, but not for ever: a key
     // can be overtaken (someone swapped places with this bot first) and not move at all.
     const moveTimeout = Duration.millis(Math.min(1000, Math.max(50, 3000 / options.rate)))
-    const silenceMillis = Duration.toMillis(options.silenceTimeout ?? "10 seconds")
 
     let brain: Brain = newBrain(options.strategy)
     let lastHeard = 0
     const answered = yield* Deferred.make<void>()
-    const ended = yield* Deferred.make<Outcome>()
+    const ended = yield* Deferred.make<BotOutcome>()
     const moved = yield* Queue.sliding<void>(1)
 
-    const hear = (data: Uint8Array) =>
+    const listen = (data: Uint8Array) =>
       Effect.gen(function*() {
-        const before = brain
+        const before = brain.report
+        brain = hear(brain, data)
+        const report = brain.report
         lastHeard = yield* Clock.currentTimeMillis
         yield* Deferred.succeed(answered, undefined)
-        if (isDisplay(data)) {
-          // Most of what a bot hears: taken as bytes, with no decoding.
-          brain = observeDisplay(brain, data.subarray(displayHeader.length))
-          if (brain.view?.position !== before.view?.position) yield* Queue.offer(moved, undefined)
-          return
+        const was = before.position
+        const now = report.position
+        if (now !== undefined && (was === undefined || was.row !== now.row || was.col !== now.col)) {
+          yield* Queue.offer(moved, undefined)
         }
-        const decoded = decodeServerMessage(data)
-        if (Either.isLeft(decoded)) {
-          yield* Effect.logWarning(`${name}: unreadable message from the server: ${decoded.left.reason}`)
-          return
+        if (report.letter !== undefined && before.letter === undefined) {
+          yield* Effect.logInfo(`${name}: joined as ${report.letter}`)
         }
-        const message = decoded.right
-        brain = observe(brain, message)
-        if (message._tag === "Ok") yield* Effect.logInfo(`${name}: joined as ${message.letter}`)
-        if ((message._tag === "No" || message._tag === "Error") && !brain.ended) {
-          yield* Effect.logDebug(`${name}: the server said no: ${excerpt(message.reason)}`)
-        }
-        if (brain.ended && !before.ended) {
-          yield* Effect.logInfo(`${name}: ${describe(brain.ended)}`)
-          yield* Deferred.succeed(ended, brain.ended)
+        if (report.note !== undefined) yield* Effect.logDebug(`${name}: ${report.note}`)
+        if (report.ending && !before.ending) {
+          yield* Effect.logInfo(`${name}: ${describe(report.ending)}`)
+          yield* Deferred.succeed(ended, report.ending)
         }
       })
     // Not Stream.runForEachWhile: in effect 3.22 it holds on to every element it has seen.
-    yield* socket.incoming.pipe(Stream.runForEach((datagram) => hear(datagram.data)), Effect.forkScoped)
+    yield* socket.incoming.pipe(Stream.runForEach((datagram) => listen(datagram.data)), Effect.forkScoped)
 
     const pressKeys = Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
@@ -111,7 +103,7 @@ const playOne = (
       }
       const decision = yield* decide(brain, rng)
       // Keep what the decision learned, but not over news that arrived meanwhile.
-      brain = brain.view === decision.brain.view ? { ...brain, memory: decision.brain.memory } : brain
+      brain = brain.report.view === decision.brain.report.view ? { ...brain, memory: decision.brain.memory } : brain
       if (decision.key === undefined) return
       yield* Queue.takeAll(moved)
       socket.sendNow(encodeClientMessage({ _tag: "Key", key: decision.key }), server)
@@ -127,7 +119,7 @@ const playOne = (
     const outcome = yield* Effect.raceFirst(Deferred.await(ended), pressKeys.pipe(Effect.zipRight(Effect.never))).pipe(
       // Interrupted (Ctrl-C): leave the game politely rather than vanish.
       Effect.onInterrupt(() =>
-        brain.letter !== undefined && !brain.ended
+        brain.report.letter !== undefined && !brain.report.ending
           ? socket.send(encodeClientMessage({ _tag: "Key", key: "Q" }), server)
           : Effect.void
       )
@@ -135,14 +127,14 @@ const playOne = (
     return result(name, brain, outcome)
   }))
 
-const result = (name: string, brain: Brain, outcome: Outcome): BotResult => ({
+const result = (name: string, brain: Brain, outcome: BotOutcome): BotResult => ({
   name,
-  letter: brain.letter,
-  purse: brain.purse,
+  letter: brain.report.letter,
+  purse: brain.report.purse,
   outcome
 })
 
-const describe = (ending: Ending): string => {
+const describe = (ending: SessionEnd): string => {
   switch (ending._tag) {
     case "GameOver":
       return "game over"
@@ -150,6 +142,8 @@ const describe = (ending: Ending): string => {
       return `told to quit${ending.reason ? `: ${ending.reason}` : ""}`
     case "Refused":
       return `refused${ending.reason ? `: ${ending.reason}` : ""}`
+    case "BadGrid":
+      return `the server sent a bad GRID: ${ending.reason}`
   }
 }
 

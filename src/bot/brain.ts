@@ -1,47 +1,30 @@
 import { Effect, type Random } from "effect"
+import { MoveDirections, MoveKeys } from "../core/constants.js"
 import { PassageSpot, Rock, RoomSpot } from "../core/map.js"
 import { isVisible } from "../core/visibility.js"
-import type { ServerMessage } from "../protocol/messages.js"
-import { firstStepOnGrid, moves, walkable } from "./path.js"
+import { canStepOn } from "../protocol/display.js"
+import { type GameReport, newReport, readDatagram } from "../protocol/reader.js"
+import { firstStepOnGrid } from "./path.js"
 
 /**
- * A bot's mind, built only from what the server tells it. `observe` folds in each message
- * cheaply (a bot hears every other player's move too); the work of understanding a
- * DISPLAY is left to `decide`, which runs once per key.
+ * A bot's mind, built only from what the server tells it, through the same protocol
+ * reader as the terminal client. Reading a datagram is cheap (a bot hears every other
+ * player's move too); the work of understanding a view is left to `decide`, once per key.
  */
 
 export const strategies = ["random", "greedy"] as const
 export type Strategy = typeof strategies[number]
 
-export type Ending =
-  | { readonly _tag: "GameOver"; readonly summary: string }
-  | { readonly _tag: "Quit"; readonly reason: string }
-  | { readonly _tag: "Refused"; readonly reason: string }
-
 export interface Brain {
   readonly strategy: Strategy
-  readonly letter: string | undefined
-  readonly purse: number
-  readonly remaining: number | undefined
-  readonly view: View | undefined
+  readonly report: GameReport
   readonly memory: Memory | undefined
-  readonly ended: Ending | undefined
-}
-
-/** The latest DISPLAY, kept as the bytes that came (decoding 64 KB per message adds up). */
-export interface View {
-  /** The grid: `rows` lines of `cols` chars, each ending in a newline. */
-  readonly grid: Uint8Array
-  readonly rows: number
-  readonly cols: number
-  /** Where '@' is, as a cell index (row * cols + col), or -1. */
-  readonly position: number
 }
 
 /** What a greedy bot remembers of the map. */
 export interface Memory {
-  /** The grid last folded in. */
-  readonly grid: Uint8Array
+  /** The view last folded in. */
+  readonly view: ReadonlyArray<string>
   /**
    * Map chars seen per cell; rock where nothing is known, `?` for a spot seen only with a
    * player on it, whose kind (room or passage) is unknown.
@@ -53,51 +36,12 @@ export interface Memory {
   readonly gold: ReadonlySet<number>
 }
 
-export const newBrain = (strategy: Strategy): Brain => ({
-  strategy,
-  letter: undefined,
-  purse: 0,
-  remaining: undefined,
-  view: undefined,
-  memory: undefined,
-  ended: undefined
+export const newBrain = (strategy: Strategy): Brain => ({ strategy, report: newReport("player"), memory: undefined })
+
+export const hear = (brain: Brain, data: Uint8Array | string): Brain => ({
+  ...brain,
+  report: readDatagram(brain.report, data)
 })
-
-export const observe = (brain: Brain, message: ServerMessage): Brain => {
-  if (brain.ended) return brain
-  switch (message._tag) {
-    case "Ok":
-      return { ...brain, letter: message.letter }
-    case "Gold":
-      return { ...brain, purse: message.purse, remaining: message.remaining }
-    case "Display":
-      return observeDisplay(brain, encoder.encode(message.grid))
-    case "Quit":
-      return { ...brain, ended: { _tag: "Quit", reason: message.reason } }
-    case "GameOver":
-      return { ...brain, ended: { _tag: "GameOver", summary: message.summary } }
-    case "No":
-    case "Error":
-      // Before it has a letter, the only thing the server can be saying no to is the PLAY.
-      return brain.letter === undefined ? { ...brain, ended: { _tag: "Refused", reason: message.reason } } : brain
-    case "Grid":
-      return brain
-  }
-}
-
-const encoder = new TextEncoder()
-const Newline = 0x0a
-
-/** A DISPLAY's grid (the bytes after "DISPLAY\n"), straight from the datagram. */
-export const observeDisplay = (brain: Brain, grid: Uint8Array): Brain => {
-  if (brain.ended) return brain
-  const cols = grid.indexOf(Newline)
-  // A grid that is not NR lines of NC chars cannot be walked on: keep the last good one.
-  if (cols <= 0 || grid.length % (cols + 1) !== 0) return brain
-  const at = grid.indexOf(Self)
-  const position = at === -1 ? -1 : at - Math.floor(at / (cols + 1))
-  return { ...brain, view: { grid, rows: grid.length / (cols + 1), cols, position } }
-}
 
 export interface Decision {
   readonly brain: Brain
@@ -108,12 +52,14 @@ export interface Decision {
 /** The next key: a random possible move, or (greedy) a step toward gold or the unknown. */
 export const decide = (brain: Brain, rng: Random.Random): Effect.Effect<Decision> =>
   Effect.suspend(() => {
-    const view = brain.view
-    if (brain.ended || view === undefined || view.position === -1) return Effect.succeed({ brain, key: undefined })
+    const { ending, position, view } = brain.report
+    if (ending || view === undefined || position === undefined) return Effect.succeed({ brain, key: undefined })
     if (brain.strategy === "greedy") {
-      const memory = remember(brain.memory, view)
-      const { cols, position, rows } = view
-      const key = towardGold(memory, rows, cols, position) ?? towardUnknown(memory, rows, cols, position)
+      const rows = view.length
+      const cols = view[0]!.length
+      const at = position.row * cols + position.col
+      const memory = remember(brain.memory, view, at)
+      const key = towardGold(memory, rows, cols, at) ?? towardUnknown(memory, rows, cols, at)
       const next = memory === brain.memory ? brain : { ...brain, memory }
       if (key !== undefined) return Effect.succeed({ brain: next, key })
       return randomMove(next, rng)
@@ -121,23 +67,21 @@ export const decide = (brain: Brain, rng: Random.Random): Effect.Effect<Decision
     return randomMove(brain, rng)
   })
 
-/** Move keys that would move from where the bot stands on its latest grid. */
+/** Move keys that would move from where the bot stands on its latest view. */
 export const possibleMoves = (brain: Brain): Array<string> => {
-  if (brain.view === undefined || brain.view.position === -1) return []
-  const { cols, grid, position, rows } = brain.view
-  const row = Math.floor(position / cols)
-  const col = position - row * cols
-  return moves.filter(([, dRow, dCol]) => {
-    const r = row + dRow
-    const c = col + dCol
-    return r >= 0 && c >= 0 && r < rows && c < cols && walkable(String.fromCharCode(grid[r * (cols + 1) + c]!))
-  }).map(([key]) => key)
+  const { position, view } = brain.report
+  if (view === undefined || position === undefined) return []
+  return MoveKeys.filter((key) => {
+    const [dRow, dCol] = MoveDirections[key]!
+    const char = view[position.row + dRow]?.[position.col + dCol]
+    return char !== undefined && canStepOn(char)
+  })
 }
 
 const randomMove = (brain: Brain, rng: Random.Random): Effect.Effect<Decision> => {
   const possible = possibleMoves(brain)
   // Hemmed in on every side cannot happen on a valid map; still press something.
-  const choices = possible.length > 0 ? possible : moves.map(([key]) => key)
+  const choices = possible.length > 0 ? possible : MoveKeys
   return rng.nextIntBetween(0, choices.length).pipe(Effect.map((i) => ({ brain, key: choices[i]! })))
 }
 
@@ -149,19 +93,20 @@ const LetterZ = 0x5a
 
 const isWalkable = (ch: number) => ch === RoomSpot || ch === PassageSpot || ch === Unsure
 
-/** Folds `grid` into what the bot remembers; the same memory if that grid is in it already. */
-export const remember = (memory: Memory | undefined, view: View): Memory => {
-  const { cols, grid, position, rows } = view
-  if (memory?.grid === grid) return memory
+/** Folds `view` into what the bot remembers; the same memory if that view is in it already. */
+export const remember = (memory: Memory | undefined, view: ReadonlyArray<string>, position: number): Memory => {
+  if (memory?.view === view) return memory
+  const rows = view.length
+  const cols = view[0]!.length
   const size = rows * cols
   const fits = memory !== undefined && memory.terrain.length === size
   const terrain = fits ? memory.terrain.slice() : new Uint8Array(size).fill(Rock)
   const rock = fits ? memory.rock.slice() : new Uint8Array(size)
   const gold = new Set(fits ? memory.gold : [])
   for (let row = 0, cell = 0; row < rows; row++) {
-    const start = row * (cols + 1)
+    const line = view[row]!
     for (let col = 0; col < cols; col++, cell++) {
-      const ch = grid[start + col]!
+      const ch = line.charCodeAt(col)
       if (ch === Rock) continue
       if (ch === Gold) {
         terrain[cell] = RoomSpot
@@ -178,7 +123,8 @@ export const remember = (memory: Memory | undefined, view: View): Memory => {
   // Standing here shows every neighbour, so a blank beside it is rock, not the unknown.
   const row = Math.floor(position / cols)
   const col = position - row * cols
-  for (const [, dRow, dCol] of moves) {
+  for (const key of MoveKeys) {
+    const [dRow, dCol] = MoveDirections[key]!
     const r = row + dRow
     const c = col + dCol
     if (r >= 0 && c >= 0 && r < rows && c < cols) rock[r * cols + c] = 1
@@ -187,10 +133,10 @@ export const remember = (memory: Memory | undefined, view: View): Memory => {
   // it knows, the narrowest rule, so out-of-sight gold is never forgotten by mistake.
   const known = { rows, cols, cells: terrain, roomSpots: new Int32Array(0) }
   for (const cell of gold) {
-    const ch = grid[Math.floor(cell / cols) * (cols + 1) + (cell % cols)]
+    const ch = view[Math.floor(cell / cols)]!.charCodeAt(cell % cols)
     if (ch !== Gold && isVisible(known, position, cell, "roomSpotsOnly")) gold.delete(cell)
   }
-  return { grid, terrain, rock, gold }
+  return { view, terrain, rock, gold }
 }
 
 const towardGold = (memory: Memory, rows: number, cols: number, position: number): string | undefined =>
@@ -204,7 +150,8 @@ const towardUnknown = (memory: Memory, rows: number, cols: number, position: num
   const isFrontier = (cell: number) => {
     const row = Math.floor(cell / cols)
     const col = cell - row * cols
-    for (const [, dRow, dCol] of moves) {
+    for (const key of MoveKeys) {
+      const [dRow, dCol] = MoveDirections[key]!
       const r = row + dRow
       const c = col + dCol
       if (r < 0 || c < 0 || r >= rows || c >= cols) continue

@@ -1,5 +1,5 @@
 import { cursorTo, eraseScreen } from "ansi-escapes"
-import { type ClientState, type Ending, gridSize } from "./state.js"
+import { type ClientExit, type ClientState, gridSize } from "./state.js"
 
 /** What the screen shows, as a pure function of the client state and the window size. */
 
@@ -19,10 +19,10 @@ export const sanitize = (text: string): string =>
 export const fit = (text: string, width: number): string => sanitize(text).slice(0, width).padEnd(width)
 
 export const statusLine = (state: ClientState): string => {
-  const remaining = state.remaining ?? "?"
-  return state.role._tag === "Spectator"
+  const { letter, purse, remaining = "?", role } = state.report
+  return role === "spectator"
     ? `Spectator: ${remaining} nuggets unclaimed.`
-    : `Player ${state.letter ?? "?"} has ${state.purse} nuggets (${remaining} nuggets unclaimed).`
+    : `Player ${letter ?? "?"} has ${purse} nuggets (${remaining} nuggets unclaimed).`
 }
 
 /** Greedy word wrap; a word longer than the width is cut. */
@@ -71,11 +71,9 @@ export const screenLines = (state: ClientState, size: Size): ReadonlyArray<strin
   } else {
     const status = statusLine(state)
     lines.push(state.note ? `${status}  ${state.note}` : status)
-    if (grid && state.display) {
-      for (let row = 0; row < grid.rows; row++) {
-        // Clipped and padded to the grid, whatever size the DISPLAY came in.
-        lines.push(fit(state.display[row] ?? "", grid.cols))
-      }
+    const view = state.report.view
+    if (grid && view) {
+      for (let row = 0; row < grid.rows; row++) lines.push(fit(view[row] ?? "", grid.cols))
     }
   }
   return Array.from({ length: size.rows }, (_, row) => fit(lines[row] ?? "", size.columns))
@@ -103,22 +101,22 @@ export const frameDiff = (previous: ReadonlyArray<string> | undefined, next: Rea
 }
 
 /** What is printed once the screen is gone: printable ASCII only, each line cut to `width`. */
-export const farewell = (ending: Ending, width: number): string => {
-  const text = farewellText(ending)
+export const farewell = (exit: ClientExit, width: number): string => {
+  const text = farewellText(exit)
   return text.split("\n").map((line) => sanitize(line.replace(/\r$/, "")).slice(0, width)).join("\n")
 }
 
-const farewellText = (ending: Ending): string => {
-  switch (ending._tag) {
+const farewellText = (exit: ClientExit): string => {
+  switch (exit._tag) {
     case "Quit":
-      return ending.reason || "The server ended the session."
+      return exit.reason || "The server ended the session."
     case "GameOver":
-      return `GAME OVER:\n${ending.summary.replace(/\r?\n$/, "")}`
+      return `GAME OVER:\n${exit.summary.replace(/\r?\n$/, "")}`
     case "Refused":
-      return `the server refused to let you join${ending.reason ? `: ${ending.reason}` : "."}`
+      return `the server refused to let you join${exit.reason ? `: ${exit.reason}` : "."}`
     case "BadGrid":
-      return `the server sent a grid no map can have (${ending.reason}).`
+      return `the server sent a grid no map can have (${exit.reason}).`
     case "UserQuit":
-      return ending.how === "no answer" ? "The server did not answer Q; left anyway." : ""
+      return exit.how === "no answer" ? "The server did not answer Q; left anyway." : ""
   }
 }

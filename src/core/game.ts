@@ -6,8 +6,15 @@ import { makeSight, type Sight, type SightRule } from "./visibility.js"
 /** Opaque key of a client, chosen by the shell (e.g. "127.0.0.1:5000"); the core only compares it. */
 export type ClientId = string
 
-/** Whose eyes a DISPLAY is for: a player's index (0 = A) or the spectator. */
+/** Whose eyes a view is for: a player's index (0 = A) or the spectator. */
 export type Viewer = number | "spectator"
+
+/**
+ * `classic`: the requirements spec. `steal`: moving onto another player also takes 10% of
+ * its purse, rounded down.
+ */
+export type Variant = "classic" | "steal"
+export const variants: ReadonlyArray<Variant> = ["classic", "steal"]
 
 export interface Rules {
   readonly maxPlayers: number
@@ -16,6 +23,7 @@ export interface Rules {
   readonly goldMinPiles: number
   readonly goldMaxPiles: number
   readonly sight: SightRule
+  readonly variant: Variant
 }
 
 export const specRules: Rules = {
@@ -24,8 +32,12 @@ export const specRules: Rules = {
   goldTotal: C.GoldTotal,
   goldMinPiles: C.GoldMinNumPiles,
   goldMaxPiles: C.GoldMaxNumPiles,
-  sight: "spec"
+  sight: "spec",
+  variant: "classic"
 }
+
+/** The later CS50 servers' reading of the rules: sight passes through room spots only. */
+export const cs50Rules: Rules = { ...specRules, sight: "roomSpotsOnly" }
 
 export interface Player {
   readonly index: number
@@ -53,13 +65,16 @@ export interface GameState {
   readonly over: boolean
 }
 
-/** What the server must tell a client, in order. DISPLAY content is rendered per viewer. */
+/** Why the server tells a client to quit; the words are the protocol's business. */
+export type QuitReason = "PlayerQuit" | "SpectatorQuit" | "SpectatorReplaced" | "ShutDown"
+
+/** What the server must tell a client, in order. A DISPLAY carries the viewer's current view. */
 export type Notice =
   | { readonly _tag: "Ok"; readonly letter: string }
   | { readonly _tag: "Grid"; readonly rows: number; readonly cols: number }
   | { readonly _tag: "Gold"; readonly collected: number; readonly purse: number; readonly remaining: number }
   | { readonly _tag: "Display" }
-  | { readonly _tag: "Quit"; readonly reason: string }
+  | { readonly _tag: "Quit"; readonly reason: QuitReason }
   | { readonly _tag: "GameOver" }
 
 export interface Envelope {
@@ -68,55 +83,57 @@ export interface Envelope {
   readonly notice: Notice
 }
 
-/** One transition's result: the new state and what to send, in order. */
-export interface Step {
+/** A player's walk in one transition: every spot it stood on, from where it was to where it is. */
+export interface Walk {
+  readonly player: number
+  readonly path: ReadonlyArray<number>
+}
+
+export interface Theft {
+  readonly thief: number
+  readonly victim: number
+  readonly nuggets: number
+}
+
+/**
+ * What a transition changed on the map, so that views are brought up to date without
+ * comparing states.
+ */
+export interface ChangeSet {
+  /** Gridpoints whose occupant may have changed: players left or arrived, gold taken or dropped. */
+  readonly cells: ReadonlyArray<number>
+  /** Players who moved (the mover, and anyone swapped), with their paths. */
+  readonly walks: ReadonlyArray<Walk>
+  /** Players who arrived on the map. */
+  readonly joined: ReadonlyArray<number>
+  /** Players who left the map. */
+  readonly left: ReadonlyArray<number>
+  readonly thefts: ReadonlyArray<Theft>
+}
+
+export const noChanges: ChangeSet = { cells: [], walks: [], joined: [], left: [], thefts: [] }
+
+/** One transition's result: the new state, what to send (in order), and what changed. */
+export interface Transition {
   readonly state: GameState
-  readonly out: ReadonlyArray<Envelope>
+  readonly notices: ReadonlyArray<Envelope>
+  readonly changes: ChangeSet
 }
 
-// ---- Failures a client can cause ----
+// ---- Refusals a client can cause (their wording belongs to the protocol) ----
 
-export class GameFull extends Data.TaggedError("GameFull")<{ readonly maxPlayers: number }> {
-  override get message() {
-    return `Sorry - the game is full; no more than ${this.maxPlayers} players can join.`
-  }
-}
-export class EmptyName extends Data.TaggedError("EmptyName")<{}> {
-  override get message() {
-    return "Sorry - you must provide player's name."
-  }
-}
-export class AlreadyJoined extends Data.TaggedError("AlreadyJoined")<{ readonly as: Viewer }> {
-  override get message() {
-    return this.as === "spectator"
-      ? "you are already the spectator"
-      : `you are already playing as ${C.PlayerLetters[this.as]}`
-  }
-}
-export class NotJoined extends Data.TaggedError("NotJoined")<{}> {
-  override get message() {
-    return "you have not joined this game; send PLAY name or SPECTATE first"
-  }
-}
-export class UnknownKeystroke extends Data.TaggedError("UnknownKeystroke")<{ readonly key: string }> {
-  override get message() {
-    return "unknown keystroke"
-  }
-}
-export class GameIsOver extends Data.TaggedError("GameIsOver")<{}> {
-  override get message() {
-    return "the game is over"
-  }
-}
-export class NoRoomLeft extends Data.TaggedError("NoRoomLeft")<{}> {
-  override get message() {
-    return "Sorry - there is no empty room spot left to drop a new player on."
-  }
-}
+export class GameFull extends Data.TaggedError("GameFull")<{ readonly maxPlayers: number }> {}
+export class EmptyName extends Data.TaggedError("EmptyName")<{}> {}
+export class AlreadyJoined extends Data.TaggedError("AlreadyJoined")<{ readonly as: Viewer }> {}
+export class NotJoined extends Data.TaggedError("NotJoined")<{}> {}
+export class UnknownKeystroke extends Data.TaggedError("UnknownKeystroke")<{ readonly key: string }> {}
+export class GameIsOver extends Data.TaggedError("GameIsOver")<{}> {}
+export class NoRoomLeft extends Data.TaggedError("NoRoomLeft")<{}> {}
 
-export type JoinError = GameFull | EmptyName | AlreadyJoined | GameIsOver | NoRoomLeft
-export type SpectateError = AlreadyJoined | GameIsOver
-export type KeyError = UnknownKeystroke | NotJoined | GameIsOver
+export type PlayRefusal = GameFull | EmptyName | AlreadyJoined | GameIsOver | NoRoomLeft
+export type SpectateRefusal = AlreadyJoined | GameIsOver
+export type KeyRefusal = UnknownKeystroke | NotJoined | GameIsOver
+export type Refusal = PlayRefusal | SpectateRefusal | KeyRefusal
 
 // ---- Setting up ----
 
@@ -197,11 +214,11 @@ const withKnown = (known: Uint8Array, visible: ArrayLike<number>): Uint8Array =>
 // ---- Transitions ----
 
 /** `PLAY name`: the next letter, dropped on a random empty room spot. */
-export const join = (
+export const addPlayer = (
   state: GameState,
   client: ClientId,
   rawName: string
-): Effect.Effect<Step, JoinError> =>
+): Effect.Effect<Transition, PlayRefusal> =>
   Effect.gen(function*() {
     if (state.over) return yield* new GameIsOver()
     const existing = playerOf(state, client)
@@ -227,32 +244,32 @@ export const join = (
       known: withKnown(new Uint8Array(state.map.cells.length), state.sight.visibleFrom(position))
     }
     const next: GameState = { ...state, players: [...state.players, player] }
-    const out: Array<Envelope> = [
+    const notices: Array<Envelope> = [
       { to: client, viewer: index, notice: { _tag: "Ok", letter: player.letter } },
       ...welcome(next, client, index)
     ]
-    return { state: next, out: displayAll(next, out, client) }
+    return {
+      state: next,
+      notices: displayAll(next, notices, client),
+      changes: { ...noChanges, cells: [position], joined: [index] }
+    }
   })
 
 /**
  * `SPECTATE`: the newcomer replaces any spectator, who is told to quit. Transitions that
  * need no randomness return an Either, which is an Effect that needs no fiber to run.
  */
-export const spectate = (state: GameState, client: ClientId): Either.Either<Step, SpectateError> => {
+export const addSpectator = (state: GameState, client: ClientId): Either.Either<Transition, SpectateRefusal> => {
   if (state.over) return Either.left(new GameIsOver())
   const existing = playerOf(state, client)
   if (existing) return Either.left(new AlreadyJoined({ as: existing.index }))
-  const out: Array<Envelope> = []
+  const notices: Array<Envelope> = []
   if (state.spectator !== undefined && state.spectator !== client) {
-    out.push({
-      to: state.spectator,
-      viewer: "spectator",
-      notice: { _tag: "Quit", reason: "You have been replaced by a new spectator." }
-    })
+    notices.push({ to: state.spectator, viewer: "spectator", notice: { _tag: "Quit", reason: "SpectatorReplaced" } })
   }
   const next: GameState = { ...state, spectator: client }
-  out.push(...welcome(next, client, "spectator"))
-  return Either.right({ state: next, out })
+  notices.push(...welcome(next, client, "spectator"))
+  return Either.right({ state: next, notices, changes: noChanges })
 }
 
 const welcome = (state: GameState, to: ClientId, viewer: Viewer): Array<Envelope> => [
@@ -261,19 +278,8 @@ const welcome = (state: GameState, to: ClientId, viewer: Viewer): Array<Envelope
   { to, viewer, notice: display }
 ]
 
-const directions: Readonly<Record<string, readonly [number, number]>> = {
-  h: [0, -1],
-  l: [0, 1],
-  j: [1, 0],
-  k: [-1, 0],
-  y: [-1, -1],
-  u: [-1, 1],
-  b: [1, -1],
-  n: [1, 1]
-}
-
 /** `KEY k`: a move (lower case one step, capital as far as possible) or `Q` to quit. */
-export const pressKey = (state: GameState, client: ClientId, key: string): Either.Either<Step, KeyError> => {
+export const applyKey = (state: GameState, client: ClientId, key: string): Either.Either<Transition, KeyRefusal> => {
   if (state.over) return Either.left(new GameIsOver())
   if (state.spectator === client) {
     return key === "Q"
@@ -284,39 +290,46 @@ export const pressKey = (state: GameState, client: ClientId, key: string): Eithe
   if (!player) return Either.left(new NotJoined())
   if (key === "Q") return Either.right(playerQuits(state, player))
   const lower = key.toLowerCase()
-  const direction = key.length === 1 ? directions[lower] : undefined
+  const direction = key.length === 1 ? C.MoveDirections[lower] : undefined
   if (!direction) return Either.left(new UnknownKeystroke({ key }))
   return Either.right(move(state, player.index, direction, key !== lower))
 }
 
-const spectatorQuits = (state: GameState): Step => ({
+const spectatorQuits = (state: GameState): Transition => ({
   state: { ...state, spectator: undefined },
-  out: [{ to: state.spectator!, viewer: "spectator", notice: { _tag: "Quit", reason: "Thanks for watching!" } }]
+  notices: [{ to: state.spectator!, viewer: "spectator", notice: { _tag: "Quit", reason: "SpectatorQuit" } }],
+  changes: noChanges
 })
 
-const playerQuits = (state: GameState, player: Player): Step => {
+const playerQuits = (state: GameState, player: Player): Transition => {
   const players = state.players.slice()
   players[player.index] = { ...player, active: false }
   const next: GameState = { ...state, players }
   return {
     state: next,
-    out: displayAll(next, [
-      { to: player.client, viewer: player.index, notice: { _tag: "Quit", reason: "Thanks for playing!" } }
-    ])
+    notices: displayAll(next, [{ to: player.client, viewer: player.index, notice: { _tag: "Quit", reason: "PlayerQuit" } }]),
+    changes: { ...noChanges, cells: [player.position], left: [player.index] }
   }
 }
+
+/** The share of a victim's purse a thief takes in the `steal` variant: 10%, rounded down. */
+export const stolenFrom = (purse: number): number => Math.floor(purse / 10)
 
 const move = (
   state: GameState,
   moverIndex: number,
   [dRow, dCol]: readonly [number, number],
   repeat: boolean
-): Step => {
+): Transition => {
   const { map, sight } = state
+  const steal = state.rules.variant === "steal"
   const players = state.players.slice()
   let gold: Map<number, number> | undefined
   let collected = 0
-  let moved = false
+  const path = [players[moverIndex]!.position]
+  const walks: Array<Walk> = []
+  const cells = [path[0]!]
+  const thefts: Array<Theft> = []
   for (;;) {
     const mover = players[moverIndex]!
     const row = Math.floor(mover.position / map.cols) + dRow
@@ -324,14 +337,21 @@ const move = (
     if (row < 0 || col < 0 || row >= map.rows || col >= map.cols) break
     const target = row * map.cols + col
     if (!isSpot(map.cells[target]!)) break
-    moved = true
+    let purse = mover.purse
     const other = players.find((p) => p.active && p.position === target)
     if (other) {
+      const taken = steal ? stolenFrom(other.purse) : 0
+      if (taken > 0) {
+        thefts.push({ thief: moverIndex, victim: other.index, nuggets: taken })
+        purse += taken
+      }
       players[other.index] = {
         ...other,
         position: mover.position,
+        purse: other.purse - taken,
         known: withKnown(other.known, sight.visibleFrom(mover.position))
       }
+      walks.push({ player: other.index, path: [target, mover.position] })
     }
     const pile = (gold ?? state.gold).get(target) ?? 0
     if (pile > 0) {
@@ -342,34 +362,68 @@ const move = (
     players[moverIndex] = {
       ...mover,
       position: target,
-      purse: mover.purse + pile,
+      purse: purse + pile,
       known: withKnown(mover.known, sight.visibleFrom(target))
     }
+    path.push(target)
+    // The path's ends are where the mover left and arrived; between them, only where gold
+    // was taken or a swapped player landed did an occupant change.
+    if (pile > 0) cells.push(target)
+    if (other) cells.push(target, players[other.index]!.position)
     if (!repeat) break
   }
-  if (!moved) return { state, out: [] }
+  if (path.length === 1) return { state, notices: [], changes: noChanges }
+  cells.push(path[path.length - 1]!)
+  walks.unshift({ player: moverIndex, path })
   const goldRemaining = state.goldRemaining - collected
   const over = collected > 0 && goldRemaining === 0
   const next: GameState = { ...state, players, gold: gold ?? state.gold, goldRemaining, over }
-  const out = displayAll(next, collected > 0 ? goldNotices(next, moverIndex, collected) : [])
-  if (next.over) for (const { to, viewer } of audience(next)) out.push({ to, viewer, notice: { _tag: "GameOver" } })
-  return { state: next, out }
+  const notices = displayAll(next, goldNotices(state, next, moverIndex, collected, thefts))
+  if (next.over) for (const { to, viewer } of audience(next)) notices.push({ to, viewer, notice: { _tag: "GameOver" } })
+  return { state: next, notices, changes: { cells, walks, joined: [], left: [], thefts } }
 }
 
-const goldNotices = (state: GameState, collectorIndex: number, collected: number): Array<Envelope> =>
-  audience(state).map(({ to, viewer }) => {
-    const purse = viewer === "spectator" ? 0 : state.players[viewer]!.purse
-    const notice: Notice = {
+/**
+ * GOLD after a move: to everyone when nuggets left the map (the count of nuggets left
+ * changed); otherwise only to the thief and its victims, whose purses changed.
+ */
+const goldNotices = (
+  before: GameState,
+  state: GameState,
+  moverIndex: number,
+  collected: number,
+  thefts: ReadonlyArray<Theft>
+): Array<Envelope> => {
+  if (collected === 0 && thefts.length === 0) return []
+  const mover = state.players[moverIndex]!
+  const gained = mover.purse - before.players[moverIndex]!.purse
+  const told = collected > 0
+    ? audience(state)
+    : [moverIndex, ...thefts.map((theft) => theft.victim)].map((index) => ({
+      to: state.players[index]!.client,
+      viewer: index as Viewer
+    }))
+  return told.map(({ to, viewer }) => ({
+    to,
+    viewer,
+    notice: {
       _tag: "Gold",
-      collected: viewer === collectorIndex ? collected : 0,
-      purse,
+      collected: viewer === moverIndex ? gained : 0,
+      purse: viewer === "spectator" ? 0 : state.players[viewer]!.purse,
       remaining: state.goldRemaining
     }
-    return { to, viewer, notice }
-  })
+  }))
+}
 
 /** The server is going away: every client is told to quit, and the game is over. */
-export const shutDown = (state: GameState, reason: string): Step => ({
+export const shutDown = (state: GameState): Transition => ({
   state: { ...state, over: true },
-  out: audience(state).map(({ to, viewer }) => ({ to, viewer, notice: { _tag: "Quit", reason } }))
+  notices: audience(state).map(({ to, viewer }) => ({ to, viewer, notice: { _tag: "Quit", reason: "ShutDown" } })),
+  changes: noChanges
 })
+
+/** Every player who ever joined, in letter order, with its purse: what the game-over summary lists. */
+export const standings = (
+  state: GameState
+): ReadonlyArray<{ readonly letter: string; readonly name: string; readonly purse: number }> =>
+  state.players.map(({ letter, name, purse }) => ({ letter, name, purse }))

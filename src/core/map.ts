@@ -1,5 +1,5 @@
 import { Data, Either } from "effect"
-import { DisplayHeaderLength, GoldMaxNumPiles, MaxBytes, MaxPlayers } from "./constants.js"
+import { GoldMaxNumPiles, MaxPlayers } from "./constants.js"
 
 export const Rock = 0x20 // ' '
 export const RoomSpot = 0x2e // '.'
@@ -18,14 +18,11 @@ export interface GameMap {
 
 export const isSpot = (ch: number): boolean => ch === RoomSpot || ch === PassageSpot
 
-/** Bytes of a DISPLAY datagram for a grid of this size. */
-export const displaySize = (rows: number, cols: number): number => DisplayHeaderLength + rows * (cols + 1)
-
 /** Room spots a map needs so that every player and every gold pile can be dropped on its own spot. */
 export const requiredRoomSpots = MaxPlayers + GoldMaxNumPiles
 
 export class MapError extends Data.TaggedError("MapError")<{
-  readonly reason: "Empty" | "BadCharacter" | "TooLarge" | "TooFewSpots"
+  readonly reason: "Empty" | "BadCharacter" | "TooFewSpots"
   readonly message: string
   /** 0-based; present when one gridpoint is to blame. */
   readonly row?: number
@@ -70,17 +67,6 @@ export const parseMap = (text: string): Either.Either<GameMap, MapError> => {
   }
   if (cols === 0) {
     return Either.left(new MapError({ reason: "Empty", message: "the map file has only empty lines" }))
-  }
-  if (displaySize(rows, cols) > MaxBytes) {
-    return Either.left(
-      new MapError({
-        reason: "TooLarge",
-        row: rows - 1,
-        col: cols - 1,
-        message: `a ${rows}x${cols} grid does not fit in one DISPLAY datagram ` +
-          `(${displaySize(rows, cols)} bytes > ${MaxBytes})`
-      })
-    )
   }
   const cells = new Uint8Array(rows * cols).fill(Rock)
   const roomSpots: Array<number> = []

@@ -1,6 +1,5 @@
 import { Data, Either } from "effect"
-import { MaxBytes } from "../core/constants.js"
-import { displaySize } from "../core/map.js"
+import { fitsInDatagram } from "./display.js"
 
 /**
  * The network protocol: one message per datagram, ASCII text whose first word (ended by a
@@ -99,15 +98,13 @@ export type ServerMessage =
   | { readonly _tag: "Quit"; readonly reason: string }
   | { readonly _tag: "GameOver"; readonly summary: string }
 
-/** Dialects of the same protocol: the requirements spec's, and the later CS50 (2021) one. */
-export type Dialect = "spec" | "cs50-2021"
-
-export const encodeServerMessage = (message: ServerMessage, dialect: Dialect = "spec"): string => {
+/** The text of a message; `dialect.ts` chooses which message a dialect sends. */
+export const encodeServerMessage = (message: ServerMessage): string => {
   switch (message._tag) {
     case "Ok":
       return `OK ${message.letter}`
     case "No":
-      return dialect === "spec" ? (message.reason ? `NO ${message.reason}` : "NO") : `ERROR ${message.reason}`
+      return message.reason ? `NO ${message.reason}` : "NO"
     case "Error":
       return `ERROR ${message.reason}`
     case "Grid":
@@ -119,7 +116,7 @@ export const encodeServerMessage = (message: ServerMessage, dialect: Dialect = "
     case "Quit":
       return message.reason ? `QUIT ${message.reason}` : "QUIT"
     case "GameOver":
-      return dialect === "spec" ? `GAMEOVER\n${message.summary}` : `QUIT GAME OVER:\n${message.summary}`
+      return `GAMEOVER\n${message.summary}`
   }
 }
 
@@ -148,7 +145,7 @@ export const decodeServerMessage = (datagram: Uint8Array | string): Either.Eithe
       if (!size) return malformed(`bad GRID ${excerpt(line)}`)
       const [rows, cols] = size as [number, number]
       if (rows < 1 || cols < 1) return malformed(`GRID ${rows}x${cols} has no gridpoints`)
-      if (displaySize(rows, cols) > MaxBytes) return malformed(`GRID ${rows}x${cols} cannot fit in one datagram`)
+      if (!fitsInDatagram(rows, cols)) return malformed(`GRID ${rows}x${cols} cannot fit in one datagram`)
       return Either.right({ _tag: "Grid", rows, cols })
     }
     case "GOLD": {

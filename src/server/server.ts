@@ -1,38 +1,46 @@
 import { Deferred, Effect, Either, Exit, Random, Runtime } from "effect"
 import {
+  addPlayer,
+  addSpectator,
+  applyKey,
   type ClientId,
   type Envelope,
-  type GameState,
-  join,
   newGame,
-  pressKey,
+  type Refusal,
   type Rules,
   shutDown,
-  spectate,
   specRules,
-  type Step
+  standings,
+  type Transition
 } from "../core/game.js"
 import type { GameMap } from "../core/map.js"
-import { gameOverSummary, Views } from "../core/render.js"
-import { decodeClientMessage, type Dialect, encodeServerMessage, excerpt, type ServerMessage } from "../protocol/messages.js"
 import { type Datagram, type Endpoint, UdpSocket } from "../net/udp.js"
+import {
+  type Dialect,
+  gameOverMessage,
+  malformedMessage,
+  quitText,
+  refusalMessage,
+  refusalText,
+  summaryText
+} from "../protocol/dialect.js"
+import { decodeClientMessage, encodeServerMessage, excerpt, type ServerMessage } from "../protocol/messages.js"
+import { DisplayBuffers } from "./views.js"
 
 export interface ServerOptions {
   readonly map: GameMap
   readonly seed: number
+  readonly rules?: Rules
   readonly dialect?: Dialect
-  /** Called with each new state, in order: for tests now, recordings later. */
-  readonly observe?: (state: GameState) => void
+  /** Called with each transition, in order: for tests now, recordings later. */
+  readonly observe?: (transition: Transition) => void
 }
 
 export interface GameResult {
   readonly summary: string
-  readonly state: GameState
 }
 
-export const rulesFor = (dialect: Dialect): Rules =>
-  dialect === "spec" ? specRules : { ...specRules, sight: "roomSpotsOnly" }
-
+/** The shell's name for a client: its address and port. */
 const clientKey = (from: Endpoint): ClientId =>
   from.address.includes(":") ? `[${from.address}]:${from.port}` : `${from.address}:${from.port}`
 
@@ -45,101 +53,103 @@ export const runServer = (options: ServerOptions): Effect.Effect<GameResult, nev
   Effect.gen(function*() {
     const dialect = options.dialect ?? "spec"
     const socket = yield* UdpSocket
-    let state = yield* newGame(options.map, rulesFor(dialect))
-    const views = new Views(state)
+    let state = yield* newGame(options.map, options.rules ?? specRules)
+    const buffers = new DisplayBuffers(state)
+    /** Where each client that joined is reached. */
     const endpoints = new Map<ClientId, Endpoint>()
-    // Runs an Effect at once with this fiber's services: the seeded Random, the loggers.
-    const runNow = Runtime.runSync(yield* Effect.runtime<never>())
 
-    const message = (msg: ServerMessage) => encodeServerMessage(msg, dialect)
-    const deliver = (step: Step) => {
-      if (step.state === state && step.out.length === 0) return
-      state = step.state
+    const send = (to: Endpoint, message: ServerMessage) => socket.sendNow(encodeServerMessage(message), to)
+
+    /** Makes the transition's state current and sends its notices, each DISPLAY from the viewer's buffer. */
+    const deliver = (transition: Transition) => {
+      if (transition.state === state && transition.notices.length === 0) return
+      state = transition.state
       // In place when every earlier DISPLAY has left: no copy, no allocation per keystroke.
-      views.advance(state, { reuse: socket.allSent() })
-      options.observe?.(state)
-      let summary: string | undefined
-      for (const envelope of step.out) {
+      buffers.advance(transition, { reuse: socket.allSent() })
+      options.observe?.(transition)
+      for (const envelope of transition.notices) {
         const to = endpoints.get(envelope.to)
-        if (to) socket.sendNow(datagramFor(envelope, () => summary ??= gameOverSummary(state)), to)
+        if (to) socket.sendNow(datagramFor(envelope), to)
       }
     }
-    const datagramFor = (envelope: Envelope, summary: () => string): Uint8Array | string => {
-      const notice = envelope.notice
+    let summary: string | undefined
+    const datagramFor = ({ notice, viewer }: Envelope): Uint8Array | string => {
       switch (notice._tag) {
         case "Display":
-          return views.display(envelope.viewer)
+          return buffers.display(viewer)
         case "GameOver":
-          return message({ _tag: "GameOver", summary: summary() })
+          return encodeServerMessage(gameOverMessage(dialect, summary ??= summaryText(standings(state))))
+        case "Quit":
+          return encodeServerMessage({ _tag: "Quit", reason: quitText[notice.reason] })
         default:
-          return message(notice)
+          return encodeServerMessage(notice)
       }
     }
-    const reply = (to: Endpoint, msg: ServerMessage) => socket.sendNow(message(msg), to)
+    const refuse = (from: Endpoint, what: string, refusal: Refusal) => {
+      send(from, refusalMessage(dialect, refusal))
+      return Effect.logInfo(`${clientKey(from)}: ${what} refused: ${refusalText(refusal)}`)
+    }
 
-    const handle = (datagram: Datagram): void => {
-      const from = { address: datagram.address, port: datagram.port }
+    /**
+     * One datagram: decoded and handed to the core. A keystroke returns nothing to run;
+     * what else happened returns its log entry.
+     */
+    const handle = (datagram: Datagram): Effect.Effect<void> | undefined => {
+      const from: Endpoint = { address: datagram.address, port: datagram.port }
       const client = clientKey(from)
       const decoded = decodeClientMessage(datagram.data)
       if (Either.isLeft(decoded)) {
         const error = decoded.left
         // Only a malformed PLAY/KEY/SPECTATE is answered: answering anything else could
         // start an endless exchange with a peer that also answers what it does not know.
-        if (error.kind === "malformed") reply(from, { _tag: "No", reason: error.reason })
-        return runNow(Effect.logWarning(`${client}: ignored datagram of ${datagram.data.length} bytes: ${error.reason}`))
+        if (error.kind === "malformed") send(from, malformedMessage(dialect, error.reason))
+        return Effect.logWarning(`${client}: ignored datagram of ${datagram.data.length} bytes: ${error.reason}`)
       }
       const request = decoded.right
       switch (request._tag) {
-        case "Play": {
-          // Joining draws a spot at random: the one transition that needs the Random service.
-          const joined = runNow(Effect.either(join(state, client, request.name)))
-          if (Either.isRight(joined)) {
-            endpoints.set(client, from)
-            deliver(joined.right)
-            const player = joined.right.state.players.at(-1)!
-            return runNow(Effect.logInfo(`${client}: joined as ${player.letter} (${excerpt(player.name)})`))
-          }
-          const error = joined.left
-          reply(
-            from,
-            error._tag === "EmptyName"
-              ? { _tag: "Quit", reason: error.message }
-              : error._tag === "GameFull" && dialect !== "spec"
-              ? { _tag: "Quit", reason: "Game is full: no more players can join." }
-              : { _tag: "No", reason: error.message }
-          )
-          return runNow(Effect.logInfo(`${client}: PLAY refused: ${error.message}`))
-        }
-        case "Spectate": {
-          const watched = spectate(state, client)
-          if (Either.isLeft(watched)) {
-            reply(from, { _tag: "No", reason: watched.left.message })
-            return runNow(Effect.logInfo(`${client}: SPECTATE refused: ${watched.left.message}`))
-          }
-          endpoints.set(client, from)
-          deliver(watched.right)
-          return runNow(Effect.logInfo(`${client}: spectating`))
-        }
         case "Key": {
-          const pressed = pressKey(state, client, request.key)
+          const pressed = applyKey(state, client, request.key)
           if (Either.isLeft(pressed)) {
-            reply(from, { _tag: "No", reason: pressed.left.message })
-            return runNow(Effect.logDebug(`${client}: KEY ${excerpt(request.key)} refused: ${pressed.left.message}`))
+            send(from, refusalMessage(dialect, pressed.left))
+            return Effect.logDebug(`${client}: KEY ${excerpt(request.key)} refused: ${refusalText(pressed.left)}`)
           }
           deliver(pressed.right)
-          if (request.key === "Q") runNow(Effect.logInfo(`${client}: quit`))
+          return request.key === "Q" ? Effect.logInfo(`${client}: quit`) : undefined
+        }
+        case "Play":
+          // Joining draws a spot at random: the one transition that needs the Random service.
+          return Effect.either(addPlayer(state, client, request.name)).pipe(
+            Effect.flatMap(Either.match({
+              onLeft: (refusal) => refuse(from, "PLAY", refusal),
+              onRight: (joined) => {
+                endpoints.set(client, from)
+                deliver(joined)
+                const player = joined.state.players.at(-1)!
+                return Effect.logInfo(`${client}: joined as ${player.letter} (${excerpt(player.name)})`)
+              }
+            }))
+          )
+        case "Spectate": {
+          const watching = addSpectator(state, client)
+          if (Either.isLeft(watching)) return refuse(from, "SPECTATE", watching.left)
+          endpoints.set(client, from)
+          deliver(watching.right)
+          return Effect.logInfo(`${client}: spectating`)
         }
       }
     }
 
     // Each datagram is handled to the end as it arrives, in the socket's own callback: one
     // at a time and in order, like a loop over a stream, but without a fiber hand-off per
-    // datagram, which measured at half the server's time per keystroke.
+    // datagram, which measured at half the server's time per keystroke. What `handle`
+    // returns runs at once with this fiber's services (the seeded Random, the loggers).
+    const runNow = Runtime.runSync(yield* Effect.runtime<never>())
     const finished = yield* Deferred.make<void>()
     yield* socket.onDatagram((datagram) => {
       if (state.over) return
       try {
-        handle(datagram)
+        const then = handle(datagram)
+        if (then !== undefined) runNow(then)
       } catch (defect) {
         // A bug in handling one datagram must not end the game for everyone.
         runNow(Effect.logError(`${clientKey(datagram)}: internal error while handling a datagram`, defect))
@@ -148,12 +158,12 @@ export const runServer = (options: ServerOptions): Effect.Effect<GameResult, nev
     })
     yield* Deferred.await(finished).pipe(
       Effect.onInterrupt(() =>
-        Effect.sync(() => deliver(shutDown(state, "server shutting down"))).pipe(
+        Effect.sync(() => deliver(shutDown(state))).pipe(
           Effect.zipRight(Effect.logInfo("shutting down: every client was told to quit"))
         )
       )
     )
-    const summary = gameOverSummary(state)
-    yield* Effect.logInfo(`game over:\n${summary}`)
-    return { summary, state }
+    const result = { summary: summary ?? summaryText(standings(state)) }
+    yield* Effect.logInfo(`game over:\n${result.summary}`)
+    return result
   }).pipe(Effect.scoped, Effect.withRandom(Random.make(options.seed)))

@@ -1,4 +1,4 @@
-import { Duration, Effect, Layer, Option, Queue, Ref, Stream, SubscriptionRef } from "effect"
+import { Duration, Effect, Layer, Queue, Ref, Stream, SubscriptionRef } from "effect"
 import { type Endpoint, makeUdpSocket } from "../../src/net/udp.js"
 import type { Size } from "../../src/client/screen.js"
 import { Terminal } from "../../src/client/terminal.js"
@@ -28,9 +28,6 @@ export const fakeServer = Effect.gen(function*() {
       Effect.map((datagram) => datagram.text),
       Effect.timeoutFail({ duration: patience, onTimeout: () => new Error("the client sent nothing") })
     ),
-    /** Nothing more arrives within `wait`. */
-    nothingMore: (wait: Duration.DurationInput) =>
-      Queue.take(inbox).pipe(Effect.timeout(wait), Effect.option, Effect.map(Option.isNone)),
     send: (...texts: ReadonlyArray<string>) =>
       Effect.gen(function*() {
         const to = yield* Ref.get(client)

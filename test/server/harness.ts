@@ -1,6 +1,6 @@
 import { Context, Effect, Exit, Fiber, Layer, Logger, LogLevel, Scope } from "effect"
 import * as dgram from "node:dgram"
-import { find, firstStepToward, gridLines } from "../../src/bot/path.js"
+import { find, firstStepToward, gridLines } from "./walk.js"
 import { udpLayer, UdpSocket } from "../../src/net/udp.js"
 import { type GameResult, runServer, type ServerOptions } from "../../src/server/server.js"
 

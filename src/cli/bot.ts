@@ -1,13 +1,13 @@
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Duration, Effect, Option } from "effect"
-import { CliError } from "../cliError.js"
-import { checkPort, seedOrClock } from "../server/command.js"
-import { type BotResult, resultLine, runBots } from "./bots.js"
-import { type Strategy, strategies } from "./brain.js"
+import { type BotResult, resultLine, runBots } from "../bot/bots.js"
+import { type Strategy, strategies } from "../bot/brain.js"
+import { CliError } from "./error.js"
+import { checkPort, seedOrClock } from "./shared.js"
 
-export const maxBots = 100
+const maxBots = 100
 
-export interface BotCommandOptions {
+interface BotCommandOptions {
   readonly host: string
   readonly port: number
   readonly count: number
@@ -21,7 +21,7 @@ export interface BotCommandOptions {
 
 const check = (ok: boolean, message: string) => (ok ? Effect.void : Effect.fail(new CliError({ message })))
 
-export const bot = (options: BotCommandOptions) =>
+const bot = (options: BotCommandOptions) =>
   Effect.gen(function*() {
     const port = yield* checkPort(options.port, false)
     yield* check(

@@ -1,18 +1,14 @@
 import { Args, Command } from "@effect/cli"
-import { Console, Effect, Either } from "effect"
-import { readFile } from "node:fs/promises"
-import { CliError } from "./cliError.js"
-import { mapProblems, parseMap } from "./core/map.js"
-import { readFailure } from "./server/command.js"
+import { Console, Effect } from "effect"
+import { mapProblems } from "../core/map.js"
+import { CliError } from "./error.js"
+import { parseServableMap, readMapText } from "./shared.js"
 
 /** Checks a map against every rule of the spec and prints each broken one; exit 0 if none. */
-export const checkMap = (path: string) =>
+const checkMap = (path: string) =>
   Effect.gen(function*() {
-    const text = yield* Effect.tryPromise({
-      try: () => readFile(path, "utf8"),
-      catch: (error) => new CliError({ message: `cannot read map file '${path}': ${readFailure(error)}` })
-    })
-    const map = yield* Either.mapLeft(parseMap(text), (error) => new CliError({ message: `${path}: ${error.message}` }))
+    const text = yield* readMapText(path)
+    const map = yield* parseServableMap(text, path)
     const problems = mapProblems(map)
     if (problems.length === 0) {
       yield* Console.log(`${path}: OK, ${map.rows}x${map.cols} with ${map.roomSpots.length} room spots`)

@@ -1,13 +1,13 @@
 import { Command } from "@effect/cli"
-import { botCommand } from "./bot/command.js"
-import { joinCommand } from "./client/command.js"
-import { mapCommand } from "./mapCommand.js"
-import { playCommand } from "./playCommand.js"
-import { serveCommand } from "./server/command.js"
+import { botCommand } from "./bot.js"
+import { joinCommand } from "./join.js"
+import { mapCommand } from "./map.js"
+import { playCommand } from "./play.js"
+import { serveCommand } from "./serve.js"
 
 export const version = "0.1.0"
 
-export const nuggets = Command.make("nuggets").pipe(
+const nuggets = Command.make("nuggets").pipe(
   Command.withDescription("Nuggets: a multiplayer exploration game over UDP."),
   Command.withSubcommands([playCommand, serveCommand, joinCommand, botCommand, mapCommand])
 )

@@ -1,20 +1,28 @@
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Context, Effect, Fiber, Layer, Option } from "effect"
-import { hostname, userInfo } from "node:os"
 import { isIPv6 } from "node:net"
-import { CliError } from "./cliError.js"
-import { log, loggerLayer, reportEnding } from "./client/command.js"
-import { defaultAnswerTimeout, join } from "./client/join.js"
-import { terminalLayer } from "./client/terminal.js"
-import { udpLayer, UdpSocket } from "./net/udp.js"
-import { gameSetup, hostOption, portOption } from "./server/command.js"
-import { runServer } from "./server/server.js"
+import { hostname, userInfo } from "node:os"
+import { defaultAnswerTimeout, joinGame } from "../client/session.js"
+import { terminalLayer } from "../client/terminal.js"
+import type { Variant } from "../core/game.js"
+import { udpLayer, UdpSocket } from "../net/udp.js"
+import { runServer } from "../server/server.js"
+import { CliError } from "./error.js"
+import {
+  gameSetup,
+  hostOption,
+  logOption,
+  portOption,
+  reportExit,
+  rulesFor,
+  screenLogging,
+  variantOption
+} from "./shared.js"
 
 /** The address this process's own client uses to reach a server bound to `host`. */
-const localAddress = (host: string) =>
-  host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host
+const localAddress = (host: string) => host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host
 
-const defaultName = () => {
+const loginName = () => {
   try {
     return userInfo().username || "player"
   } catch {
@@ -22,12 +30,13 @@ const defaultName = () => {
   }
 }
 
-export interface PlayOptions {
+interface PlayOptions {
   readonly name: Option.Option<string>
   readonly mapFile: Option.Option<string>
   readonly seed: Option.Option<string>
   readonly port: number
   readonly host: string
+  readonly variant: Variant
   readonly log: Option.Option<string>
 }
 
@@ -35,16 +44,16 @@ export interface PlayOptions {
  * A server in this process and the player in this terminal. When the player leaves or the
  * game ends, the server stops too, telling anyone else still playing.
  */
-export const play = (options: PlayOptions) =>
+const play = (options: PlayOptions) =>
   Effect.gen(function*() {
     const { map, port, seed } = yield* gameSetup(options)
-    const name = Option.getOrElse(options.name, defaultName)
-    const ending = yield* Effect.scoped(
+    const name = Option.getOrElse(options.name, loginName)
+    const exit = yield* Effect.scoped(
       Effect.gen(function*() {
         const socket = yield* Layer.build(
           udpLayer({ port, host: options.host, family: isIPv6(options.host) ? "udp6" : "udp4" })
         ).pipe(Effect.map(Context.get(UdpSocket)))
-        const server = yield* runServer({ map, seed }).pipe(
+        const server = yield* runServer({ map, seed, rules: rulesFor("spec", options.variant) }).pipe(
           Effect.provideService(UdpSocket, socket),
           Effect.forkScoped
         )
@@ -52,24 +61,24 @@ export const play = (options: PlayOptions) =>
           `Nuggets server on port ${socket.local.port}; friends join with: ` +
             `nuggets join ${hostname()} ${socket.local.port} NAME`
         )
-        const ending = yield* join(
+        const exit = yield* joinGame(
           {
             host: localAddress(options.host),
             port: socket.local.port,
-            role: { _tag: "Player", name },
+            request: { _tag: "Player", name },
             answerTimeout: defaultAnswerTimeout
           },
           terminalLayer
         )
         yield* Fiber.interrupt(server)
-        return ending
+        return exit
       })
     )
-    yield* reportEnding(ending)
+    yield* reportExit(exit)
   }).pipe(
-    Effect.provide(loggerLayer(options.log)),
+    Effect.provide(screenLogging(options.log)),
     Effect.catchTags({
-      JoinError: (error) => new CliError({ message: error.message }),
+      ConnectError: (error) => new CliError({ message: error.message }),
       UdpError: (error) => new CliError({ message: error.message })
     })
   )
@@ -91,7 +100,8 @@ export const playCommand = Command.make(
     ),
     port: portOption,
     host: hostOption,
-    log
+    variant: variantOption,
+    log: logOption
   },
   play
 ).pipe(Command.withDescription("Start a game on this machine and play it here; friends can join it."))

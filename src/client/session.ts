@@ -5,17 +5,18 @@ import { type ClientMessage, encodeClientMessage, excerpt } from "../protocol/me
 import { screenLines } from "./screen.js"
 import {
   type ClientEvent,
+  type ClientExit,
   type ClientState,
-  type Ending,
   initialState,
   joinMessage,
+  type JoinRequest,
   receive,
-  type Role,
-  step
+  update
 } from "./state.js"
 import { Terminal } from "./terminal.js"
 
-export class JoinError extends Data.TaggedError("JoinError")<{
+/** No game to join: the host is unknown or no server answers there. */
+export class ConnectError extends Data.TaggedError("ConnectError")<{
   readonly reason: "UnknownHost" | "NoAnswer"
   readonly message: string
 }> {}
@@ -23,7 +24,7 @@ export class JoinError extends Data.TaggedError("JoinError")<{
 export interface JoinOptions {
   readonly host: string
   readonly port: number
-  readonly role: Role
+  readonly request: JoinRequest
   /** How long the server has to give its first answer. */
   readonly answerTimeout: Duration.DurationInput
   /** How long to wait for the server's QUIT after the player pressed Q. */
@@ -34,12 +35,12 @@ export const defaultAnswerTimeout = Duration.seconds(3)
 
 /** A name or an address (IPv4 first, as most servers listen there), and its UDP family. */
 export const resolveHost = (host: string) =>
-  Effect.async<{ readonly address: string; readonly family: "udp4" | "udp6" }, JoinError>((resume) => {
+  Effect.async<{ readonly address: string; readonly family: "udp4" | "udp6" }, ConnectError>((resume) => {
     const name = host.replace(/^\[(.*)\]$/, "$1")
     dns.lookup(name, { order: "ipv4first" }, (error, address, family) => {
       resume(
         error || !address
-          ? Effect.fail(new JoinError({ reason: "UnknownHost", message: `unknown host ${JSON.stringify(host)}` }))
+          ? Effect.fail(new ConnectError({ reason: "UnknownHost", message: `unknown host ${JSON.stringify(host)}` }))
           : Effect.succeed({ address, family: family === 6 ? "udp6" : "udp4" })
       )
     })
@@ -49,7 +50,7 @@ export const resolveHost = (host: string) =>
  * Joins the game at host:port and plays it until it ends. The terminal (the `screen` layer)
  * is only taken over once the server has answered, and is restored before this returns.
  */
-export const join = (options: JoinOptions, screen: Layer.Layer<Terminal>) =>
+export const joinGame = (options: JoinOptions, screen: Layer.Layer<Terminal>) =>
   Effect.gen(function*() {
     const { address, family } = yield* resolveHost(options.host)
     const server: Endpoint = { address, port: options.port }
@@ -72,12 +73,12 @@ export const join = (options: JoinOptions, screen: Layer.Layer<Terminal>) =>
       return Effect.logDebug(`sent ${excerpt(text)}`).pipe(Effect.zipRight(socket.send(text, server)))
     }
 
-    yield* send(joinMessage(options.role))
+    yield* send(joinMessage(options.request))
     const first = yield* Queue.take(fromServer).pipe(
       Effect.timeoutFail({
         duration: options.answerTimeout,
         onTimeout: () =>
-          new JoinError({
+          new ConnectError({
             reason: "NoAnswer",
             message: `no Nuggets server answered at ${options.host}:${options.port}`
           })
@@ -86,18 +87,18 @@ export const join = (options: JoinOptions, screen: Layer.Layer<Terminal>) =>
       Effect.onInterrupt(() => send({ _tag: "Key", key: "Q" }))
     )
     yield* Effect.logDebug(`received ${excerpt(first.data.toString("utf8"))}`)
-    const answered = receive(initialState(options.role), first.data)
+    const answered = receive(initialState(options.request), first.data)
     // Refused, or told to quit at once: the terminal is never taken over.
-    if (answered.ending) {
-      yield* Effect.logInfo(`the session ended before it began: ${JSON.stringify(answered.ending)}`)
-      return answered.ending
+    if (answered.exit) {
+      yield* Effect.logInfo(`the session ended before it began: ${describeExit(answered.exit)}`)
+      return answered.exit
     }
 
-    const ending = yield* play(answered, fromServer, send, options.quitTimeout ?? defaultQuitTimeout).pipe(
+    const exit = yield* play(answered, fromServer, send, options.quitTimeout ?? defaultQuitTimeout).pipe(
       Effect.provide(screen)
     )
-    yield* Effect.logInfo(`the session ended: ${JSON.stringify(ending)}`)
-    return ending
+    yield* Effect.logInfo(`the session ended: ${describeExit(exit)}`)
+    return exit
   }).pipe(Effect.scoped)
 
 type LoopEvent = ClientEvent | { readonly _tag: "Resize" }
@@ -143,17 +144,17 @@ const play = (
 
     yield* redraw(start)
     const last = yield* events.pipe(
-      Stream.runFoldWhileEffect(start, (state) => state.ending === undefined, (state, event) =>
+      Stream.runFoldWhileEffect(start, (state) => state.exit === undefined, (state, event) =>
         Effect.gen(function*() {
           if (event._tag === "Resize") {
             yield* redraw(state)
             return state
           }
-          const next = step(state, event)
+          const next = update(state, event)
           yield* Ref.set(current, next.state)
           if (next.state.quitSent) yield* Deferred.succeed(quitPressed, undefined)
           yield* Effect.forEach(next.send, send, { discard: true })
-          if (!next.state.ending) yield* redraw(next.state)
+          if (!next.state.exit) yield* redraw(next.state)
           return next.state
         })),
       // SIGINT or SIGTERM interrupt the program: still tell the server we are gone.
@@ -163,5 +164,19 @@ const play = (
         )
       )
     )
-    return last.ending ?? ({ _tag: "UserQuit", how: "end of input" } satisfies Ending)
+    return last.exit ?? ({ _tag: "UserQuit", how: "end of input" } satisfies ClientExit)
   })
+
+/** One line for the log: how the session ended, without the summary's lines. */
+const describeExit = (exit: ClientExit): string => {
+  switch (exit._tag) {
+    case "GameOver":
+      return "game over"
+    case "UserQuit":
+      return `the user left (${exit.how})`
+    case "BadGrid":
+      return `bad GRID: ${exit.reason}`
+    default:
+      return `${exit._tag === "Quit" ? "told to quit" : "refused"}${exit.reason ? `: ${excerpt(exit.reason)}` : ""}`
+  }
+}

@@ -1,0 +1,68 @@
+import { Args, Command, Options } from "@effect/cli"
+import { Console, Effect, Option } from "effect"
+import { isIPv6 } from "node:net"
+import type { Variant } from "../core/game.js"
+import { udpLayer, UdpSocket } from "../net/udp.js"
+import type { Dialect } from "../protocol/dialect.js"
+import { runServer } from "../server/server.js"
+import { CliError } from "./error.js"
+import { gameSetup, hostOption, portOption, rulesFor, variantOption } from "./shared.js"
+
+interface ServeOptions {
+  readonly mapFile: Option.Option<string>
+  readonly seed: Option.Option<string>
+  readonly port: number
+  readonly host: string
+  readonly dialect: Dialect
+  readonly variant: Variant
+}
+
+const serve = (options: ServeOptions) =>
+  Effect.gen(function*() {
+    const { map, port, seed } = yield* gameSetup(options)
+    const game = Effect.gen(function*() {
+      const socket = yield* UdpSocket
+      yield* Console.log(`Ready to play, waiting at port ${socket.local.port}`)
+      yield* Effect.logInfo(
+        `serving a ${map.rows}x${map.cols} map on ${socket.local.address}:${socket.local.port}, seed ${seed}` +
+          (options.dialect === "spec" ? "" : `, ${options.dialect} dialect`) +
+          (options.variant === "classic" ? "" : `, ${options.variant} variant`)
+      )
+      const result = yield* runServer({
+        map,
+        seed,
+        dialect: options.dialect,
+        rules: rulesFor(options.dialect, options.variant)
+      })
+      yield* Console.log(result.summary.trimEnd())
+    })
+    yield* game.pipe(
+      Effect.provide(udpLayer({ port, host: options.host, family: isIPv6(options.host) ? "udp6" : "udp4" })),
+      Effect.mapError((error) => new CliError({ message: error.message }))
+    )
+  })
+
+export const serveCommand = Command.make(
+  "serve",
+  {
+    mapFile: Args.text({ name: "map.txt" }).pipe(
+      Args.withDescription("The map file; without one, the built-in example map of the spec."),
+      Args.optional
+    ),
+    seed: Args.text({ name: "seed" }).pipe(
+      Args.withDescription("A non-negative integer: the same seed and the same moves replay the same game."),
+      Args.optional
+    ),
+    port: portOption,
+    host: hostOption,
+    compat: Options.choice("compat", ["cs50-2021"]).pipe(
+      Options.withDescription(
+        "Speak the later CS50 form of the protocol: QUIT GAME OVER, ERROR, sight through room spots only."
+      ),
+      Options.optional
+    ),
+    variant: variantOption
+  },
+  ({ compat, host, mapFile, port, seed, variant }) =>
+    serve({ mapFile, seed, port, host, dialect: Option.getOrElse(compat, () => "spec" as const), variant })
+).pipe(Command.withDescription("Run a game server. Prints the port, then the game-over summary; logs go to stderr."))

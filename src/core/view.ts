@@ -1,0 +1,152 @@
+import type { ChangeSet, GameState, Viewer } from "./game.js"
+import { Rock } from "./map.js"
+
+/**
+ * What one viewer sees, as data: per gridpoint, the map character it knows there and who
+ * or what it sees standing there. A terminal, a browser page or the protocol's DISPLAY
+ * text are all drawn from this.
+ */
+export interface View {
+  readonly rows: number
+  readonly cols: number
+  /** The map character the viewer knows at each gridpoint; solid rock where it knows nothing. */
+  readonly terrain: Uint8Array
+  /** Who or what the viewer sees at each gridpoint: one of the `Occupant` codes. */
+  readonly occupants: Uint8Array
+}
+
+/** Occupant codes. A player with index i (letter A + i) is `i + 1`. */
+export const Occupant = {
+  None: 0,
+  Gold: 254,
+  /** The viewer itself, in a player's view. */
+  Self: 255
+} as const
+
+export const playerOccupant = (index: number): number => index + 1
+
+/** The player index of an occupant code, or -1 when it is not another player. */
+export const occupantPlayer = (occupant: number): number =>
+  occupant >= 1 && occupant <= 26 ? occupant - 1 : -1
+
+/**
+ * Receives the new content of a gridpoint. A gridpoint may be painted more than once in
+ * one call of `paintView` or `patchView`: the last paint wins.
+ */
+export type Paint = (cell: number, terrain: number, occupant: number) => void
+
+/** Who or what stands on `cell`, as everyone would see it. */
+export const occupantAt = (state: GameState, cell: number): number => {
+  for (const player of state.players) if (player.active && player.position === cell) return playerOccupant(player.index)
+  return state.gold.has(cell) ? Occupant.Gold : Occupant.None
+}
+
+/** Whether `cell` is in the sorted set `visible`. */
+const contains = (visible: ArrayLike<number>, cell: number): boolean => {
+  let low = 0
+  let high = visible.length - 1
+  while (low <= high) {
+    const middle = (low + high) >>> 1
+    const at = visible[middle]!
+    if (at === cell) return true
+    if (at < cell) low = middle + 1
+    else high = middle - 1
+  }
+  return false
+}
+
+/** Paints the occupants (players, gold) that stand within `visible`, or everywhere without it. */
+const paintOccupants = (state: GameState, paint: Paint, self: number, visible?: ArrayLike<number>) => {
+  for (const [cell] of state.gold) {
+    if (visible === undefined || contains(visible, cell)) paint(cell, state.map.cells[cell]!, Occupant.Gold)
+  }
+  for (const player of state.players) {
+    if (!player.active || player.index === self) continue
+    if (visible === undefined || contains(visible, player.position)) {
+      paint(player.position, state.map.cells[player.position]!, playerOccupant(player.index))
+    }
+  }
+}
+
+/** A player's surroundings as it stands at `position`: the visible spots, their occupants, itself. */
+const paintSurroundings = (state: GameState, index: number, position: number, paint: Paint) => {
+  const cells = state.map.cells
+  const visible = state.sight.visibleFrom(position)
+  for (let i = 0; i < visible.length; i++) paint(visible[i]!, cells[visible[i]!]!, Occupant.None)
+  paintOccupants(state, paint, index, visible)
+  paint(position, cells[position]!, Occupant.Self)
+}
+
+/** Paints every gridpoint of `viewer`'s view. */
+export const paintView = (state: GameState, viewer: Viewer, paint: Paint): void => {
+  const cells = state.map.cells
+  if (viewer === "spectator") {
+    for (let cell = 0; cell < cells.length; cell++) paint(cell, cells[cell]!, Occupant.None)
+    paintOccupants(state, paint, -1)
+    return
+  }
+  const player = state.players[viewer]!
+  for (let cell = 0; cell < cells.length; cell++) {
+    paint(cell, player.known[cell] === 1 ? cells[cell]! : Rock, Occupant.None)
+  }
+  paintSurroundings(state, viewer, player.position, paint)
+}
+
+/**
+ * Paints the gridpoints of `viewer`'s view that `changes` changed, given that the view was
+ * up to date before them. A player who walked sees what it saw on the way fade to memory
+ * and its new surroundings appear; anyone else sees the changed gridpoints within sight.
+ */
+export const patchView = (state: GameState, viewer: Viewer, changes: ChangeSet, paint: Paint): void => {
+  const cells = state.map.cells
+  if (viewer === "spectator") {
+    for (const cell of changes.cells) paint(cell, cells[cell]!, occupantAt(state, cell))
+    return
+  }
+  if (changes.joined.includes(viewer)) return paintView(state, viewer, paint)
+  const player = state.players[viewer]!
+  const walk = changes.walks.find((each) => each.player === viewer)
+  if (walk === undefined) {
+    const visible = state.sight.visibleFrom(player.position)
+    for (const cell of changes.cells) {
+      if (contains(visible, cell)) paint(cell, cells[cell]!, occupantAt(state, cell))
+    }
+    return
+  }
+  const visibleNow = state.sight.visibleFrom(player.position)
+  for (let step = 0; step < walk.path.length - 1; step++) {
+    const visibleThen = state.sight.visibleFrom(walk.path[step]!)
+    // Both sets are sorted: what is no longer in sight is found in one pass over the two.
+    for (let i = 0, j = 0; i < visibleThen.length; i++) {
+      const cell = visibleThen[i]!
+      while (j < visibleNow.length && visibleNow[j]! < cell) j++
+      if (j === visibleNow.length || visibleNow[j] !== cell) paint(cell, cells[cell]!, Occupant.None)
+    }
+  }
+  paintSurroundings(state, viewer, player.position, paint)
+}
+
+const paintInto = (view: View): Paint => (cell, terrain, occupant) => {
+  ;(view.terrain as Uint8Array)[cell] = terrain
+  ;(view.occupants as Uint8Array)[cell] = occupant
+}
+
+/** `viewer`'s view, worked out from scratch. */
+export const viewOf = (state: GameState, viewer: Viewer): View => {
+  const size = state.map.cells.length
+  const view: View = {
+    rows: state.map.rows,
+    cols: state.map.cols,
+    terrain: new Uint8Array(size),
+    occupants: new Uint8Array(size)
+  }
+  paintView(state, viewer, paintInto(view))
+  return view
+}
+
+/** `view` brought up to date with `changes`, as a new view: the one given is left as it was. */
+export const updateView = (view: View, state: GameState, viewer: Viewer, changes: ChangeSet): View => {
+  const next: View = { ...view, terrain: view.terrain.slice(), occupants: view.occupants.slice() }
+  patchView(state, viewer, changes, paintInto(next))
+  return next
+}

@@ -1,0 +1,68 @@
+import { PlayerLetters } from "../core/constants.js"
+import type { QuitReason, Refusal } from "../core/game.js"
+import type { ServerMessage } from "./messages.js"
+
+/**
+ * Dialects of the same protocol: the requirements spec's, and the later CS50 (2021) one,
+ * which says `QUIT GAME OVER:` for GAMEOVER and `ERROR` where the spec says `NO`.
+ */
+export type Dialect = "spec" | "cs50-2021"
+export const dialects: ReadonlyArray<Dialect> = ["spec", "cs50-2021"]
+
+/** What a refusal is called, in words a player reads on its status line. */
+export const refusalText = (refusal: Refusal): string => {
+  switch (refusal._tag) {
+    case "GameFull":
+      return `Sorry - the game is full; no more than ${refusal.maxPlayers} players can join.`
+    case "EmptyName":
+      return "Sorry - you must provide player's name."
+    case "AlreadyJoined":
+      return refusal.as === "spectator"
+        ? "you are already the spectator"
+        : `you are already playing as ${PlayerLetters[refusal.as]}`
+    case "NotJoined":
+      return "you have not joined this game; send PLAY name or SPECTATE first"
+    case "UnknownKeystroke":
+      return "unknown keystroke"
+    case "GameIsOver":
+      return "the game is over"
+    case "NoRoomLeft":
+      return "Sorry - there is no empty room spot left to drop a new player on."
+  }
+}
+
+/**
+ * The answer to a refused request. Both dialects tell a nameless player to quit, as the
+ * CS50 servers do; the later one also turns a full game away with QUIT, and says ERROR
+ * where the spec says NO.
+ */
+export const refusalMessage = (dialect: Dialect, refusal: Refusal): ServerMessage => {
+  const reason = refusalText(refusal)
+  if (refusal._tag === "EmptyName") return { _tag: "Quit", reason }
+  if (dialect === "spec") return { _tag: "No", reason }
+  if (refusal._tag === "GameFull") return { _tag: "Quit", reason: "Game is full: no more players can join." }
+  return { _tag: "Error", reason }
+}
+
+/** The answer to a datagram that names a message type but is badly formed. */
+export const malformedMessage = (dialect: Dialect, reason: string): ServerMessage =>
+  dialect === "spec" ? { _tag: "No", reason } : { _tag: "Error", reason }
+
+export const quitText: Readonly<Record<QuitReason, string>> = {
+  PlayerQuit: "Thanks for playing!",
+  SpectatorQuit: "Thanks for watching!",
+  SpectatorReplaced: "You have been replaced by a new spectator.",
+  ShutDown: "server shutting down"
+}
+
+/** The game-over summary: one line per player who ever joined, letter, purse and name. */
+export const summaryText = (
+  standings: ReadonlyArray<{ readonly letter: string; readonly name: string; readonly purse: number }>
+): string => {
+  const width = Math.max(5, ...standings.map((each) => String(each.purse).length))
+  return standings.map((each) => `${each.letter} ${String(each.purse).padStart(width)} ${each.name}\n`).join("")
+}
+
+/** GAMEOVER with its summary, as the dialect says it. */
+export const gameOverMessage = (dialect: Dialect, summary: string): ServerMessage =>
+  dialect === "spec" ? { _tag: "GameOver", summary } : { _tag: "Quit", reason: `GAME OVER:\n${summary}` }

@@ -1,0 +1,79 @@
+import { Either } from "effect"
+import { PlayerLetters } from "../core/constants.js"
+import { Rock } from "../core/map.js"
+import { Occupant, type View } from "../core/view.js"
+
+/** The largest datagram, and so the largest message (the spec's MaxBytes). */
+export const MaxBytes = 65507
+
+/** "DISPLAY\n" precedes the grid in every DISPLAY datagram. */
+export const DisplayHeader = "DISPLAY\n"
+export const DisplayHeaderLength = DisplayHeader.length
+
+export interface GridSize {
+  readonly rows: number
+  readonly cols: number
+}
+
+/** Bytes of a DISPLAY datagram for a grid of this size: each row ends in a newline. */
+export const displayBytes = (rows: number, cols: number): number => DisplayHeaderLength + rows * (cols + 1)
+
+/** Whether a grid of this size fits in one DISPLAY datagram. */
+export const fitsInDatagram = (rows: number, cols: number): boolean => displayBytes(rows, cols) <= MaxBytes
+
+/** The character drawn for each occupant code: '@' for the viewer, '*' for gold, letters for the others. */
+export const occupantChars: Uint8Array = (() => {
+  const chars = new Uint8Array(256)
+  for (let index = 0; index < PlayerLetters.length; index++) chars[index + 1] = PlayerLetters.charCodeAt(index)
+  chars[Occupant.Gold] = 0x2a // '*'
+  chars[Occupant.Self] = 0x40 // '@'
+  return chars
+})()
+
+/** The character a DISPLAY shows for a gridpoint: its occupant if any, else the map character. */
+export const cellChar = (terrain: number, occupant: number): number =>
+  occupant === Occupant.None ? terrain : occupantChars[occupant]!
+
+/** The DISPLAY text of a view: NR lines of NC characters, each ending in a newline. */
+export const viewText = (view: View): string => {
+  const { cols, occupants, rows, terrain } = view
+  const line = new Array<number>(cols)
+  let out = ""
+  for (let row = 0, cell = 0; row < rows; row++) {
+    for (let col = 0; col < cols; col++, cell++) line[col] = cellChar(terrain[cell]!, occupants[cell]!)
+    out += String.fromCharCode(...line) + "\n"
+  }
+  return out
+}
+
+/** Where gridpoint `cell` sits in a DISPLAY datagram. */
+export const cellOffset = (cell: number, cols: number): number => DisplayHeaderLength + cell + Math.floor(cell / cols)
+
+/** A whole DISPLAY datagram of solid rock, newlines in place. */
+export const blankDisplay = (rows: number, cols: number): Uint8Array => {
+  const bytes = new Uint8Array(displayBytes(rows, cols)).fill(Rock)
+  for (let i = 0; i < DisplayHeaderLength; i++) bytes[i] = DisplayHeader.charCodeAt(i)
+  for (let row = 1; row <= rows; row++) bytes[DisplayHeaderLength + row * (cols + 1) - 1] = 0x0a
+  return bytes
+}
+
+/**
+ * The rows of a DISPLAY's grid text, checked: NR lines of NC characters each ending in a
+ * newline, where NR x NC is `expected` (GRID's size) when known. The reason, when not.
+ */
+export const parseDisplayGrid = (grid: string, expected?: GridSize): Either.Either<ReadonlyArray<string>, string> => {
+  const rows = grid.split("\n")
+  // Every row ends in a newline, so the last piece is empty.
+  if (rows.pop() !== "") return Either.left("the DISPLAY grid does not end with a newline")
+  if (rows.length === 0) return Either.left("the DISPLAY grid is empty")
+  const cols = rows[0]!.length
+  if (rows.some((row) => row.length !== cols)) return Either.left("the DISPLAY grid's rows differ in length")
+  if (expected && (rows.length !== expected.rows || cols !== expected.cols)) {
+    return Either.left(`DISPLAY is ${rows.length}x${cols}, GRID said ${expected.rows}x${expected.cols}`)
+  }
+  return Either.right(rows)
+}
+
+/** Map characters, gold and players: where a move key can take a player, as a DISPLAY shows it. */
+export const canStepOn = (char: string): boolean =>
+  char === "." || char === "#" || char === "*" || (char >= "A" && char <= "Z")

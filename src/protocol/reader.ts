@@ -1,0 +1,169 @@
+import { Either } from "effect"
+import { type GridSize, parseDisplayGrid } from "./display.js"
+import { decodeServerMessage, type ServerMessage } from "./messages.js"
+
+/**
+ * The client side of the protocol, shared by the terminal client and the bots: server
+ * datagrams in, what the client knows of the game out. Pure functions, both dialects.
+ */
+
+export type Role = "player" | "spectator"
+
+/** Why the server ended the session. */
+export type SessionEnd =
+  /** NO, ERROR or QUIT before the server let us in. */
+  | { readonly _tag: "Refused"; readonly reason: string }
+  | { readonly _tag: "Quit"; readonly reason: string }
+  | { readonly _tag: "GameOver"; readonly summary: string }
+  /** The first GRID is one no map can have: nothing could ever be drawn. */
+  | { readonly _tag: "BadGrid"; readonly reason: string }
+
+export interface Position {
+  readonly row: number
+  readonly col: number
+}
+
+/** A purse change that the next DISPLAY explains: who stole from whom, in the `steal` variant. */
+type PurseChange = { readonly gained: number } | { readonly lost: number }
+
+export interface GameReport {
+  readonly role: Role
+  /** The player's letter, once OK has come. */
+  readonly letter: string | undefined
+  readonly grid: GridSize | undefined
+  readonly purse: number
+  /** Nuggets left to find, once a GOLD has come. */
+  readonly remaining: number | undefined
+  /** Rows of the latest good DISPLAY: one that agrees with GRID. */
+  readonly view: ReadonlyArray<string> | undefined
+  /** Where `@` is in `view`. */
+  readonly position: Position | undefined
+  /** True once the server has answered anything that is not a refusal. */
+  readonly joined: boolean
+  readonly ending: SessionEnd | undefined
+  /** What the latest message gives the player to read on the status line, if anything. */
+  readonly note: string | undefined
+  readonly purseChange: PurseChange | undefined
+}
+
+export const newReport = (role: Role): GameReport => ({
+  role,
+  letter: undefined,
+  grid: undefined,
+  purse: 0,
+  remaining: undefined,
+  view: undefined,
+  position: undefined,
+  joined: false,
+  ending: undefined,
+  note: undefined,
+  purseChange: undefined
+})
+
+/** Folds one datagram from the server into the report. */
+export const readDatagram = (report: GameReport, data: Uint8Array | string): GameReport => {
+  if (report.ending) return report
+  const decoded = decodeServerMessage(data)
+  if (Either.isRight(decoded)) return readMessage({ ...report, note: undefined }, decoded.right)
+  const error = decoded.left
+  // Without a sane grid size nothing can be drawn and no window can be big enough.
+  if (report.grid === undefined && firstWord(data) === "GRID") {
+    return { ...report, ending: { _tag: "BadGrid", reason: error.reason } }
+  }
+  return { ...report, note: `${error.kind} message from server: ${error.reason}` }
+}
+
+const decoder = new TextDecoder()
+const firstWord = (data: Uint8Array | string): string =>
+  (typeof data === "string" ? data : decoder.decode(data.subarray(0, 16))).split(/[ \n]/, 1)[0] ?? ""
+
+export const readMessage = (report: GameReport, message: ServerMessage): GameReport => {
+  switch (message._tag) {
+    case "Ok":
+      return report.role === "player" ? { ...report, letter: message.letter, joined: true } : report
+    case "No":
+    case "Error":
+    case "Quit": {
+      // The later CS50 servers refuse with QUIT or ERROR; before we are in, each is a refusal.
+      if (!report.joined) return { ...report, ending: { _tag: "Refused", reason: message.reason } }
+      if (message._tag === "Quit") return { ...report, ending: { _tag: "Quit", reason: message.reason } }
+      return { ...report, note: message.reason || message._tag.toUpperCase() }
+    }
+    case "GameOver":
+      return { ...report, ending: { _tag: "GameOver", summary: message.summary } }
+    case "Grid": {
+      const grid = { rows: message.rows, cols: message.cols }
+      if (report.grid && (report.grid.rows !== grid.rows || report.grid.cols !== grid.cols)) {
+        return { ...report, note: `GRID ${grid.rows}x${grid.cols} differs from the first (${report.grid.rows}x${report.grid.cols})` }
+      }
+      return { ...report, grid, joined: true }
+    }
+    case "Gold":
+      return readGold(report, message)
+    case "Display": {
+      const rows = parseDisplayGrid(message.grid, report.grid)
+      if (Either.isLeft(rows)) return { ...report, note: rows.left }
+      return readView({ ...report, joined: true }, rows.right)
+    }
+  }
+}
+
+const readGold = (report: GameReport, gold: Extract<ServerMessage, { _tag: "Gold" }>): GameReport => {
+  const next = { ...report, joined: true, purse: gold.purse, remaining: gold.remaining }
+  if (report.role === "spectator") return next
+  if (gold.collected > 0) {
+    return { ...next, note: `GOLD received: ${gold.collected}`, purseChange: { gained: gold.collected } }
+  }
+  const lost = report.purse - gold.purse
+  if (lost > 0 && report.joined) return { ...next, note: `${lost} nuggets taken from you`, purseChange: { lost } }
+  return next
+}
+
+const findSelf = (rows: ReadonlyArray<string>): Position | undefined => {
+  for (let row = 0; row < rows.length; row++) {
+    const col = rows[row]!.indexOf("@")
+    if (col !== -1) return { row, col }
+  }
+  return undefined
+}
+
+const isLetter = (char: string | undefined) => char !== undefined && char >= "A" && char <= "Z"
+
+const readView = (report: GameReport, rows: ReadonlyArray<string>): GameReport => {
+  const position = report.role === "player" ? findSelf(rows) : undefined
+  const next: GameReport = { ...report, view: rows, position, purseChange: undefined }
+  const change = report.purseChange
+  const from = report.position
+  if (change === undefined || from === undefined || position === undefined) return next
+  const steps = straightLine(from, position)
+  if ("gained" in change) {
+    // Anyone swapped on the way now stands on the path; gold seen on it explains the gain instead.
+    const path = steps.slice(0, -1)
+    const victims = path.map(({ col, row }) => rows[row]![col]).filter(isLetter)
+    const goldSeen = steps.slice(1).some(({ col, row }) => report.view?.[row]?.[col] === "*")
+    if (victims.length === 0 || goldSeen) return next
+    return { ...next, note: `you took ${change.gained} nuggets from ${victims.join(", ")}` }
+  }
+  // The thief came through our old spot, going away from where we are now.
+  const dRow = Math.sign(from.row - position.row)
+  const dCol = Math.sign(from.col - position.col)
+  for (let row = from.row, col = from.col; rows[row]?.[col] !== undefined; row += dRow, col += dCol) {
+    const char = rows[row]![col]!
+    if (isLetter(char)) return { ...next, note: `${char} took ${change.lost} nuggets from you` }
+    if ((char !== "." && char !== "#") || (dRow === 0 && dCol === 0)) break
+  }
+  return next
+}
+
+/** The gridpoints from `from` to `to` on a line along a row, a column or a diagonal; just the two ends otherwise. */
+const straightLine = (from: Position, to: Position): ReadonlyArray<Position> => {
+  const dRow = to.row - from.row
+  const dCol = to.col - from.col
+  const length = Math.max(Math.abs(dRow), Math.abs(dCol))
+  if (length === 0) return [from]
+  if (dRow !== 0 && dCol !== 0 && Math.abs(dRow) !== Math.abs(dCol)) return [from, to]
+  return Array.from({ length: length + 1 }, (_, k) => ({
+    row: from.row + Math.sign(dRow) * k,
+    col: from.col + Math.sign(dCol) * k
+  }))
+}

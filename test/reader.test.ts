@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest"
+import { type GameReport, newReport, readDatagram } from "../src/protocol/reader.js"
+
+const readAll = (report: GameReport, ...datagrams: ReadonlyArray<string>) => datagrams.reduce(readDatagram, report)
+const display = (...rows: ReadonlyArray<string>) => "DISPLAY\n" + rows.map((row) => row + "\n").join("")
+
+const joined = readAll(newReport("player"), "OK A", "GRID 3 9", "GOLD 0 0 100")
+
+describe("the client-side reader", () => {
+  it("tells a refusal from a quit and a game over, in both dialects", () => {
+    for (const refusal of ["NO Sorry - the game is full", "ERROR full", "QUIT Game is full: no more players can join."]) {
+      expect(readDatagram(newReport("player"), refusal).ending?._tag, refusal).toBe("Refused")
+    }
+    expect(readDatagram(joined, "QUIT bye").ending).toEqual({ _tag: "Quit", reason: "bye" })
+    expect(readDatagram(joined, "GAMEOVER\nA 1 x\n").ending).toEqual({ _tag: "GameOver", summary: "A 1 x\n" })
+    expect(readDatagram(joined, "QUIT GAME OVER:\nA 1 x\n").ending).toEqual({ _tag: "GameOver", summary: "A 1 x\n" })
+  })
+
+  it("ends at a first GRID no terminal could show, but only notes a bad GRID once playing", () => {
+    expect(readDatagram(newReport("player"), "GRID abc def").ending?._tag).toBe("BadGrid")
+    const later = readDatagram(joined, "GRID abc def")
+    expect(later.ending).toBeUndefined()
+    expect(later.note).toMatch(/^malformed message from server: bad GRID/)
+    expect(later.grid).toEqual({ rows: 3, cols: 9 })
+    expect(readDatagram(joined, "GRID 4 9").note).toBe("GRID 4x9 differs from the first (3x9)")
+  })
+
+  it("keeps the latest good view and where the player stands in it", () => {
+    const seen = readDatagram(joined, display("+-------+", "|..@..*.|", "+-------+"))
+    expect(seen.view).toEqual(["+-------+", "|..@..*.|", "+-------+"])
+    expect(seen.position).toEqual({ row: 1, col: 3 })
+    const broken = readDatagram(seen, display("+-+", "|@|"))
+    expect(broken.view).toBe(seen.view)
+    expect(broken.note).toBe("DISPLAY is 2x3, GRID said 3x9")
+  })
+})
+
+describe("the steal variant, as the client reads it", () => {
+  const before = readAll(joined, "GOLD 0 40 100", display("+-------+", "|..@B...|", "+-------+"))
+
+  it("the thief: its gain comes with the victim standing where it was", () => {
+    const after = readAll(before, "GOLD 4 44 100", display("+-------+", "|..B@...|", "+-------+"))
+    expect(after.note).toBe("you took 4 nuggets from B")
+    expect(after.purse).toBe(44)
+  })
+
+  it("the victim: its purse shrinks, and the thief stands where it was", () => {
+    const victim = readAll(joined, "GOLD 0 40 100", display("+-------+", "|..C@...|", "+-------+"))
+    const gold = readDatagram(victim, "GOLD 0 36 100")
+    expect(gold.note).toBe("4 nuggets taken from you")
+    expect(readDatagram(gold, display("+-------+", "|..@C...|", "+-------+")).note).toBe("C took 4 nuggets from you")
+  })
+
+  it("a run through two players names both; gold seen on the way is just gold received", () => {
+    const crowd = readAll(joined, display("+-------+", "|@B.C...|", "+-------+"))
+    const after = readAll(crowd, "GOLD 7 7 100", display("+-------+", "|B.C...@|", "+-------+"))
+    expect(after.note).toBe("you took 7 nuggets from B, C")
+    const goldOnTheWay = readAll(joined, display("+-------+", "|@B*....|", "+-------+"))
+    const gold = readDatagram(goldOnTheWay, "GOLD 9 9 91")
+    expect(gold.note).toBe("GOLD received: 9")
+    // No claim of a theft: the DISPLAY adds nothing to read.
+    expect(readDatagram(gold, display("+-------+", "|B.....@|", "+-------+")).note).toBeUndefined()
+  })
+})

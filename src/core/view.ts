@@ -113,17 +113,49 @@ export const patchView = (state: GameState, viewer: Viewer, changes: ChangeSet, 
     }
     return
   }
-  const visibleNow = state.sight.visibleFrom(player.position)
+  const inSightNow = marksFor(state).mark(state.sight.visibleFrom(player.position))
   for (let step = 0; step < walk.path.length - 1; step++) {
     const visibleThen = state.sight.visibleFrom(walk.path[step]!)
-    // Both sets are sorted: what is no longer in sight is found in one pass over the two.
-    for (let i = 0, j = 0; i < visibleThen.length; i++) {
+    for (let i = 0; i < visibleThen.length; i++) {
       const cell = visibleThen[i]!
-      while (j < visibleNow.length && visibleNow[j]! < cell) j++
-      if (j === visibleNow.length || visibleNow[j] !== cell) paint(cell, cells[cell]!, Occupant.None)
+      if (!inSightNow.has(cell)) paint(cell, cells[cell]!, Occupant.None)
     }
   }
   paintSurroundings(state, viewer, player.position, paint)
+}
+
+/**
+ * A set of gridpoints with constant-time membership, reused from call to call: marking
+ * starts a new generation instead of clearing. Only the latest marking is valid, so a
+ * `Paint` must not call back into this module.
+ */
+class Marks {
+  private readonly stamp: Uint32Array
+  private generation = 0
+
+  constructor(size: number) {
+    this.stamp = new Uint32Array(size)
+  }
+
+  mark(cells: ArrayLike<number>): this {
+    if (++this.generation === 0xffffffff) {
+      this.stamp.fill(0)
+      this.generation = 1
+    }
+    for (let i = 0; i < cells.length; i++) this.stamp[cells[i]!] = this.generation
+    return this
+  }
+
+  has(cell: number): boolean {
+    return this.stamp[cell] === this.generation
+  }
+}
+
+const marksByMap = new WeakMap<GameState["map"], Marks>()
+const marksFor = (state: GameState): Marks => {
+  let marks = marksByMap.get(state.map)
+  if (marks === undefined) marksByMap.set(state.map, marks = new Marks(state.map.cells.length))
+  return marks
 }
 
 const paintInto = (view: View): Paint => (cell, terrain, occupant) => {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import { readFileSync } from "node:fs"
 import { find, firstStepToward, gridLines } from "./server/walk.js"
+import { specRules } from "../src/core/game.js"
 import { parseMap } from "../src/core/map.js"
 import { mapsDir } from "./support.js"
 import { collectAllGold, gridOf, startServer, TestClient } from "./server/harness.js"
@@ -241,5 +242,57 @@ describe("serve: the protocol over loopback UDP", () => {
     const watcher = await spectator(server.port)
     const gameOver = await collectAllGold(a.client, watcher.client, watcher.display)
     expect(gameOver).toBe(`QUIT GAME OVER:\n${(await server.result).summary}`)
+  }, 30_000)
+})
+
+describe("serve --variant steal, over loopback UDP", () => {
+  it("walking onto a richer player takes 10% of its purse: GOLD n p r to the thief, GOLD 0 p r to the victim", async () => {
+    const server = await serve({ map: small, seed: 11, rules: { ...specRules, variant: "steal" } })
+    const a = await joinAs(server.port, "Alice")
+    const b = await joinAs(server.port, "Bob")
+    const watcher = await spectator(server.port)
+    let view = gridLines(watcher.display)
+    /** Reads past what a client heard of others' moves: an unknown key's answer comes after all of it. */
+    const catchUp = async (client: TestClient) => {
+      client.send("KEY ?")
+      await client.nextStarting("NO unknown keystroke")
+    }
+    /** Moves a player one step toward the nearest `goal`; returns what it was told up to its DISPLAY. */
+    const stepToward = async (mover: TestClient, letter: string, goal: string) => {
+      mover.send(`KEY ${firstStepToward(view, find(view, (ch) => ch === letter)[0]!, (ch) => ch === goal)!}`)
+      const told: Array<string> = []
+      for (;;) {
+        const message = await mover.next()
+        if (message.startsWith("DISPLAY")) break
+        told.push(message)
+      }
+      view = gridLines(gridOf(await watcher.client.nextStarting("DISPLAY")))
+      return told
+    }
+    const gold = (message: string) => message.split(" ").slice(1).map(Number) as [number, number, number]
+    let purseA = 0
+    let remaining = 250
+    await catchUp(a.client)
+    while (purseA < 10) {
+      for (const message of await stepToward(a.client, "A", "*")) if (message.startsWith("GOLD")) [, purseA, remaining] = gold(message)
+    }
+    await catchUp(b.client)
+    for (let steps = 0; steps < 200; steps++) {
+      const told = (await stepToward(b.client, "B", "A")).filter((message) => message.startsWith("GOLD"))
+      if (told.length === 0) continue
+      const [collected, purse, left] = gold(told[0]!)
+      if (left !== remaining) {
+        remaining = left
+        continue
+      }
+      const stolen = Math.floor(purseA / 10)
+      expect(stolen).toBeGreaterThan(0)
+      expect(collected).toBe(stolen)
+      expect(purse).toBeGreaterThanOrEqual(stolen)
+      // Alice heard of any gold Bob found on the way first; her purse changes only now.
+      expect(await a.client.nextStarting(`GOLD 0 ${purseA - stolen} `)).toBe(`GOLD 0 ${purseA - stolen} ${remaining}`)
+      return
+    }
+    throw new Error("Bob never reached Alice")
   }, 30_000)
 })

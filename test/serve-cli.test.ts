@@ -36,6 +36,18 @@ describe("nuggets serve, as a program", () => {
     expect(server.stderr).toContain("joined as A")
   }, 60_000)
 
+  it("--variant steal: bots play it to the end, the log tells of each theft, and the purses still add up to 250", async () => {
+    const { port, server } = await startServe("maps/small.txt", "5", "--variant", "steal")
+    const bots = await run([...(await nuggetsCommand()), "bot", "127.0.0.1", String(port), "--count", "8", "--rate", "400", "--seed", "2"])
+    expect(bots.code).toBe(0)
+    expect(await server.exitCode()).toBe(0)
+    const summary = server.stdout.filter((line) => line !== "").slice(1)
+    expect(summary).toHaveLength(8)
+    expect(summary.reduce((sum, line) => sum + Number(line.split(/ +/)[1]), 0)).toBe(250)
+    expect(server.stderr).toContain("steal variant")
+    expect(server.stderr).toMatch(/[A-Z] took \d+ nuggets from [A-Z]/)
+  }, 60_000)
+
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
   it(`on ${signal} tells every client QUIT server shutting down and exits cleanly`, async () => {
     const { port, server } = await startServe("maps/small.txt", "3")

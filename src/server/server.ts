@@ -1,4 +1,5 @@
 import { Deferred, Effect, Either, Exit, Random, Runtime } from "effect"
+import { PlayerLetters } from "../core/constants.js"
 import {
   addPlayer,
   addSpectator,
@@ -39,6 +40,8 @@ export interface ServerOptions {
 export interface GameResult {
   readonly summary: string
 }
+
+const letterOf = (index: number) => PlayerLetters[index]!
 
 /** The shell's name for a client: its address and port. */
 const clientKey = (from: Endpoint): ClientId =>
@@ -114,7 +117,10 @@ export const runServer = (options: ServerOptions): Effect.Effect<GameResult, nev
             return Effect.logDebug(`${client}: KEY ${excerpt(request.key)} refused: ${refusalText(pressed.left)}`)
           }
           deliver(pressed.right)
-          return request.key === "Q" ? Effect.logInfo(`${client}: quit`) : undefined
+          if (request.key === "Q") return Effect.logInfo(`${client}: quit`)
+          const { thefts } = pressed.right.changes
+          return thefts.length === 0 ? undefined : Effect.forEach(thefts, ({ nuggets, thief, victim }) =>
+            Effect.logInfo(`${letterOf(thief)} took ${nuggets} nuggets from ${letterOf(victim)}`))
         }
         case "Play":
           // Joining draws a spot at random: the one transition that needs the Random service.

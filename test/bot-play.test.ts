@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "@effect/vitest"
 import { Effect, Logger, LogLevel } from "effect"
 import * as dgram from "node:dgram"
 import { type BotsOptions, resultLine, runBots } from "../src/bot/bots.js"
-import type { Transition } from "../src/core/game.js"
+import type { Handled } from "../src/server/host.js"
 import type { Dialect } from "../src/protocol/dialect.js"
 import { startServer } from "./server/harness.js"
 import { loadMap } from "./support.js"
@@ -12,7 +12,7 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!()
 })
 
-const serve = async (seed: number, observe?: (transition: Transition) => void, dialect: Dialect = "spec") => {
+const serve = async (seed: number, observe?: (handled: Handled) => void, dialect: Dialect = "spec") => {
   const server = await startServer({ map: loadMap("small.txt"), seed, dialect, ...(observe ? { observe } : {}) })
   cleanups.push(server.stop)
   return server
@@ -62,7 +62,7 @@ describe("bots over loopback UDP", () => {
   it("stops when the server says QUIT", async () => {
     let joined: () => void = () => {}
     const someoneJoined = new Promise<void>((resolve) => (joined = resolve))
-    const server = await serve(5, (transition) => transition.changes.joined.length > 0 && joined())
+    const server = await serve(5, ({ transition }) => transition.changes.joined.length > 0 && joined())
     // A slow bot, so the game is far from over when the server shuts down.
     const playing = bots({ port: server.port, rate: 5 })
     await someoneJoined

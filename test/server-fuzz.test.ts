@@ -41,7 +41,7 @@ describe("serve under fire", () => {
     const server = await startServer({
       map,
       seed: 9,
-      observe: ({ state }) => {
+      observe: ({ transition: { state } }) => {
         states.push(state)
         try {
           checkInvariants(state)

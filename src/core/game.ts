@@ -415,6 +415,28 @@ const goldNotices = (
   }))
 }
 
+/** What a client can ask of the server: the protocol's PLAY, SPECTATE and KEY. */
+export type Request =
+  | { readonly _tag: "Play"; readonly name: string }
+  | { readonly _tag: "Spectate" }
+  | { readonly _tag: "Key"; readonly key: string }
+
+/** Any request: joining draws from `Random`; the others need nothing, as their Either shows. */
+export const applyRequest = (
+  state: GameState,
+  client: ClientId,
+  request: Request
+): Effect.Effect<Transition, Refusal> => {
+  switch (request._tag) {
+    case "Play":
+      return addPlayer(state, client, request.name)
+    case "Spectate":
+      return addSpectator(state, client)
+    case "Key":
+      return applyKey(state, client, request.key)
+  }
+}
+
 /** The server is going away: every client is told to quit, and the game is over. */
 export const shutDown = (state: GameState): Transition => ({
   state: { ...state, over: true },

@@ -1,4 +1,5 @@
 import { Data, Either } from "effect"
+import type { Request } from "../core/game.js"
 import { fitsInDatagram } from "./display.js"
 
 /**
@@ -19,10 +20,8 @@ export class ProtocolError extends Data.TaggedError("ProtocolError")<{
 
 // ---- Client to server ----
 
-export type ClientMessage =
-  | { readonly _tag: "Play"; readonly name: string }
-  | { readonly _tag: "Spectate" }
-  | { readonly _tag: "Key"; readonly key: string }
+/** The protocol's client messages are the core's requests: PLAY, SPECTATE, KEY. */
+export type ClientMessage = Request
 
 const decoder = new TextDecoder("utf-8")
 

@@ -1,0 +1,208 @@
+import { Deferred, Effect, Either, Exit, Runtime } from "effect"
+import { PlayerLetters } from "../core/constants.js"
+import {
+  applyKey,
+  applyRequest,
+  type ClientId,
+  type Envelope,
+  type GameState,
+  newGame,
+  type Refusal,
+  type Request,
+  type Rules,
+  shutDown,
+  specRules,
+  standings,
+  type Transition,
+  type Viewer
+} from "../core/game.js"
+import type { GameMap } from "../core/map.js"
+import {
+  type Dialect,
+  gameOverMessage,
+  malformedMessage,
+  quitText,
+  refusalMessage,
+  refusalText,
+  summaryText
+} from "../protocol/dialect.js"
+import { decodeClientMessage, encodeServerMessage, excerpt, type ServerMessage } from "../protocol/messages.js"
+import { DisplayBuffers } from "./views.js"
+
+/** A client as the server reaches it: over UDP, or over a browser's WebSocket. */
+export interface Peer {
+  /** How the core tells clients apart: an address and port, or a WebSocket's number. */
+  readonly id: ClientId
+  /** Sends one message. Never fails: a client that went away is like a datagram lost. */
+  readonly send: (data: Uint8Array | string) => void
+  /**
+   * Whether `send` may still read the bytes it was given after it returns, unknown to
+   * `HostOptions.allSent`: such a peer gets its own copy of each DISPLAY. (UDP sends
+   * leave later too, but the host waits for `allSent` before changing a buffer in place.)
+   */
+  readonly keepsBytes: boolean
+}
+
+export interface HostOptions {
+  readonly map: GameMap
+  readonly rules?: Rules
+  readonly dialect?: Dialect
+  /** Whether every UDP send has left: see `Peer.keepsBytes`. */
+  readonly allSent?: () => boolean
+}
+
+/** One request the game took, in the order taken: what a recording keeps. */
+export interface Handled {
+  readonly client: ClientId
+  readonly request: Request
+  readonly transition: Transition
+}
+
+export interface GameResult {
+  readonly summary: string
+}
+
+export interface GameHost {
+  /** Handles one message from `peer`, to the end, before returning. */
+  readonly receive: (peer: Peer, data: Uint8Array) => void
+  readonly state: () => GameState
+  /** The DISPLAY datagram `viewer` would get now. Shared: do not change it. */
+  readonly display: (viewer: Viewer) => Uint8Array
+  /** Calls `listener` after each request the game took; returns the way to stop. */
+  readonly onHandled: (listener: (handled: Handled) => void) => () => void
+  /** Tells every client to quit and ends the game. */
+  readonly shutDown: Effect.Effect<void>
+  /** Succeeds once the game is over, with its summary. */
+  readonly finished: Effect.Effect<GameResult>
+}
+
+const letterOf = (index: number) => PlayerLetters[index]!
+
+/**
+ * The game as the server runs it: messages from any peer are decoded, handed to the core,
+ * and the core's notices sent out, each DISPLAY from the viewer's patched buffer. It
+ * draws from the Random service of the fiber that makes it (so a seed replays a game),
+ * and logs through that fiber's loggers.
+ */
+export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost> =>
+  Effect.gen(function*() {
+    const dialect = options.dialect ?? "spec"
+    const allSent = options.allSent ?? (() => true)
+    let state = yield* newGame(options.map, options.rules ?? specRules)
+    const buffers = new DisplayBuffers(state)
+    /** Where each client that joined is reached. */
+    const peers = new Map<ClientId, Peer>()
+    const listeners = new Set<(handled: Handled) => void>()
+    const finished = yield* Deferred.make<GameResult>()
+    // What `receive` decides to log runs at once with this fiber's services.
+    const runNow = Runtime.runSync(yield* Effect.runtime<never>())
+
+    let summary: string | undefined
+    const summaryNow = () => summary ??= summaryText(standings(state))
+
+    const datagramFor = ({ notice, viewer }: Envelope, peer: Peer): Uint8Array | string => {
+      switch (notice._tag) {
+        case "Display": {
+          const display = buffers.display(viewer)
+          return peer.keepsBytes ? display.slice() : display
+        }
+        case "GameOver":
+          return encodeServerMessage(gameOverMessage(dialect, summaryNow()))
+        case "Quit":
+          return encodeServerMessage({ _tag: "Quit", reason: quitText[notice.reason] })
+        default:
+          return encodeServerMessage(notice)
+      }
+    }
+
+    /** Makes the transition's state current and sends its notices. */
+    const deliver = (transition: Transition) => {
+      if (transition.state === state && transition.notices.length === 0) return
+      state = transition.state
+      // In place when every earlier DISPLAY has left: no copy, no allocation per keystroke.
+      buffers.advance(transition, { reuse: allSent() })
+      for (const envelope of transition.notices) {
+        const peer = peers.get(envelope.to)
+        if (peer) peer.send(datagramFor(envelope, peer))
+      }
+      if (state.over) Deferred.unsafeDone(finished, Exit.succeed({ summary: summaryNow() }))
+    }
+
+    const send = (peer: Peer, message: ServerMessage) => peer.send(encodeServerMessage(message))
+
+    const took = (peer: Peer, request: Request, transition: Transition) => {
+      if (request._tag !== "Key") peers.set(peer.id, peer)
+      deliver(transition)
+      for (const listener of listeners) listener({ client: peer.id, request, transition })
+    }
+
+    const refused = (peer: Peer, request: Request, refusal: Refusal) => {
+      send(peer, refusalMessage(dialect, refusal))
+      const what = request._tag === "Key" ? `KEY ${excerpt(request.key)}` : request._tag.toUpperCase()
+      const line = `${peer.id}: ${what} refused: ${refusalText(refusal)}`
+      return request._tag === "Key" ? Effect.logDebug(line) : Effect.logInfo(line)
+    }
+
+    /** What the log says of a request the game took; nothing for a plain move, the common case. */
+    const logOf = (peer: Peer, request: Request, transition: Transition): Effect.Effect<void> | undefined => {
+      switch (request._tag) {
+        case "Play": {
+          const player = transition.state.players.find((each) => each.client === peer.id && each.active)
+          return player && Effect.logInfo(`${peer.id}: joined as ${player.letter} (${excerpt(player.name)})`)
+        }
+        case "Spectate":
+          return Effect.logInfo(`${peer.id}: spectating`)
+        case "Key": {
+          if (request.key === "Q") return Effect.logInfo(`${peer.id}: quit`)
+          const { thefts } = transition.changes
+          return thefts.length === 0 ? undefined : Effect.forEach(thefts, ({ nuggets, thief, victim }) =>
+            Effect.logInfo(`${letterOf(thief)} took ${nuggets} nuggets from ${letterOf(victim)}`))
+        }
+      }
+    }
+
+    /** One message: decoded and handed to the core. What to log, if anything, comes back. */
+    const handle = (peer: Peer, data: Uint8Array): Effect.Effect<void> | undefined => {
+      const decoded = decodeClientMessage(data)
+      if (Either.isLeft(decoded)) {
+        const error = decoded.left
+        // Only a malformed PLAY/KEY/SPECTATE is answered: answering anything else could
+        // start an endless exchange with a peer that also answers what it does not know.
+        if (error.kind === "malformed") send(peer, malformedMessage(dialect, error.reason))
+        return Effect.logWarning(`${peer.id}: ignored message of ${data.length} bytes: ${error.reason}`)
+      }
+      const request = decoded.right
+      // A keystroke, the common case, needs no Random and so no fiber: its Either is enough.
+      const result = request._tag === "Key"
+        ? applyKey(state, peer.id, request.key)
+        : runNow(Effect.either(applyRequest(state, peer.id, request)))
+      if (Either.isLeft(result)) return refused(peer, request, result.left)
+      took(peer, request, result.right)
+      return logOf(peer, request, result.right)
+    }
+
+    return {
+      receive: (peer, data) => {
+        if (state.over) return
+        try {
+          const then = handle(peer, data)
+          if (then !== undefined) runNow(then)
+        } catch (defect) {
+          // A bug in handling one message must not end the game for everyone.
+          runNow(Effect.logError(`${peer.id}: internal error while handling a message`, defect))
+        }
+      },
+      state: () => state,
+      display: (viewer) => buffers.display(viewer),
+      onHandled: (listener) => {
+        listeners.add(listener)
+        return () => listeners.delete(listener)
+      },
+      shutDown: Effect.suspend(() => {
+        if (state.over) return Effect.void
+        deliver(shutDown(state))
+        return Effect.logInfo("shutting down: every client was told to quit")
+      }),
+      finished: Deferred.await(finished)
+    }
+  })

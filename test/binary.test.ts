@@ -28,14 +28,14 @@ describe("the single executable, run where there is no node_modules", () => {
   it("--help is plain text naming the program, --version prints the version", async () => {
     const help = await run([nuggets, "--help"], { cwd: workDir })
     expect(help.code).toBe(0)
-    expect(help.stdout).toContain("$ nuggets")
+    expect(help.stdout).toContain("Usage: nuggets <command>")
     expect(help.stdout).toContain("serve")
     expect(help.stdout).not.toContain("\x1b")
     const serveHelp = await run([nuggets, "serve", "--help"], { cwd: workDir })
-    expect(serveHelp.stdout).toContain("$ nuggets serve")
+    expect(serveHelp.stdout).toContain("Usage: nuggets serve [options] [MAP [SEED]]")
     const version = await run([nuggets, "--version"], { cwd: workDir })
     const { version: expected } = JSON.parse(readFileSync(join(projectDir, "package.json"), "utf8")) as { version: string }
-    expect(version.stdout.trim()).toBe(expected)
+    expect(version.stdout.trim()).toBe(`nuggets ${expected}`)
   })
 
   it("map check: exit 0 for a good map, 1 with the line and column of each problem", async () => {
@@ -44,7 +44,7 @@ describe("the single executable, run where there is no node_modules", () => {
     const bad = await run([nuggets, "map", "check", "open.txt"], { cwd: workDir })
     expect(bad.code).toBe(1)
     expect(bad.stdout).toContain("open.txt: line 2, column 4: room spot '.' touches solid rock")
-    expect(bad.stderr).toBe("nuggets: open.txt: 2 broken rules\n")
+    expect(bad.stderr).toBe("nuggets: open.txt — 2 broken rules\n")
   })
 
   it("serves the embedded default map with no map file", async () => {

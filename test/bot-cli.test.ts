@@ -28,12 +28,12 @@ describe("nuggets bot, as a program", () => {
     await new Promise<void>((resolve) => silent.bind(0, "127.0.0.1", resolve))
     cleanups.push(() => new Promise((resolve) => silent.close(() => resolve())))
     const cases: ReadonlyArray<readonly [ReadonlyArray<string>, RegExp]> = [
-      [["bot", "127.0.0.1", "0"], /^nuggets: the port must be 1\.\.65535, not 0$/],
-      [["bot", "127.0.0.1", "4000", "--count", "0"], /^nuggets: --count must be 1\.\.100, not 0$/],
-      [["bot", "127.0.0.1", "4000", "--rate", "-1"], /^nuggets: --rate must be more than 0 keys per second/],
-      [["bot", "127.0.0.1", "4000", "--seed", "x"], /^nuggets: the seed must be a non-negative integer, not 'x'$/],
-      [["bot", "no-such-host.invalid", "4000"], /^nuggets: unknown host "no-such-host\.invalid"$/],
-      [["bot", "127.0.0.1", String(silent.address().port), "--timeout", "0.3"], /^nuggets: no answer from a server at 127\.0\.0\.1:\d+$/]
+      [["bot", "127.0.0.1", "0"], /^nuggets: PORT — must be 1\.\.65535, not 0$/],
+      [["bot", "127.0.0.1", "4000", "--count", "0"], /^nuggets: --count — must be 1\.\.100, not 0$/],
+      [["bot", "127.0.0.1", "4000", "--rate", "-1"], /^nuggets: --rate — '-1' is not a number$/],
+      [["bot", "127.0.0.1", "4000", "--seed", "x"], /^nuggets: --seed — 'x' is not a whole number$/],
+      [["bot", "no-such-host.invalid", "4000"], /^nuggets: no-such-host\.invalid — unknown host$/],
+      [["bot", "127.0.0.1", String(silent.address().port), "--timeout", "0.3"], /^nuggets: 127\.0\.0\.1:\d+ — no Nuggets server answered$/]
     ]
     for (const [args, message] of cases) {
       const result = await run([...nuggets, ...args])

@@ -16,9 +16,9 @@ describe("nuggets join on the command line", () => {
     Effect.gen(function*() {
       const [port, host] = yield* Effect.all([run("localhost", "65536"), run("no-such-host.invalid", "1234")])
       expect(port.code).toBe(1)
-      expect(port.stderr).toBe(`nuggets: port must be a number from 1 to 65535, not "65536"\n`)
+      expect(port.stderr).toBe("nuggets: PORT — must be 1..65535, not 65536\n")
       expect(host.code).toBe(1)
-      expect(host.stderr.trim()).toBe(`nuggets: unknown host "no-such-host.invalid"`)
+      expect(host.stderr.trim()).toBe("nuggets: no-such-host.invalid — unknown host")
       expect(port.stdout + host.stdout).toBe("")
     }), 30_000)
 
@@ -29,7 +29,7 @@ describe("nuggets join on the command line", () => {
       const result = yield* run("127.0.0.1", String(silent.port), "--timeout", "0.5")
       expect(result.code).toBe(1)
       expect(result.stderr.split("\n").filter((line) => line.startsWith("nuggets:")))
-        .toEqual([`nuggets: no Nuggets server answered at 127.0.0.1:${silent.port}`])
+        .toEqual([`nuggets: 127.0.0.1:${silent.port} — no Nuggets server answered`])
       expect(result.stdout).toBe("")
     }), 20_000)
 

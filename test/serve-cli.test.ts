@@ -78,11 +78,11 @@ describe("nuggets serve, as a program", () => {
 
   it("exits 1 with one clear line for bad arguments", async () => {
     const cases: Array<[Array<string>, string]> = [
-      [["no-such-map.txt"], "nuggets: cannot read map file 'no-such-map.txt': no such file\n"],
-      [["maps/small.txt", "-1"], "nuggets: the seed must be a non-negative integer, not '-1'\n"],
-      [["maps/small.txt", "seven"], "nuggets: the seed must be a non-negative integer, not 'seven'\n"],
-      [["--port", "65536"], "nuggets: the port must be 0..65535, not 65536\n"],
-      [["maps/small.txt", "1", "2"], "nuggets: Received unknown argument: '2'\n"]
+      [["no-such-map.txt"], "nuggets: no-such-map.txt — cannot read the map: no such file or folder\n"],
+      [["maps/small.txt", "-1"], "nuggets: unknown option '-1' — try 'nuggets help serve'\n"],
+      [["maps/small.txt", "seven"], "nuggets: SEED — 'seven' is not a whole number\n"],
+      [["--port", "65536"], "nuggets: --port — must be 0..65535, not 65536\n"],
+      [["maps/small.txt", "1", "2"], "nuggets: unexpected argument '2' — try 'nuggets help serve'\n"]
     ]
     for (const [args, message] of cases) {
       const { code, stderr, stdout } = await run([...(await nuggetsCommand()), "serve", ...args])

@@ -3,7 +3,8 @@ import { Console, Duration, Effect, Option } from "effect"
 import { type BotResult, resultLine, runBots } from "../bot/bots.js"
 import { type Strategy, strategies } from "../bot/brain.js"
 import { CliError } from "./error.js"
-import { checkPort, seedOrClock } from "./shared.js"
+import { decimalOption, leaf, wholeNumberArg, wholeNumberOption } from "./runner.js"
+import { maxSeed, seedOrClock } from "./shared.js"
 
 const maxBots = 100
 
@@ -12,35 +13,22 @@ interface BotCommandOptions {
   readonly port: number
   readonly count: number
   readonly strategy: Strategy
-  readonly seed: Option.Option<string>
+  readonly seed: Option.Option<number>
   readonly rate: number
   readonly name: string
   /** Seconds to wait for the server's answer to PLAY. */
   readonly timeout: number
 }
 
-const check = (ok: boolean, message: string) => (ok ? Effect.void : Effect.fail(new CliError({ message })))
-
 const bot = (options: BotCommandOptions) =>
   Effect.gen(function*() {
-    const port = yield* checkPort(options.port, false)
-    yield* check(
-      Number.isInteger(options.count) && options.count >= 1 && options.count <= maxBots,
-      `--count must be 1..${maxBots}, not ${options.count}`
-    )
-    yield* check(
-      Number.isFinite(options.rate) && options.rate > 0 && options.rate <= 1_000_000,
-      `--rate must be more than 0 keys per second, not ${options.rate}`
-    )
-    yield* check(options.name.trim() !== "", "--name must not be blank")
-    yield* check(options.timeout > 0, `--timeout must be more than 0 seconds, not ${options.timeout}`)
+    if (options.name.trim() === "") return yield* new CliError({ message: "--name — must not be blank" })
     const seed = yield* seedOrClock(options.seed)
-    yield* Effect.logInfo(
-      `${options.count} ${options.strategy} bot(s) joining ${options.host}:${port}, ${options.rate} keys/s, seed ${seed}`
-    )
+    const where = `${options.host}:${options.port}`
+    yield* Effect.logInfo(`${options.count} ${options.strategy} bot(s) joining ${where}, ${options.rate} keys/s, seed ${seed}`)
     const results = yield* runBots({
       host: options.host,
-      port,
+      port: options.port,
       count: options.count,
       strategy: options.strategy,
       seed,
@@ -48,7 +36,7 @@ const bot = (options: BotCommandOptions) =>
       name: (index) => `${options.name}-${index + 1}`,
       answerTimeout: Duration.seconds(options.timeout)
     }).pipe(Effect.mapError((error) => new CliError({ message: error.message })))
-    const failure = failureOf(results, `${options.host}:${port}`)
+    const failure = failureOf(results, where)
     if (failure !== undefined && results.every((result) => result.letter === undefined)) {
       return yield* new CliError({ message: failure })
     }
@@ -60,50 +48,46 @@ const bot = (options: BotCommandOptions) =>
 const failureOf = (results: ReadonlyArray<BotResult>, where: string): string | undefined => {
   const count = (tag: string) => results.filter((result) => result.outcome._tag === tag).length
   const silent = count("NoAnswer")
-  if (silent === results.length) return `no answer from a server at ${where}`
-  if (silent > 0) return `${silent} of ${results.length} bots had no answer from ${where}`
+  if (silent === results.length) return `${where} — no Nuggets server answered`
+  if (silent > 0) return `${where} — ${silent} of ${results.length} bots had no answer`
   const lost = count("Lost")
-  if (lost > 0) return `the server at ${where} stopped answering`
+  if (lost > 0) return `${where} — the server stopped answering`
   const refused = results.find((result) => result.outcome._tag === "Refused")
   if (count("Refused") === results.length && refused?.outcome._tag === "Refused") {
-    return `every bot was refused: ${refused.outcome.reason || "NO"}`
+    return `${where} — every bot was refused: ${refused.outcome.reason || "NO"}`
   }
   return undefined
 }
 
-export const botCommand = Command.make(
+const botCommand = Command.make(
   "bot",
   {
-    host: Args.text({ name: "host" }).pipe(Args.withDescription("name or address of the machine where the server runs")),
-    port: Args.integer({ name: "port" }).pipe(Args.withDescription("the port the server announced")),
-    count: Options.integer("count").pipe(
-      Options.withDescription(`how many bots join, each as its own player (1..${maxBots}; 26 fill a game)`),
-      Options.withDefault(1)
-    ),
-    strategy: Options.choice("strategy", strategies).pipe(
-      Options.withDescription("random: random moves; greedy: walk to the nearest gold seen or remembered, else explore"),
-      Options.withDefault("greedy" as const)
-    ),
-    seed: Options.text("seed").pipe(
-      Options.withDescription("a non-negative integer that makes the bots' choices reproducible"),
-      Options.optional
-    ),
-    rate: Options.float("rate").pipe(
-      Options.withDescription("keys per second, per bot"),
-      Options.withDefault(10)
-    ),
-    name: Options.text("name").pipe(
-      Options.withDescription("bots play as NAME-1, NAME-2, ..."),
-      Options.withDefault("bot")
-    ),
-    timeout: Options.float("timeout").pipe(
-      Options.withDescription("seconds to wait for the server's answer to PLAY"),
-      Options.withDefault(3)
-    )
+    host: Args.text({ name: "HOST" }),
+    port: wholeNumberArg("PORT", 1, 65535),
+    count: wholeNumberOption("count", 1, maxBots).pipe(Options.withDefault(1)),
+    strategy: Options.choice("strategy", strategies).pipe(Options.withDefault("greedy" as Strategy)),
+    seed: wholeNumberOption("seed", 0, maxSeed).pipe(Options.optional),
+    rate: decimalOption("rate", 0.01, 1_000_000).pipe(Options.withDefault(10)),
+    name: Options.text("name").pipe(Options.withDefault("bot")),
+    timeout: decimalOption("timeout", 0.1, 3600).pipe(Options.withDefault(3))
   },
-  (options) => bot(options)
-).pipe(
-  Command.withDescription(
-    "Headless players that join a game and play until it ends. Prints one line per bot (letter, purse, name); logs go to stderr."
-  )
+  bot
 )
+
+export const botNode = leaf(botCommand, {
+  summary: "Headless players that join a game and play until it ends. Prints one line per bot " +
+    "(letter, purse, name); logs go to stderr.",
+  usage: "[options] HOST PORT",
+  args: [
+    { term: "HOST", text: "name or address of the machine where the server runs" },
+    { term: "PORT", text: "the port the server announced" }
+  ],
+  options: [
+    { term: "--count N", text: `how many bots join, each its own player (1..${maxBots}; 26 fill a game)`, default: "1" },
+    { term: "--strategy S", text: "random: random moves; greedy: to the nearest gold seen, else explore", default: "greedy" },
+    { term: "--seed N", text: "makes the bots' choices reproducible", default: "the clock" },
+    { term: "--rate R", text: "keys per second, per bot", default: "10" },
+    { term: "--name NAME", text: "bots play as NAME-1, NAME-2, ...", default: "bot" },
+    { term: "--timeout S", text: "seconds to wait for the server's answer to PLAY", default: "3" }
+  ]
+})

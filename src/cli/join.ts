@@ -1,41 +1,20 @@
-import { Args, Command, HelpDoc, Options, ValidationError } from "@effect/cli"
+import { Args, Command, Options } from "@effect/cli"
 import { Duration, Effect, Option } from "effect"
 import { defaultAnswerTimeout, joinGame } from "../client/session.js"
 import { terminalLayer } from "../client/terminal.js"
 import { CliError } from "./error.js"
-import { logOption, reportExit, screenLogging } from "./shared.js"
+import { decimalOption, leaf, wholeNumberArg } from "./runner.js"
+import { keysHelp, logHelp, logOption, reportExit, screenLogging } from "./shared.js"
 
-const host = Args.text({ name: "host" }).pipe(
-  Args.withDescription("name or IPv4/IPv6 address of the machine where the server runs")
-)
-
-const port = Args.text({ name: "port" }).pipe(
-  Args.withDescription("the port the server announced"),
-  Args.mapEffect((text) =>
-    /^\d{1,5}$/.test(text) && Number(text) >= 1 && Number(text) <= 65535
-      ? Effect.succeed(Number(text))
-      : Effect.fail(HelpDoc.p(`port must be a number from 1 to 65535, not ${JSON.stringify(text)}`))
-  )
-)
-
-const playername = Args.text({ name: "playername" }).pipe(
-  Args.withDescription("play under this name (cut to 50 characters); without it, watch as the spectator"),
-  Args.optional
-)
-
-const timeout = Options.float("timeout").pipe(
-  Options.withDescription("seconds to wait for the server's first answer"),
-  Options.mapEffect((seconds) =>
-    seconds > 0
-      ? Effect.succeed(seconds)
-      : Effect.fail(ValidationError.invalidValue(HelpDoc.p("--timeout must be more than 0 seconds")))
-  ),
-  Options.withDefault(Duration.toSeconds(defaultAnswerTimeout))
-)
-
-export const joinCommand = Command.make(
+const joinCommand = Command.make(
   "join",
-  { host, port, playername, log: logOption, timeout },
+  {
+    host: Args.text({ name: "HOST" }),
+    port: wholeNumberArg("PORT", 1, 65535),
+    playername: Args.text({ name: "NAME" }).pipe(Args.optional),
+    log: logOption,
+    timeout: decimalOption("timeout", 0.1, 3600).pipe(Options.withDefault(Duration.toSeconds(defaultAnswerTimeout)))
+  },
   ({ host, log, playername, port, timeout }) =>
     Effect.gen(function*() {
       const exit = yield* joinGame(
@@ -63,4 +42,19 @@ export const joinCommand = Command.make(
         UdpError: (error) => new CliError({ message: error.message })
       })
     )
-).pipe(Command.withDescription("Join a game as a player (with a name) or as the spectator (without)."))
+)
+
+export const joinNode = leaf(joinCommand, {
+  summary: "Join a game: as a player with a NAME, or as the spectator without one.",
+  usage: "[options] HOST PORT [NAME]",
+  args: [
+    { term: "HOST", text: "name or IPv4/IPv6 address of the machine where the server runs" },
+    { term: "PORT", text: "the port the server announced" },
+    { term: "NAME", text: "play under this name (cut to 50 characters)", default: "watch as the spectator" }
+  ],
+  options: [
+    logHelp,
+    { term: "--timeout S", text: "seconds to wait for the server's first answer", default: String(Duration.toSeconds(defaultAnswerTimeout)) }
+  ],
+  more: keysHelp
+})

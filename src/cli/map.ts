@@ -2,6 +2,7 @@ import { Args, Command } from "@effect/cli"
 import { Console, Effect } from "effect"
 import { mapProblems } from "../core/map.js"
 import { CliError } from "./error.js"
+import { group, leaf } from "./runner.js"
 import { parseServableMap, readMapText } from "./shared.js"
 
 /** Checks a map against every rule of the spec and prints each broken one; exit 0 if none. */
@@ -15,21 +16,16 @@ const checkMap = (path: string) =>
       return
     }
     for (const problem of problems) yield* Console.log(`${path}: ${problem.message}`)
-    return yield* new CliError({ message: `${path}: ${problems.length} broken rule${problems.length === 1 ? "" : "s"}` })
+    return yield* new CliError({ message: `${path} — ${problems.length} broken rule${problems.length === 1 ? "" : "s"}` })
   })
 
-const check = Command.make(
-  "check",
-  { file: Args.text({ name: "FILE" }).pipe(Args.withDescription("The map file to check.")) },
-  ({ file }) => checkMap(file)
-).pipe(
-  Command.withDescription(
-    "Check a map file: its characters and size, enough room spots, rooms closed, passages " +
-      "meeting walls (not corners), one connected map. Prints every problem with its line and column."
-  )
-)
+const checkCommand = Command.make("check", { file: Args.text({ name: "FILE" }) }, ({ file }) => checkMap(file))
 
-export const mapCommand = Command.make("map").pipe(
-  Command.withDescription("Tools for map files."),
-  Command.withSubcommands([check])
-)
+export const mapNode = group("map", { summary: "Tools for map files." }, [
+  leaf(checkCommand, {
+    summary: "Check a map file against every rule of the spec: its characters and size, enough room spots, " +
+      "rooms closed, passages meeting walls (not corners), one connected map. Prints each problem with its line and column.",
+    usage: "FILE",
+    args: [{ term: "FILE", text: "the map file to check" }]
+  })
+])

@@ -1,15 +1,16 @@
-import { Command } from "@effect/cli"
-import { botCommand } from "./bot.js"
-import { joinCommand } from "./join.js"
-import { mapCommand } from "./map.js"
-import { playCommand } from "./play.js"
-import { serveCommand } from "./serve.js"
+import { botNode } from "./bot.js"
+import { joinNode } from "./join.js"
+import { mapNode } from "./map.js"
+import { playNode } from "./play.js"
+import { group, runCommandLine } from "./runner.js"
+import { serveNode } from "./serve.js"
 
-export const version = "0.1.0"
+import packageJson from "../../package.json" with { type: "json" }
 
-const nuggets = Command.make("nuggets").pipe(
-  Command.withDescription("Nuggets: a multiplayer exploration game over UDP."),
-  Command.withSubcommands([playCommand, serveCommand, joinCommand, botCommand, mapCommand])
-)
+export const version = packageJson.version
 
-export const runCli = Command.run(nuggets, { name: "nuggets", version })
+export const nuggets = group("nuggets", {
+  summary: "Nuggets: a multiplayer exploration game over UDP. Try 'nuggets play'."
+}, [playNode, serveNode, joinNode, botNode, mapNode])
+
+export const runCli = (argv: ReadonlyArray<string>) => runCommandLine(nuggets, version, argv)

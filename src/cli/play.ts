@@ -8,14 +8,21 @@ import type { Variant } from "../core/game.js"
 import { udpLayer, UdpSocket } from "../net/udp.js"
 import { runServer } from "../server/server.js"
 import { CliError } from "./error.js"
+import { leaf, wholeNumberOption } from "./runner.js"
 import {
   gameSetup,
+  hostHelp,
   hostOption,
+  keysHelp,
+  logHelp,
   logOption,
+  maxSeed,
+  portHelp,
   portOption,
   reportExit,
   rulesFor,
   screenLogging,
+  variantHelp,
   variantOption
 } from "./shared.js"
 
@@ -33,7 +40,7 @@ const loginName = () => {
 interface PlayOptions {
   readonly name: Option.Option<string>
   readonly mapFile: Option.Option<string>
-  readonly seed: Option.Option<string>
+  readonly seed: Option.Option<number>
   readonly port: number
   readonly host: string
   readonly variant: Variant
@@ -46,12 +53,12 @@ interface PlayOptions {
  */
 const play = (options: PlayOptions) =>
   Effect.gen(function*() {
-    const { map, port, seed } = yield* gameSetup(options)
+    const { map, seed } = yield* gameSetup(options)
     const name = Option.getOrElse(options.name, loginName)
     const exit = yield* Effect.scoped(
       Effect.gen(function*() {
         const socket = yield* Layer.build(
-          udpLayer({ port, host: options.host, family: isIPv6(options.host) ? "udp6" : "udp4" })
+          udpLayer({ port: options.port, host: options.host, family: isIPv6(options.host) ? "udp6" : "udp4" })
         ).pipe(Effect.map(Context.get(UdpSocket)))
         const server = yield* runServer({ map, seed, rules: rulesFor("spec", options.variant) }).pipe(
           Effect.provideService(UdpSocket, socket),
@@ -83,25 +90,31 @@ const play = (options: PlayOptions) =>
     })
   )
 
-export const playCommand = Command.make(
+const playCommand = Command.make(
   "play",
   {
-    name: Args.text({ name: "name" }).pipe(
-      Args.withDescription("Your player name; your login name if not given."),
-      Args.optional
-    ),
-    mapFile: Options.file("map").pipe(
-      Options.withDescription("The map file; without one, the built-in example map of the spec."),
-      Options.optional
-    ),
-    seed: Options.text("seed").pipe(
-      Options.withDescription("A non-negative integer that makes the game reproducible."),
-      Options.optional
-    ),
+    name: Args.text({ name: "NAME" }).pipe(Args.optional),
+    mapFile: Options.text("map").pipe(Options.optional),
+    seed: wholeNumberOption("seed", 0, maxSeed).pipe(Options.optional),
     port: portOption,
     host: hostOption,
     variant: variantOption,
     log: logOption
   },
   play
-).pipe(Command.withDescription("Start a game on this machine and play it here; friends can join it."))
+)
+
+export const playNode = leaf(playCommand, {
+  summary: "Start a game on this machine and play it here; friends can join it.",
+  usage: "[options] [NAME]",
+  args: [{ term: "NAME", text: "your player name", default: "your login name" }],
+  options: [
+    { term: "--map FILE", text: "the map file", default: "the spec's example map, built in" },
+    { term: "--seed N", text: "a whole number that makes the game reproducible", default: "the clock" },
+    portHelp,
+    hostHelp,
+    variantHelp,
+    logHelp
+  ],
+  more: keysHelp
+})

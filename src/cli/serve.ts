@@ -6,11 +6,22 @@ import { udpLayer, UdpSocket } from "../net/udp.js"
 import type { Dialect } from "../protocol/dialect.js"
 import { runServer } from "../server/server.js"
 import { CliError } from "./error.js"
-import { gameSetup, hostOption, portOption, rulesFor, variantOption } from "./shared.js"
+import { leaf, wholeNumberArg } from "./runner.js"
+import {
+  gameSetup,
+  hostHelp,
+  hostOption,
+  maxSeed,
+  portHelp,
+  portOption,
+  rulesFor,
+  variantHelp,
+  variantOption
+} from "./shared.js"
 
 interface ServeOptions {
   readonly mapFile: Option.Option<string>
-  readonly seed: Option.Option<string>
+  readonly seed: Option.Option<number>
   readonly port: number
   readonly host: string
   readonly dialect: Dialect
@@ -19,7 +30,7 @@ interface ServeOptions {
 
 const serve = (options: ServeOptions) =>
   Effect.gen(function*() {
-    const { map, port, seed } = yield* gameSetup(options)
+    const { map, seed } = yield* gameSetup(options)
     const game = Effect.gen(function*() {
       const socket = yield* UdpSocket
       yield* Console.log(`Ready to play, waiting at port ${socket.local.port}`)
@@ -37,32 +48,39 @@ const serve = (options: ServeOptions) =>
       yield* Console.log(result.summary.trimEnd())
     })
     yield* game.pipe(
-      Effect.provide(udpLayer({ port, host: options.host, family: isIPv6(options.host) ? "udp6" : "udp4" })),
+      Effect.provide(udpLayer({ port: options.port, host: options.host, family: isIPv6(options.host) ? "udp6" : "udp4" })),
       Effect.mapError((error) => new CliError({ message: error.message }))
     )
   })
 
-export const serveCommand = Command.make(
+const serveCommand = Command.make(
   "serve",
   {
-    mapFile: Args.text({ name: "map.txt" }).pipe(
-      Args.withDescription("The map file; without one, the built-in example map of the spec."),
-      Args.optional
-    ),
-    seed: Args.text({ name: "seed" }).pipe(
-      Args.withDescription("A non-negative integer: the same seed and the same moves replay the same game."),
-      Args.optional
-    ),
+    mapFile: Args.text({ name: "MAP" }).pipe(Args.optional),
+    seed: wholeNumberArg("SEED", 0, maxSeed).pipe(Args.optional),
     port: portOption,
     host: hostOption,
-    compat: Options.choice("compat", ["cs50-2021"]).pipe(
-      Options.withDescription(
-        "Speak the later CS50 form of the protocol: QUIT GAME OVER, ERROR, sight through room spots only."
-      ),
-      Options.optional
-    ),
+    compat: Options.choice("compat", ["cs50-2021"]).pipe(Options.optional),
     variant: variantOption
   },
   ({ compat, host, mapFile, port, seed, variant }) =>
     serve({ mapFile, seed, port, host, dialect: Option.getOrElse(compat, () => "spec" as const), variant })
-).pipe(Command.withDescription("Run a game server. Prints the port, then the game-over summary; logs go to stderr."))
+)
+
+export const serveNode = leaf(serveCommand, {
+  summary: "Run a game server. Prints the port, then the game-over summary; logs go to stderr.",
+  usage: "[options] [MAP [SEED]]",
+  args: [
+    { term: "MAP", text: "the map file", default: "the spec's example map, built in" },
+    { term: "SEED", text: "a whole number: the same seed and the same moves replay the same game", default: "the clock" }
+  ],
+  options: [
+    portHelp,
+    hostHelp,
+    {
+      term: "--compat cs50-2021",
+      text: "speak the later CS50 protocol: QUIT GAME OVER, ERROR, sight through room spots only"
+    },
+    variantHelp
+  ]
+})

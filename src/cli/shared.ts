@@ -11,12 +11,13 @@ import type { Dialect } from "../protocol/dialect.js"
 import { fitsInDatagram, MaxBytes } from "../protocol/display.js"
 import { defaultMapText } from "../server/defaultMap.js"
 import { CliError } from "./error.js"
+import { type HelpEntry, wholeNumberOption } from "./runner.js"
 
 /** What the system said when a file could not be read or written, in words. */
 export const fileFailure = (error: unknown) => {
   const code = (error as NodeJS.ErrnoException).code
   return code === "ENOENT"
-    ? "no such file"
+    ? "no such file or folder"
     : code === "EACCES"
     ? "permission denied"
     : code === "EISDIR"
@@ -27,18 +28,18 @@ export const fileFailure = (error: unknown) => {
 export const readMapText = (path: string): Effect.Effect<string, CliError> =>
   Effect.tryPromise({
     try: () => readFile(path, "utf8"),
-    catch: (error) => new CliError({ message: `cannot read map file '${path}': ${fileFailure(error)}` })
+    catch: (error) => new CliError({ message: `${path} — cannot read the map: ${fileFailure(error)}` })
   })
 
 /** Parses a map and checks that it can be served: its grid fits in a DISPLAY datagram. */
 export const parseServableMap = (text: string, source: string): Either.Either<GameMap, CliError> =>
   parseMap(text).pipe(
-    Either.mapLeft((error) => new CliError({ message: `invalid map ${source}: ${error.message}` })),
+    Either.mapLeft((error) => new CliError({ message: `${source} — not a map: ${error.message}` })),
     Either.filterOrLeft(
       (map: GameMap) => fitsInDatagram(map.rows, map.cols),
       (map: GameMap) =>
         new CliError({
-          message: `invalid map ${source}: a ${map.rows}x${map.cols} grid does not fit in one DISPLAY datagram ` +
+          message: `${source} — too large: a ${map.rows}x${map.cols} grid does not fit in one DISPLAY datagram ` +
             `(at most ${MaxBytes} bytes)`
         })
     )
@@ -54,48 +55,40 @@ export const loadMap = (file: Option.Option<string>): Effect.Effect<GameMap, Cli
       parseServableMap(text, source).pipe(
         Either.flatMap((map) =>
           validateMap(map).pipe(
-            Either.mapLeft((problem) => new CliError({ message: `invalid map ${source}: ${problem.message}` }))
+            Either.mapLeft((problem) => new CliError({ message: `${source} — not a valid map: ${problem.message}` }))
           )
         )
       )
     )
   )
 
-export const parseSeed = (text: string): Effect.Effect<number, CliError> =>
-  /^\d{1,15}$/.test(text)
-    ? Effect.succeed(Number(text))
-    : Effect.fail(new CliError({ message: `the seed must be a non-negative integer, not '${text}'` }))
+/** The largest seed: any whole number JavaScript counts exactly. */
+export const maxSeed = Number.MAX_SAFE_INTEGER
 
 /** Seeds from the clock when no seed is given, so each unseeded game differs. */
-export const seedOrClock = (seed: Option.Option<string>) =>
-  Option.match(seed, { onNone: () => Clock.currentTimeMillis.pipe(Effect.map(Number)), onSome: parseSeed })
+export const seedOrClock = (seed: Option.Option<number>) =>
+  Option.match(seed, { onNone: () => Clock.currentTimeMillis.pipe(Effect.map(Number)), onSome: Effect.succeed })
 
-export const checkPort = (port: number, allowAny: boolean): Effect.Effect<number, CliError> =>
-  Number.isInteger(port) && port >= (allowAny ? 0 : 1) && port <= 65535
-    ? Effect.succeed(port)
-    : Effect.fail(new CliError({ message: `the port must be ${allowAny ? 0 : 1}..65535, not ${port}` }))
+/** What every way of starting a server checks first: the map and the seed. */
+export const gameSetup = (options: { readonly mapFile: Option.Option<string>; readonly seed: Option.Option<number> }) =>
+  Effect.all({ map: loadMap(options.mapFile), seed: seedOrClock(options.seed) })
 
-/** What every way of starting a server checks first: the map, the seed and the port. */
-export const gameSetup = (options: {
-  readonly mapFile: Option.Option<string>
-  readonly seed: Option.Option<string>
-  readonly port: number
-}) => Effect.all({ map: loadMap(options.mapFile), seed: seedOrClock(options.seed), port: checkPort(options.port, true) })
+export const portOption = wholeNumberOption("port", 0, 65535).pipe(Options.withDefault(0))
+export const portHelp: HelpEntry = { term: "--port N", text: "UDP port to listen on; 0 picks a free one", default: "0" }
 
-export const portOption = Options.integer("port").pipe(
-  Options.withDescription("UDP port to listen on; 0 picks a free one."),
-  Options.withDefault(0)
-)
+export const hostOption = Options.text("host").pipe(Options.withDefault("0.0.0.0"))
+export const hostHelp: HelpEntry = {
+  term: "--host ADDR",
+  text: "address to listen on: 0.0.0.0 every interface, 127.0.0.1 this machine only, :: IPv6",
+  default: "0.0.0.0"
+}
 
-export const hostOption = Options.text("host").pipe(
-  Options.withDescription("Address to listen on (0.0.0.0: every interface; 127.0.0.1: this machine only)."),
-  Options.withDefault("0.0.0.0")
-)
-
-export const variantOption = Options.choice("variant", variants).pipe(
-  Options.withDescription("Game rules: classic (the spec's), or steal: moving onto a player also takes 10% of its purse."),
-  Options.withDefault("classic" as Variant)
-)
+export const variantOption = Options.choice("variant", variants).pipe(Options.withDefault("classic" as Variant))
+export const variantHelp: HelpEntry = {
+  term: "--variant RULES",
+  text: "classic (the spec's), or steal: moving onto a player also takes 10% of its purse",
+  default: "classic"
+}
 
 /** The rules a server plays by: the dialect's preset, with the chosen variant. */
 export const rulesFor = (dialect: Dialect, variant: Variant): Rules => ({
@@ -103,10 +96,16 @@ export const rulesFor = (dialect: Dialect, variant: Variant): Rules => ({
   variant
 })
 
-export const logOption = Options.file("log").pipe(
-  Options.withDescription("write a log to this file"),
-  Options.optional
-)
+export const logOption = Options.text("log").pipe(Options.optional)
+export const logHelp: HelpEntry = { term: "--log FILE", text: "write a log to this file (the screen is never written over)" }
+
+/** The keys, as help lists them under the commands that play. */
+export const keysHelp = `Keys:
+  h j k l   move left, down, up, right
+  y u b n   move diagonally: up-left, up-right, down-left, down-right
+  H J K L Y U B N
+            run that way as far as possible
+  Q         quit (the spectator can only quit)`
 
 /** Exactly these loggers, instead of whatever the program set up (stderr, where the screen is). */
 const onlyLoggers = (...loggers: ReadonlyArray<Logger.Logger<unknown, void>>) =>
@@ -120,9 +119,7 @@ const logFile = (path: string) =>
     Effect.try({
       try: () => openSync(path, "a"),
       catch: (error) =>
-        new CliError({
-          message: `cannot write the log to ${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code ?? error}`
-        })
+        new CliError({ message: `${path} — cannot write the log: ${fileFailure(error)}` })
     }),
     (fd) => Effect.sync(() => closeSync(fd))
   )

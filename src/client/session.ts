@@ -40,7 +40,7 @@ export const resolveHost = (host: string) =>
     dns.lookup(name, { order: "ipv4first" }, (error, address, family) => {
       resume(
         error || !address
-          ? Effect.fail(new ConnectError({ reason: "UnknownHost", message: `unknown host ${JSON.stringify(host)}` }))
+          ? Effect.fail(new ConnectError({ reason: "UnknownHost", message: `${host} — unknown host` }))
           : Effect.succeed({ address, family: family === 6 ? "udp6" : "udp4" })
       )
     })
@@ -80,7 +80,7 @@ export const joinGame = (options: JoinOptions, screen: Layer.Layer<Terminal>) =>
         onTimeout: () =>
           new ConnectError({
             reason: "NoAnswer",
-            message: `no Nuggets server answered at ${options.host}:${options.port}`
+            message: `${options.host}:${options.port} — no Nuggets server answered`
           })
       }),
       // Interrupted while waiting: the server may have let us in already.

@@ -201,7 +201,7 @@ describe("joinGame, before the screen opens", () => {
       const result = yield* Effect.either(joinGame(options, terminal.layer))
       expect(result).toEqual(Either.left(expect.objectContaining({
         reason: "NoAnswer",
-        message: `no Nuggets server answered at localhost:${server.port}`
+        message: `localhost:${server.port} — no Nuggets server answered`
       })))
       expect(yield* terminal.opened).toBe(0)
     }))

@@ -14,8 +14,9 @@ export interface Endpoint {
   readonly port: number
 }
 
+/** The socket could not be bound: sending never fails (see `UdpSocket`). */
 export class UdpError extends Data.TaggedError("UdpError")<{
-  readonly reason: "Bind" | "Send"
+  readonly reason: "Bind"
   readonly message: string
 }> {}
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Either } from "effect"
 import {
   addPlayer,
   addSpectator,
@@ -10,7 +10,7 @@ import {
   standings,
   type Transition
 } from "../src/core/game.js"
-import { RoomSpot } from "../src/core/map.js"
+import { parseMap, RoomSpot } from "../src/core/map.js"
 import { quitText, refusalText, summaryText } from "../src/protocol/dialect.js"
 import { cell, emptyGame, loadMap, placePlayer, pressKeys, renderView, seeded, seededGame } from "./support.js"
 
@@ -75,11 +75,21 @@ describe("joining", () => {
     expect(next.players.map((p) => [p.letter, p.active])).toEqual([["A", false], ["B", true]])
   })
 
-  it("refuses a second PLAY from the same client without changing anything", () => {
-    const state = joined(seededGame(map, 1), "a", "Ann").state
-    const error = failure(addPlayer(state, "a", "Ann again"))
-    expect(error._tag).toBe("AlreadyJoined")
-    expect(refusalText(error)).toBe("you are already playing as A")
+  it("answers a second PLAY from the same client as the first, changing nothing: its answer was lost", () => {
+    let state = joined(seededGame(map, 1), "a", "Ann").state
+    state = pressKeys(state, "a", "hhhh")
+    const again = joined(state, "a", "Ann again")
+    expect(again.state).toBe(state)
+    expect(again.changes.cells).toEqual([])
+    expect(again.notices).toEqual([
+      { to: "a", viewer: 0, notice: { _tag: "Ok", letter: "A" } },
+      { to: "a", viewer: 0, notice: { _tag: "Grid", rows: 21, cols: 79 } },
+      { to: "a", viewer: 0, notice: { _tag: "Gold", collected: 0, purse: state.players[0]!.purse, remaining: 250 - state.players[0]!.purse } },
+      { to: "a", viewer: 0, notice: { _tag: "Display" } }
+    ])
+    const watching = step(addSpectator(state, "s")).state
+    expect(failure(addPlayer(watching, "s", "Sam"))._tag).toBe("AlreadyJoined")
+    expect(refusalText(failure(addSpectator(state, "a")))).toBe("you are already playing as A")
   })
 
   it("refuses an empty or all-blank name", () => {
@@ -319,5 +329,75 @@ describe("the steal variant", () => {
 
   it("the protocol words every reason to quit", () => {
     expect(Object.values(quitText).every((text) => text.length > 0)).toBe(true)
+  })
+})
+
+describe("when datagrams are lost", () => {
+  it("SPECTATE again from the spectator: GRID, GOLD and DISPLAY again, and no QUIT to itself", () => {
+    const state = step(addSpectator(seededGame(map, 1), "s")).state
+    const again = step(addSpectator(state, "s"))
+    expect(again.state).toBe(state)
+    expect(again.notices.map((envelope) => [envelope.to, envelope.notice._tag])).toEqual([
+      ["s", "Grid"],
+      ["s", "Gold"],
+      ["s", "Display"]
+    ])
+  })
+
+  it("Ctrl-L asks for GOLD and DISPLAY again, for a player and for the spectator", () => {
+    let state = joined(seededGame(map, 1), "a", "Ann").state
+    state = step(addSpectator(state, "s")).state
+    const player = step(applyKey(state, "a", "\f"))
+    expect(player.state).toBe(state)
+    expect(player.notices).toEqual([
+      { to: "a", viewer: 0, notice: { _tag: "Gold", collected: 0, purse: 0, remaining: 250 } },
+      { to: "a", viewer: 0, notice: { _tag: "Display" } }
+    ])
+    expect(step(applyKey(state, "s", "\f")).notices.map((envelope) => envelope.notice._tag)).toEqual(["Gold", "Display"])
+  })
+})
+
+describe("a game no one can finish", () => {
+  it("ends when every letter has been used and the last player quits: GAMEOVER to the spectator", () => {
+    let state = step(addSpectator(seededGame(map, 3), "s")).state
+    for (let i = 0; i < 26; i++) state = joined(state, `c${i}`, `p${i}`, i).state
+    for (let i = 0; i < 25; i++) state = step(applyKey(state, `c${i}`, "Q")).state
+    expect(state.over).toBe(false)
+    const last = step(applyKey(state, "c25", "Q"))
+    expect(last.state.over).toBe(true)
+    expect(notices(last.notices, "s")).toEqual([{ _tag: "Display" }, { _tag: "GameOver" }])
+    expect(notices(last.notices, "c25")).toEqual([{ _tag: "Quit", reason: "PlayerQuit" }])
+  })
+
+  it("goes on while letters are left: someone may still join", () => {
+    let state = joined(seededGame(map, 3), "a", "Ann").state
+    state = step(applyKey(state, "a", "Q")).state
+    expect(state.over).toBe(false)
+  })
+})
+
+describe("maps with few room spots", () => {
+  const roomOf = (spots: number) => {
+    return Either.getOrThrow(parseMap(`+${"-".repeat(spots)}+\n|${".".repeat(spots)}|\n+${"-".repeat(spots)}+\n`))
+  }
+
+  it("get fewer piles, leaving a spot for each of 26 players, and always 250 nuggets", () => {
+    for (const [spots, most] of [[30, 4], [40, 14], [56, 30], [20, 1], [1, 1]] as const) {
+      for (let seed = 0; seed < 30; seed++) {
+        const game = seededGame(roomOf(spots), seed)
+        expect(game.gold.size, `${spots} spots`).toBeLessThanOrEqual(most)
+        expect(game.gold.size).toBeGreaterThanOrEqual(Math.min(10, most))
+        expect([...game.gold.values()].reduce((sum, nuggets) => sum + nuggets, 0)).toBe(250)
+      }
+    }
+  })
+
+  it("refuse a player with a clear reason when no room spot is free", () => {
+    let state = seededGame(roomOf(3), 1)
+    state = joined(state, "a", "Ann").state
+    state = joined(state, "b", "Bob").state
+    const refusal = failure(addPlayer(state, "c", "Cy"))
+    expect(refusal._tag).toBe("NoRoomLeft")
+    expect(refusalText(refusal)).toMatch(/no empty room spot/)
   })
 })

@@ -168,7 +168,7 @@ describe("serve: the protocol over loopback UDP", () => {
     const stranger = await client(port)
     const cases: Array<[TestClient, string, string]> = [
       [a.client, "KEY x", "NO unknown keystroke"],
-      [a.client, "PLAY Alice again", "NO you are already playing as A"],
+      [a.client, "SPECTATE", "NO you are already playing as A"],
       [stranger, "KEY h", "NO you have not joined this game; send PLAY name or SPECTATE first"],
       [watcher.client, "KEY h", "NO unknown keystroke"],
       [a.client, "KEY", "NO KEY takes exactly one keystroke, got none"],
@@ -295,4 +295,47 @@ describe("serve --variant steal, over loopback UDP", () => {
     }
     throw new Error("Bob never reached Alice")
   }, 30_000)
+})
+
+describe("serve on a network that loses datagrams", () => {
+  it("answers a repeated PLAY with the same OK, GRID and GOLD, and a fresh DISPLAY", async () => {
+    const { port } = await serve({ map: main, seed: 2 })
+    const a = await joinAs(port, "Alice")
+    a.client.send("PLAY Alice")
+    expect([await a.client.next(), await a.client.next(), await a.client.next()]).toEqual(["OK A", "GRID 21 79", "GOLD 0 0 250"])
+    expect(gridOf(await a.client.next())).toBe(a.display)
+  })
+
+  it("answers Ctrl-L with GOLD and DISPLAY", async () => {
+    const { port } = await serve({ map: main, seed: 2 })
+    const a = await joinAs(port, "Alice")
+    a.client.send("KEY \f")
+    expect(await a.client.next()).toBe("GOLD 0 0 250")
+    expect(gridOf(await a.client.next())).toBe(a.display)
+  })
+
+  it("says GAMEOVER three times, and again to a player who asks during the next moments", async () => {
+    const server = await serve({ map: small, seed: 11, linger: "1 second" })
+    const a = await joinAs(server.port, "Alice")
+    const b = await joinAs(server.port, "Bob")
+    const watcher = await spectator(server.port)
+    const gameOver = await collectAllGold(a.client, watcher.client, watcher.display)
+    for (let copy = 0; copy < 3; copy++) expect(await b.client.nextStarting("GAMEOVER")).toBe(gameOver)
+    b.client.send("KEY h")
+    expect(await b.client.next()).toBe(gameOver)
+    await server.result
+    expect(b.client.received.filter((message) => message.startsWith("GAMEOVER"))).toHaveLength(4)
+  }, 30_000)
+
+  it("says QUIT three times when shutting down, and to a replaced spectator", async () => {
+    const server = await serve({ map: main, seed: 2 })
+    const a = await joinAs(server.port, "Alice")
+    const first = await spectator(server.port)
+    await spectator(server.port)
+    for (let copy = 0; copy < 3; copy++) {
+      expect(await first.client.nextStarting("QUIT")).toBe("QUIT You have been replaced by a new spectator.")
+    }
+    await server.stop()
+    for (let copy = 0; copy < 3; copy++) expect(await a.client.nextStarting("QUIT")).toBe("QUIT server shutting down")
+  })
 })

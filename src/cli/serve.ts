@@ -39,13 +39,13 @@ const serve = (options: ServeOptions) =>
           (options.dialect === "spec" ? "" : `, ${options.dialect} dialect`) +
           (options.variant === "classic" ? "" : `, ${options.variant} variant`)
       )
-      const result = yield* runServer({
+      yield* runServer({
         map,
         seed,
         dialect: options.dialect,
-        rules: rulesFor(options.dialect, options.variant)
+        rules: rulesFor(options.dialect, options.variant),
+        ended: (result) => Console.log(result.summary.trimEnd())
       })
-      yield* Console.log(result.summary.trimEnd())
     })
     yield* game.pipe(
       Effect.provide(udpLayer({ port: options.port, host: options.host, family: isIPv6(options.host) ? "udp6" : "udp4" })),

@@ -5,7 +5,7 @@ import { readFile } from "node:fs/promises"
 import { farewell } from "../client/screen.js"
 import { type ClientExit, exitCode } from "../client/state.js"
 import { cs50Rules, type Rules, specRules, type Variant, variants } from "../core/game.js"
-import { type GameMap, parseMap, validateMap } from "../core/map.js"
+import { type GameMap, mapProblems, parseMap } from "../core/map.js"
 import { lineLogger } from "../log.js"
 import type { Dialect } from "../protocol/dialect.js"
 import { fitsInDatagram, MaxBytes } from "../protocol/display.js"
@@ -45,22 +45,19 @@ export const parseServableMap = (text: string, source: string): Either.Either<Ga
     )
   )
 
-/** Reads and checks a map file (the built-in map without one); the error names the file and what is wrong where. */
+/**
+ * Reads a map file (the built-in map without one) and checks that it can be served; the
+ * error names the file and what is wrong where. Broken rules of the spec are logged as
+ * warnings: the game is still played.
+ */
 export const loadMap = (file: Option.Option<string>): Effect.Effect<GameMap, CliError> =>
-  Option.match(file, {
-    onNone: (): Effect.Effect<readonly [string, string], CliError> => Effect.succeed(["(built-in)", defaultMapText]),
-    onSome: (path) => readMapText(path).pipe(Effect.map((text) => [path, text] as const))
-  }).pipe(
-    Effect.flatMap(([source, text]) =>
-      parseServableMap(text, source).pipe(
-        Either.flatMap((map) =>
-          validateMap(map).pipe(
-            Either.mapLeft((problem) => new CliError({ message: `${source} — not a valid map: ${problem.message}` }))
-          )
-        )
-      )
-    )
-  )
+  Effect.gen(function*() {
+    const source = Option.getOrElse(file, () => "(built-in)")
+    const text = Option.isSome(file) ? yield* readMapText(file.value) : defaultMapText
+    const map = yield* parseServableMap(text, source)
+    for (const problem of mapProblems(map)) yield* Effect.logWarning(`${source}: ${problem.message}`)
+    return map
+  })
 
 /** The largest seed: any whole number JavaScript counts exactly. */
 export const maxSeed = Number.MAX_SAFE_INTEGER

@@ -23,3 +23,9 @@ export const MoveDirections: Readonly<Record<string, readonly [dRow: number, dCo
 }
 
 export const MoveKeys = Object.keys(MoveDirections)
+
+/**
+ * Ctrl-L, as in every roguelike: not a key of the spec, but `KEY` with it asks the server
+ * for the client's GOLD and DISPLAY again, after a lost datagram.
+ */
+export const RedrawKey = "\f"

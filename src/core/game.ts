@@ -138,13 +138,15 @@ export type Refusal = PlayRefusal | SpectateRefusal | KeyRefusal
 // ---- Setting up ----
 
 /**
- * A new game on `map`: piles in [min, max], each at least one nugget, on distinct random
- * room spots. All randomness comes from Effect's `Random` service, so
+ * A new game on `map`: piles in [min, max] (fewer where room spots are few), each at least
+ * one nugget, on distinct random room spots. All randomness comes from Effect's `Random` service, so
  * `Effect.withRandom(Random.make(seed))` makes a whole game reproducible.
  */
 export const newGame = (map: GameMap, rules: Rules = specRules): Effect.Effect<GameState> =>
   Effect.gen(function*() {
-    const piles = yield* Random.nextIntBetween(rules.goldMinPiles, rules.goldMaxPiles + 1)
+    // A map with few room spots gets fewer piles, so that players still find room.
+    const mostPiles = Math.max(1, Math.min(rules.goldMaxPiles, map.roomSpots.length - rules.maxPlayers))
+    const piles = yield* Random.nextIntBetween(Math.min(rules.goldMinPiles, mostPiles), mostPiles + 1)
     const sizes = new Array<number>(piles).fill(1)
     for (let nugget = piles; nugget < rules.goldTotal; nugget++) sizes[yield* Random.nextIntBetween(0, piles)]! += 1
     const spots = Array.from(map.roomSpots)
@@ -222,7 +224,8 @@ export const addPlayer = (
   Effect.gen(function*() {
     if (state.over) return yield* new GameIsOver()
     const existing = playerOf(state, client)
-    if (existing) return yield* new AlreadyJoined({ as: existing.index })
+    // The same PLAY again: its answer was lost on the way, so it is given again.
+    if (existing) return welcomeAgain(state, existing.client, existing.index)
     if (state.spectator === client) return yield* new AlreadyJoined({ as: "spectator" })
     const name = sanitizeName(rawName, state.rules.maxNameLength)
     if (name.trim().length === 0) return yield* new EmptyName()
@@ -263,14 +266,32 @@ export const addSpectator = (state: GameState, client: ClientId): Either.Either<
   if (state.over) return Either.left(new GameIsOver())
   const existing = playerOf(state, client)
   if (existing) return Either.left(new AlreadyJoined({ as: existing.index }))
+  if (state.spectator === client) return Either.right(welcomeAgain(state, client, "spectator"))
   const notices: Array<Envelope> = []
-  if (state.spectator !== undefined && state.spectator !== client) {
+  if (state.spectator !== undefined) {
     notices.push({ to: state.spectator, viewer: "spectator", notice: { _tag: "Quit", reason: "SpectatorReplaced" } })
   }
   const next: GameState = { ...state, spectator: client }
   notices.push(...welcome(next, client, "spectator"))
   return Either.right({ state: next, notices, changes: noChanges })
 }
+
+/** A client that joined already is told again what it was told then, with its purse now. */
+const welcomeAgain = (state: GameState, to: ClientId, viewer: Viewer): Transition => {
+  const notices = welcome(state, to, viewer)
+  const gold = notices[1]!
+  const purse = viewer === "spectator" ? 0 : state.players[viewer]!.purse
+  notices[1] = { ...gold, notice: { _tag: "Gold", collected: 0, purse, remaining: state.goldRemaining } }
+  if (viewer !== "spectator") notices.unshift({ to, viewer, notice: { _tag: "Ok", letter: C.PlayerLetters[viewer]! } })
+  return { state, notices, changes: noChanges }
+}
+
+/** GOLD and DISPLAY again, for a client that lost them. */
+const redraw = (state: GameState, to: ClientId, viewer: Viewer): Transition => ({
+  state,
+  notices: welcomeAgain(state, to, viewer).notices.filter(({ notice }) => notice._tag === "Gold" || notice._tag === "Display"),
+  changes: noChanges
+})
 
 const welcome = (state: GameState, to: ClientId, viewer: Viewer): Array<Envelope> => [
   { to, viewer, notice: { _tag: "Grid", rows: state.map.rows, cols: state.map.cols } },
@@ -282,13 +303,14 @@ const welcome = (state: GameState, to: ClientId, viewer: Viewer): Array<Envelope
 export const applyKey = (state: GameState, client: ClientId, key: string): Either.Either<Transition, KeyRefusal> => {
   if (state.over) return Either.left(new GameIsOver())
   if (state.spectator === client) {
-    return key === "Q"
-      ? Either.right(spectatorQuits(state))
-      : Either.left(new UnknownKeystroke({ key }))
+    if (key === "Q") return Either.right(spectatorQuits(state))
+    if (key === C.RedrawKey) return Either.right(redraw(state, client, "spectator"))
+    return Either.left(new UnknownKeystroke({ key }))
   }
   const player = playerOf(state, client)
   if (!player) return Either.left(new NotJoined())
   if (key === "Q") return Either.right(playerQuits(state, player))
+  if (key === C.RedrawKey) return Either.right(redraw(state, client, player.index))
   const lower = key.toLowerCase()
   const direction = key.length === 1 ? C.MoveDirections[lower] : undefined
   if (!direction) return Either.left(new UnknownKeystroke({ key }))
@@ -301,15 +323,18 @@ const spectatorQuits = (state: GameState): Transition => ({
   changes: noChanges
 })
 
+/**
+ * The player leaves the map. When that was the last player and every letter has been
+ * used, no one can ever finish the game: it ends as if the gold were all collected.
+ */
 const playerQuits = (state: GameState, player: Player): Transition => {
   const players = state.players.slice()
   players[player.index] = { ...player, active: false }
-  const next: GameState = { ...state, players }
-  return {
-    state: next,
-    notices: displayAll(next, [{ to: player.client, viewer: player.index, notice: { _tag: "Quit", reason: "PlayerQuit" } }]),
-    changes: { ...noChanges, cells: [player.position], left: [player.index] }
-  }
+  const over = players.length >= state.rules.maxPlayers && players.every((each) => !each.active)
+  const next: GameState = { ...state, players, over }
+  const notices = displayAll(next, [{ to: player.client, viewer: player.index, notice: { _tag: "Quit", reason: "PlayerQuit" } }])
+  if (over) for (const { to, viewer } of audience(next)) notices.push({ to, viewer, notice: { _tag: "GameOver" } })
+  return { state: next, notices, changes: { ...noChanges, cells: [player.position], left: [player.index] } }
 }
 
 /** The share of a victim's purse a thief takes in the `steal` variant: 10%, rounded down. */

@@ -18,11 +18,11 @@ export interface GameMap {
 
 export const isSpot = (ch: number): boolean => ch === RoomSpot || ch === PassageSpot
 
-/** Room spots a map needs so that every player and every gold pile can be dropped on its own spot. */
+/** Room spots a map needs so that every player and the most gold piles can be dropped on spots of their own. */
 export const requiredRoomSpots = MaxPlayers + GoldMaxNumPiles
 
 export class MapError extends Data.TaggedError("MapError")<{
-  readonly reason: "Empty" | "BadCharacter" | "TooFewSpots"
+  readonly reason: "Empty" | "BadCharacter" | "NoRoomSpot"
   readonly message: string
   /** 0-based; present when one gridpoint is to blame. */
   readonly row?: number
@@ -78,13 +78,9 @@ export const parseMap = (text: string): Either.Either<GameMap, MapError> => {
       if (ch === RoomSpot) roomSpots.push(row * cols + col)
     }
   }
-  if (roomSpots.length < requiredRoomSpots) {
+  if (roomSpots.length === 0) {
     return Either.left(
-      new MapError({
-        reason: "TooFewSpots",
-        message: `the map has ${roomSpots.length} room spots; it needs at least ${requiredRoomSpots} ` +
-          `(${MaxPlayers} players + ${GoldMaxNumPiles} gold piles)`
-      })
+      new MapError({ reason: "NoRoomSpot", message: "the map has no room spot '.': nowhere to drop gold or players" })
     )
   }
   return Either.right({ rows, cols, cells, roomSpots: Int32Array.from(roomSpots) })
@@ -124,7 +120,18 @@ export class MapDisconnected extends Data.TaggedError("MapDisconnected")<{
   }
 }
 
-export type MapProblem = RoomNotClosed | PassageAtCorner | MapDisconnected
+export class TooFewSpots extends Data.TaggedError("TooFewSpots")<{ readonly spots: number }> {
+  override get message() {
+    return `the map has ${this.spots} room spots; the spec asks for ${requiredRoomSpots} ` +
+      `(${MaxPlayers} players + ${GoldMaxNumPiles} gold piles), so a game on it has fewer piles`
+  }
+}
+
+/**
+ * A broken rule of the spec's "valid maps". A server still plays such a map, as the C
+ * servers do: the spec lets it assume its map is valid, and refusing one would help no one.
+ */
+export type MapProblem = TooFewSpots | RoomNotClosed | PassageAtCorner | MapDisconnected
 
 const orthogonal = [[-1, 0], [1, 0], [0, -1], [0, 1]] as const
 const diagonal = [[-1, -1], [-1, 1], [1, -1], [1, 1]] as const
@@ -150,7 +157,8 @@ export const mapProblems = (map: GameMap): ReadonlyArray<MapProblem> => {
       }
     }
   }
-  return [...roomNotClosed, ...passageAtCorner, ...disconnectedParts(map)]
+  const tooFewSpots = map.roomSpots.length < requiredRoomSpots ? [new TooFewSpots({ spots: map.roomSpots.length })] : []
+  return [...tooFewSpots, ...roomNotClosed, ...passageAtCorner, ...disconnectedParts(map)]
 }
 
 /** One problem per part of the map that cannot be reached from the first spot. */
@@ -186,10 +194,4 @@ const disconnectedParts = (map: GameMap): ReadonlyArray<MapDisconnected> => {
   return starts.slice(1).map((start) =>
     new MapDisconnected({ row: Math.floor(start / cols), col: start % cols, components: starts.length })
   )
-}
-
-/** Succeeds with the map when it breaks no rule, else fails with the first broken rule. */
-export const validateMap = (map: GameMap): Either.Either<GameMap, MapProblem> => {
-  const [first] = mapProblems(map)
-  return first === undefined ? Either.right(map) : Either.left(first)
 }

@@ -1,4 +1,4 @@
-import { Deferred, Effect, Either, Exit, Runtime } from "effect"
+import { Deferred, Duration, Effect, Either, Exit, FiberSet, Runtime, type Scope } from "effect"
 import { PlayerLetters } from "../core/constants.js"
 import {
   applyKey,
@@ -49,6 +49,8 @@ export interface HostOptions {
   readonly dialect?: Dialect
   /** Whether every UDP send has left: see `Peer.keepsBytes`. */
   readonly allSent?: () => boolean
+  /** How far apart the copies of the last words go out. */
+  readonly lastWordsSpacing?: Duration.DurationInput
 }
 
 /** One request the game took, in the order taken: what a recording keeps. */
@@ -70,13 +72,26 @@ export interface GameHost {
   readonly display: (viewer: Viewer) => Uint8Array
   /** Calls `listener` after each request the game took; returns the way to stop. */
   readonly onHandled: (listener: (handled: Handled) => void) => () => void
-  /** Tells every client to quit and ends the game. */
+  /** Tells every client to quit, and ends the game once the last words are out. */
   readonly shutDown: Effect.Effect<void>
   /** Succeeds once the game is over, with its summary. */
   readonly finished: Effect.Effect<GameResult>
+  /** Succeeds once every repeat of the last words (GAMEOVER, QUIT) has been sent. */
+  readonly lastWordsSent: Effect.Effect<void>
 }
 
+/**
+ * GAMEOVER, and a QUIT the server sends of its own accord, go out this many times in all,
+ * this far apart: a client must not miss the end for one lost datagram.
+ */
+export const lastWordsCopies = 3
+export const defaultLastWordsSpacing = Duration.millis(250)
+
 const letterOf = (index: number) => PlayerLetters[index]!
+
+/** What the server says of its own accord at the end: GAMEOVER, or a QUIT no one asked for. */
+const isLastWord = ({ notice }: Envelope) =>
+  notice._tag === "GameOver" || (notice._tag === "Quit" && (notice.reason === "ShutDown" || notice.reason === "SpectatorReplaced"))
 
 /**
  * The game as the server runs it: messages from any peer are decoded, handed to the core,
@@ -84,7 +99,7 @@ const letterOf = (index: number) => PlayerLetters[index]!
  * draws from the Random service of the fiber that makes it (so a seed replays a game),
  * and logs through that fiber's loggers.
  */
-export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost> =>
+export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, never, Scope.Scope> =>
   Effect.gen(function*() {
     const dialect = options.dialect ?? "spec"
     const allSent = options.allSent ?? (() => true)
@@ -94,6 +109,9 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost> =>
     const peers = new Map<ClientId, Peer>()
     const listeners = new Set<(handled: Handled) => void>()
     const finished = yield* Deferred.make<GameResult>()
+    const repeats = yield* FiberSet.make()
+    /** The GAMEOVER as sent, to answer whoever asks after the end. */
+    let gameOverText: string | undefined
     // What `receive` decides to log runs at once with this fiber's services.
     const runNow = Runtime.runSync(yield* Effect.runtime<never>())
 
@@ -107,7 +125,7 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost> =>
           return peer.keepsBytes ? display.slice() : display
         }
         case "GameOver":
-          return encodeServerMessage(gameOverMessage(dialect, summaryNow()))
+          return gameOverText ??= encodeServerMessage(gameOverMessage(dialect, summaryNow()))
         case "Quit":
           return encodeServerMessage({ _tag: "Quit", reason: quitText[notice.reason] })
         default:
@@ -123,12 +141,21 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost> =>
       buffers.advance(transition, { reuse: allSent() })
       for (const envelope of transition.notices) {
         const peer = peers.get(envelope.to)
-        if (peer) peer.send(datagramFor(envelope, peer))
+        if (!peer) continue
+        const datagram = datagramFor(envelope, peer)
+        peer.send(datagram)
+        if (isLastWord(envelope)) runNow(FiberSet.run(repeats, repeatSend(peer, datagram)))
       }
       if (state.over) Deferred.unsafeDone(finished, Exit.succeed({ summary: summaryNow() }))
     }
 
     const send = (peer: Peer, message: ServerMessage) => peer.send(encodeServerMessage(message))
+
+    const repeatSend = (peer: Peer, datagram: Uint8Array | string) =>
+      Effect.sleep(options.lastWordsSpacing ?? defaultLastWordsSpacing).pipe(
+        Effect.zipRight(Effect.sync(() => peer.send(datagram))),
+        Effect.repeatN(lastWordsCopies - 2)
+      )
 
     const took = (peer: Peer, request: Request, transition: Transition) => {
       if (request._tag !== "Key") peers.set(peer.id, peer)
@@ -183,7 +210,11 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost> =>
 
     return {
       receive: (peer, data) => {
-        if (state.over) return
+        // After the end, a client of this game that asks anything learns how it ended.
+        if (state.over) {
+          if (gameOverText !== undefined && peers.has(peer.id)) peer.send(gameOverText)
+          return
+        }
         try {
           const then = handle(peer, data)
           if (then !== undefined) runNow(then)
@@ -201,8 +232,9 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost> =>
       shutDown: Effect.suspend(() => {
         if (state.over) return Effect.void
         deliver(shutDown(state))
-        return Effect.logInfo("shutting down: every client was told to quit")
+        return Effect.logInfo("shutting down: every client was told to quit").pipe(Effect.zipRight(FiberSet.awaitEmpty(repeats)))
       }),
-      finished: Deferred.await(finished)
+      finished: Deferred.await(finished),
+      lastWordsSent: FiberSet.awaitEmpty(repeats)
     }
   })

@@ -1,4 +1,4 @@
-import { Effect, Random } from "effect"
+import { Duration, Effect, Random } from "effect"
 import type { ClientId, Rules } from "../core/game.js"
 import type { GameMap } from "../core/map.js"
 import { type Endpoint, UdpSocket } from "../net/udp.js"
@@ -16,7 +16,16 @@ export interface ServerOptions {
   readonly observe?: (handled: Handled) => void
   /** Called once the game is set up, before the first datagram: for other ways in, such as the web. */
   readonly started?: (host: GameHost) => Effect.Effect<void>
+  /** Called at game over, before the server lingers: to print the summary at once. */
+  readonly ended?: (result: GameResult) => Effect.Effect<void>
+  /** How long the server stays after game over, answering latecomers with GAMEOVER. */
+  readonly linger?: Duration.DurationInput
+  /** How far apart the copies of GAMEOVER and of a QUIT no one asked for go out. */
+  readonly lastWordsSpacing?: Duration.DurationInput
 }
+
+/** Long enough for a client that lost every GAMEOVER to ask again; well under the 5 s a CS50 checker waits. */
+export const defaultLinger = Duration.seconds(2)
 
 /** The shell's name for a UDP client: its address and port. */
 const clientKey = (from: Endpoint): ClientId =>
@@ -24,8 +33,8 @@ const clientKey = (from: Endpoint): ClientId =>
 
 /**
  * The game server over UDP: datagrams in, one at a time and in order, each handled to the
- * end by the game host. Returns when all gold is collected. Interrupting it (SIGINT,
- * SIGTERM, the end of `nuggets play`) tells every client to quit.
+ * end by the game host. Returns a little while after all gold is collected (see `linger`).
+ * Interrupting it (SIGINT, SIGTERM, the end of `nuggets play`) tells every client to quit.
  */
 export const runServer = (options: ServerOptions): Effect.Effect<GameResult, never, UdpSocket> =>
   Effect.gen(function*() {
@@ -34,7 +43,8 @@ export const runServer = (options: ServerOptions): Effect.Effect<GameResult, nev
       map: options.map,
       ...(options.rules ? { rules: options.rules } : {}),
       ...(options.dialect ? { dialect: options.dialect } : {}),
-      allSent: socket.allSent
+      allSent: socket.allSent,
+      ...(options.lastWordsSpacing !== undefined ? { lastWordsSpacing: options.lastWordsSpacing } : {})
     })
     if (options.observe) host.onHandled(options.observe)
     if (options.started) yield* options.started(host)
@@ -56,6 +66,9 @@ export const runServer = (options: ServerOptions): Effect.Effect<GameResult, nev
     // datagram, which measured at half the server's time per keystroke.
     yield* socket.onDatagram((datagram) => host.receive(peerAt(datagram), datagram.data))
     const result = yield* host.finished.pipe(Effect.onInterrupt(() => host.shutDown))
-    yield* Effect.logInfo(`game over:\n${result.summary}`)
+    yield* Effect.forEach(result.summary.trimEnd().split("\n"), (line) => Effect.logInfo(`game over: ${line}`))
+    if (options.ended) yield* options.ended(result)
+    yield* host.lastWordsSent
+    yield* Effect.sleep(options.linger ?? defaultLinger)
     return result
   }).pipe(Effect.scoped, Effect.withRandom(Random.make(options.seed)))

@@ -10,7 +10,8 @@ export const startServer = async (options: ServerOptions) => {
   const context = await Effect.runPromise(Layer.buildWithScope(udpLayer({ host: "127.0.0.1" }), scope))
   const port = Context.get(context, UdpSocket).local.port
   const fiber = Effect.runFork(
-    runServer(options).pipe(Effect.provide(context), Logger.withMinimumLogLevel(process.env.TEST_LOG ? LogLevel.Debug : LogLevel.None))
+    // Tests of the end wait for the result: no lingering after it, and quick repeats of the last words.
+    runServer({ linger: 0, lastWordsSpacing: "20 millis", ...options }).pipe(Effect.provide(context), Logger.withMinimumLogLevel(process.env.TEST_LOG ? LogLevel.Debug : LogLevel.None))
   )
   const result: Promise<GameResult> = Effect.runPromise(Fiber.join(fiber))
   result.catch(() => undefined)

@@ -44,7 +44,7 @@ describe("the single executable, run where there is no node_modules", () => {
     const bad = await run([nuggets, "map", "check", "open.txt"], { cwd: workDir })
     expect(bad.code).toBe(1)
     expect(bad.stdout).toContain("open.txt: line 2, column 4: room spot '.' touches solid rock")
-    expect(bad.stderr).toBe("nuggets: open.txt — 2 broken rules\n")
+    expect(bad.stderr).toBe("nuggets: open.txt — 2 broken rules; nuggets serve still plays it\n")
   })
 
   it("serves the embedded default map with no map file", async () => {

@@ -48,6 +48,15 @@ describe("nuggets serve, as a program", () => {
     expect(server.stderr).toMatch(/[A-Z] took \d+ nuggets from [A-Z]/)
   }, 60_000)
 
+  it("serves a map that breaks the spec's rules, with a warning in the log for each", async () => {
+    const { port, server } = await startServe("maps/cramped.txt", "3")
+    const bots = await run([...(await nuggetsCommand()), "bot", "127.0.0.1", String(port), "--count", "3", "--rate", "400"])
+    expect(bots.code).toBe(0)
+    expect(await server.exitCode()).toBe(0)
+    expect(server.stderr).toMatch(/WARN maps\/cramped\.txt: the map has 12 room spots/)
+    expect(server.stderr).toMatch(/WARN maps\/cramped\.txt: line 4, column 6: passage '#' meets a room at a corner/)
+  }, 60_000)
+
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
   it(`on ${signal} tells every client QUIT server shutting down and exits cleanly`, async () => {
     const { port, server } = await startServe("maps/small.txt", "3")

@@ -339,3 +339,18 @@ describe("serve on a network that loses datagrams", () => {
     for (let copy = 0; copy < 3; copy++) expect(await a.client.nextStarting("QUIT")).toBe("QUIT server shutting down")
   })
 })
+
+describe("serve on a map that breaks the spec's rules", () => {
+  it("plays maps/cramped.txt (12 room spots, a passage at a corner): one pile, and NO when no room spot is free", async () => {
+    const server = await serve({ map: mapOf("cramped.txt"), seed: 4 })
+    const players = []
+    for (let i = 0; i < 11; i++) players.push(await joinAs(server.port, `p${i}`))
+    const late = await client(server.port)
+    late.send("PLAY Late")
+    expect(await late.next()).toBe("NO Sorry - there is no empty room spot left to drop a new player on.")
+    const watcher = await spectator(server.port)
+    expect(find(gridLines(watcher.display), (ch) => ch === "*")).toHaveLength(1)
+    const gameOver = await collectAllGold(players[0]!.client, watcher.client, watcher.display)
+    expect(gameOver).toMatch(/^GAMEOVER\nA   250 p0\n/)
+  }, 30_000)
+})

@@ -22,7 +22,7 @@ describe("nuggets join on the command line", () => {
       expect(port.stdout + host.stdout).toBe("")
     }), 30_000)
 
-  it.scopedLive("says so when no server answers, leaving the terminal untouched", () =>
+  it.scopedLive("says it is connecting, then that no server answers, and restores the terminal", () =>
     Effect.gen(function*() {
       // A socket that never answers: bound, so nothing else can be listening there.
       const silent = yield* fakeServer
@@ -30,7 +30,8 @@ describe("nuggets join on the command line", () => {
       expect(result.code).toBe(1)
       expect(result.stderr.split("\n").filter((line) => line.startsWith("nuggets:")))
         .toEqual([`nuggets: 127.0.0.1:${silent.port} — no Nuggets server answered`])
-      expect(result.stdout).toBe("")
+      expect(result.stdout).toContain(`connecting to 127.0.0.1:${silent.port}...`)
+      expect(result.stdout.endsWith(cursorShow + exitAlternativeScreen)).toBe(true)
     }), 20_000)
 
   it.scopedLive("plays from piped input: each key is sent, end of input sends KEY Q and exits 0; --log logs", () =>

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Duration, Effect, Either, Fiber, TestClock } from "effect"
+import { Effect, Either, Fiber, TestClock } from "effect"
 import { MaxNameLength } from "../src/core/constants.js"
 import { joinGame, type JoinOptions } from "../src/client/session.js"
-import type { JoinRequest } from "../src/client/state.js"
+import { defaultTimings, type JoinRequest } from "../src/client/state.js"
 import { fakeServer, fakeTerminal } from "./client/fakes.js"
 
 /** The real join program against a server played by the test, on a terminal that records frames. */
@@ -14,23 +14,10 @@ const setup = (request: JoinRequest, size = { columns: 40, rows: 10 }) =>
       host: "127.0.0.1",
       port: server.port,
       request,
-      answerTimeout: Duration.seconds(3),
-      quitTimeout
+      timings: { ...defaultTimings, quitTimeout: 200 }
     }
     const client = yield* Effect.fork(joinGame(options, terminal.layer))
     return { server, terminal, client }
-  })
-
-const quitTimeout = Duration.millis(200)
-
-/** Waits (yielding to the event loop, where the sockets live) until a timer ends `after` from the test clock's start. */
-const timerSetFor = (after: Duration.Duration) =>
-  Effect.gen(function*() {
-    const deadline = Duration.toMillis(after)
-    for (let turn = 0; !Chunk.some(yield* TestClock.sleeps(), (end) => end === deadline); turn++) {
-      if (turn > 100_000) return yield* Effect.dieMessage(`no timer was set for ${deadline} ms`)
-      yield* Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
-    }
   })
 
 /** A frame as text: lines without their padding, joined by spaces. */
@@ -72,9 +59,8 @@ describe("joinGame", () => {
       yield* terminal.frameWhere((lines) => lines[2]?.startsWith("|.@*|") === true)
       yield* terminal.press("Q")
       expect(yield* server.receive).toBe("KEY Q")
-      // No QUIT comes back: once the client's timer is set, its time passes.
-      yield* timerSetFor(quitTimeout)
-      yield* TestClock.adjust(quitTimeout)
+      // No QUIT comes back: the client's clock moves on past its patience.
+      yield* TestClock.adjust("1 second")
       expect(yield* Fiber.join(client)).toEqual({ _tag: "UserQuit", how: "no answer" })
       expect(yield* terminal.closed).toBe(1)
     }))
@@ -99,15 +85,15 @@ describe("joinGame", () => {
 
   it.scopedLive("waits in a small window, and draws the game as soon as it fits", () =>
     Effect.gen(function*() {
-      const { client, server, terminal } = yield* setup(alice, { columns: 5, rows: 10 })
+      const { client, server, terminal } = yield* setup(alice, { columns: 4, rows: 10 })
       yield* server.receive
       yield* server.send("OK B", "GRID 3 5", "GOLD 0 0 9", `DISPLAY\n${grid}`)
-      yield* terminal.frameWhere((lines) => text(lines).includes("need 6x4, have 5x10"))
-      yield* terminal.resize({ columns: 6, rows: 4 })
-      const fitted = yield* terminal.frameWhere((lines) => lines[1] === "+---+ ")
-      expect(fitted[0]).toBe("Player")
+      yield* terminal.frameWhere((lines) => text(lines).includes("need 5x4, have 4x10"))
+      yield* terminal.resize({ columns: 5, rows: 4 })
+      const fitted = yield* terminal.frameWhere((lines) => lines[1] === "+---+")
+      expect(fitted[0]).toBe("Playe")
       yield* terminal.resize({ columns: 40, rows: 3 })
-      yield* terminal.frameWhere((lines) => text(lines).includes("need 6x4, have 40x3"))
+      yield* terminal.frameWhere((lines) => text(lines).includes("need 5x4, have 40x3"))
       yield* Fiber.interrupt(client)
     }))
 
@@ -117,8 +103,9 @@ describe("joinGame", () => {
       yield* server.receive
       yield* server.send("OK A")
       yield* terminal.frameWhere((lines) => lines[0]?.startsWith("Player A") === true)
-      yield* terminal.press("h", "\u001b[A", "j")
+      yield* terminal.press("h", "\u001b[A", "\u001bOP", "j")
       expect(yield* server.receive).toBe("KEY h")
+      expect(yield* server.receive).toBe("KEY k")
       expect(yield* server.receive).toBe("KEY j")
       yield* terminal.endInput
       expect(yield* server.receive).toBe("KEY Q")
@@ -160,57 +147,55 @@ describe("joinGame", () => {
     }))
 })
 
-describe("joinGame, before the screen opens", () => {
-  it.scopedLive("takes NO as a refusal and never touches the terminal", () =>
+describe("joinGame, while joining", () => {
+  it.scopedLive("shows that it is connecting, then takes NO as a refusal and restores the terminal", () =>
     Effect.gen(function*() {
       const { client, server, terminal } = yield* setup(alice)
       yield* server.receive
+      const waiting = yield* terminal.frameWhere((lines) => lines[0]!.startsWith("connecting to 127.0.0.1:"))
+      expect(waiting[0]!.trimEnd()).toBe(`connecting to 127.0.0.1:${server.port}...`)
       yield* server.send("NO Sorry - the game is full")
       expect(yield* Fiber.join(client)).toEqual({ _tag: "Refused", reason: "Sorry - the game is full" })
-      expect(yield* terminal.opened).toBe(0)
+      expect(yield* terminal.closed).toBe(1)
     }))
 
-  it.scopedLive("stops on a first GRID no map can have, without touching the terminal", () =>
+  it.scopedLive("stops on a first GRID no map can have", () =>
     Effect.gen(function*() {
       const { client, server, terminal } = yield* setup({ _tag: "Spectator" })
       yield* server.receive
       yield* server.send("GRID 0 -1")
       expect(yield* Fiber.join(client)).toMatchObject({ _tag: "BadGrid" })
-      expect(yield* terminal.opened).toBe(0)
+      expect(yield* terminal.closed).toBe(1)
     }))
 
   it.scopedLive("sends KEY Q when interrupted while waiting for the first answer", () =>
     Effect.gen(function*() {
-      const { client, server, terminal } = yield* setup(alice)
+      const { client, server } = yield* setup(alice)
       expect(yield* server.receive).toBe("PLAY Alice")
       yield* Fiber.interrupt(client)
-      expect(yield* server.receive).toBe("KEY Q")
-      expect(yield* terminal.opened).toBe(0)
+      expect(yield* server.receiveStarting("KEY")).toBe("KEY Q")
     }))
 
-  it.scopedLive("gives up when no server answers in time", () =>
+  // On the test clock: every retry and the final timeout happen as the test moves the time on.
+  it.scoped("sends PLAY again until answered, and gives up at the answer timeout", () =>
     Effect.gen(function*() {
-      const server = yield* fakeServer
-      const terminal = yield* fakeTerminal({ columns: 80, rows: 24 })
-      const options: JoinOptions = {
-        host: "localhost",
-        port: server.port,
-        request: alice,
-        answerTimeout: Duration.millis(300)
-      }
-      const result = yield* Effect.either(joinGame(options, terminal.layer))
-      expect(result).toEqual(Either.left(expect.objectContaining({
-        reason: "NoAnswer",
-        message: `localhost:${server.port} — no Nuggets server answered`
-      })))
-      expect(yield* terminal.opened).toBe(0)
+      const { client, server, terminal } = yield* setup(alice)
+      expect(yield* server.receive).toBe("PLAY Alice")
+      yield* TestClock.adjust("700 millis")
+      expect(yield* server.receive).toBe("PLAY Alice")
+      yield* TestClock.adjust("700 millis")
+      expect(yield* server.receive).toBe("PLAY Alice")
+      yield* TestClock.adjust("5 seconds")
+      expect(yield* Fiber.join(client)).toEqual({ _tag: "NoServer", server: `127.0.0.1:${server.port}`, why: "no answer" })
+      expect(yield* terminal.closed).toBe(1)
     }))
 
   it.scopedLive("reports a host that does not resolve", () =>
     Effect.gen(function*() {
       const terminal = yield* fakeTerminal({ columns: 80, rows: 24 })
-      const options: JoinOptions = { host: "no-such-host.invalid", port: 9, request: alice, answerTimeout: "1 second" }
+      const options: JoinOptions = { host: "no-such-host.invalid", port: 9, request: alice }
       const result = yield* Effect.either(joinGame(options, terminal.layer))
       expect(result).toEqual(Either.left(expect.objectContaining({ reason: "UnknownHost" })))
+      expect(yield* terminal.opened).toBe(0)
     }), 10_000)
 })

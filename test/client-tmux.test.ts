@@ -69,7 +69,7 @@ describe("the client in tmux", () => {
 
       yield* pane.resize(60, 10)
       const small = yield* pane.waitFor((lines) => lines.join(" ").includes("too small"))
-      expect(small.join(" ")).toContain(`${mapCols + 1} columns wide and ${mapRows + 1} rows tall; it is 60 x 10.`)
+      expect(small.join(" ")).toContain(`${mapCols} columns wide and ${mapRows + 1} rows tall; it is 60 x 10.`)
       yield* pane.resize(100, 30)
       yield* pane.waitFor((lines) => /^Player A has \d+ nuggets/.test(lines[0]!) && where(lines) !== undefined)
 

@@ -15,12 +15,18 @@ export interface BotsOptions {
   readonly rate: number
   /** The name bot `index` (from 0) plays under; `bot-1`, `bot-2`, ... by default. */
   readonly name?: (index: number) => string
-  /** How long to wait for the server's answer to PLAY. */
+  /** How long to wait for the server's answer to PLAY (sent again every `joinRetry` meanwhile). */
   readonly answerTimeout?: Duration.DurationInput
+  /** How long a bot plays at most before it quits: a game that never ends must not keep it for ever. */
+  readonly deadline?: Duration.DurationInput
 }
 
-/** How a bot's game ended: as the server said, or with no answer, or when the server fell silent. */
-export type BotOutcome = SessionEnd | { readonly _tag: "NoAnswer" } | { readonly _tag: "Lost" }
+/** How a bot's game ended: as the server said, with no answer, when the server fell silent, or at the deadline. */
+export type BotOutcome =
+  | SessionEnd
+  | { readonly _tag: "NoAnswer" }
+  | { readonly _tag: "Lost" }
+  | { readonly _tag: "Deadline" }
 
 export interface BotResult {
   readonly name: string
@@ -33,6 +39,11 @@ export const botName = (index: number) => `bot-${index + 1}`
 
 /** How long a bot goes on pressing keys with no word from the server before giving up. */
 const silenceMillis = 10_000
+
+/** PLAY goes out again this often until the server answers: the first may be lost. */
+const joinRetry = Duration.millis(600)
+
+export const defaultDeadline = Duration.minutes(10)
 
 /**
  * `count` bots, each on its own socket (so each is its own client to the server), play
@@ -58,7 +69,8 @@ const playOne = (
   Effect.scoped(Effect.gen(function*() {
     const name = (options.name ?? botName)(index)
     // A bot acts on the latest DISPLAY only; a short queue bounds memory if it falls behind.
-    const socket = yield* makeUdpSocket({ family, backlog: 256 })
+    // Connected: a server whose port closes is noticed at once.
+    const socket = yield* makeUdpSocket({ family, backlog: 256, connectTo: server })
     const rng = Random.make(`${options.seed}/${index}`)
     const interval = Duration.millis(1000 / options.rate)
     // After a key, wait for it to show before deciding again, but not for ever: a key
@@ -94,6 +106,13 @@ const playOne = (
       })
     // Not Stream.runForEachWhile: in effect 3.22 it holds on to every element it has seen.
     yield* socket.incoming.pipe(Stream.runForEach((datagram) => listen(datagram.data)), Effect.forkScoped)
+    yield* socket.failures.pipe(
+      Stream.filter((failure) => failure.code === "ECONNREFUSED"),
+      Stream.runForEach(() =>
+        Effect.logWarning(`${name}: the server's port is closed`).pipe(Effect.zipRight(Deferred.succeed(ended, { _tag: "Lost" })))
+      ),
+      Effect.forkScoped
+    )
 
     const pressKeys = Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
@@ -110,13 +129,22 @@ const playOne = (
       yield* Queue.take(moved).pipe(Effect.timeout(moveTimeout), Effect.ignore)
     }).pipe(Effect.repeat(Schedule.fixed(interval)))
 
-    yield* socket.send(encodeClientMessage({ _tag: "Play", name }), server)
-    const heard = yield* Deferred.await(answered).pipe(Effect.timeout(options.answerTimeout ?? "3 seconds"), Effect.option)
+    const play = socket.send(encodeClientMessage({ _tag: "Play", name }), server)
+    const heard = yield* Deferred.await(answered).pipe(
+      Effect.raceFirst(play.pipe(Effect.repeat(Schedule.spaced(joinRetry)), Effect.zipRight(Effect.never))),
+      Effect.timeout(options.answerTimeout ?? "3 seconds"),
+      Effect.option
+    )
     if (heard._tag === "None") {
       yield* Effect.logWarning(`${name}: no answer from ${options.host}:${options.port}`)
       return result(name, brain, { _tag: "NoAnswer" })
     }
-    const outcome = yield* Effect.raceFirst(Deferred.await(ended), pressKeys.pipe(Effect.zipRight(Effect.never))).pipe(
+    const deadline = Effect.sleep(options.deadline ?? defaultDeadline).pipe(
+      Effect.zipRight(Effect.logWarning(`${name}: the deadline passed; quitting`)),
+      Effect.zipRight(socket.send(encodeClientMessage({ _tag: "Key", key: "Q" }), server)),
+      Effect.as<BotOutcome>({ _tag: "Deadline" })
+    )
+    const outcome = yield* Effect.raceAll([Deferred.await(ended), pressKeys.pipe(Effect.zipRight(Effect.never)), deadline]).pipe(
       // Interrupted (Ctrl-C): leave the game politely rather than vanish.
       Effect.onInterrupt(() =>
         brain.report.letter !== undefined && !brain.report.ending
@@ -154,6 +182,8 @@ export const resultLine = (result: BotResult): string => {
     ? "no answer from the server"
     : outcome._tag === "Lost"
     ? "the server stopped answering"
+    : outcome._tag === "Deadline"
+    ? "the deadline passed"
     : describe(outcome)
   return `${result.letter ?? "-"} ${String(result.purse).padStart(5)} ${result.name} (${how})`
 }

@@ -1,6 +1,6 @@
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Duration, Effect, Option } from "effect"
-import { type BotResult, resultLine, runBots } from "../bot/bots.js"
+import { type BotResult, defaultDeadline, resultLine, runBots } from "../bot/bots.js"
 import { type Strategy, strategies } from "../bot/brain.js"
 import { CliError } from "./error.js"
 import { decimalOption, leaf, wholeNumberArg, wholeNumberOption } from "./runner.js"
@@ -18,6 +18,8 @@ interface BotCommandOptions {
   readonly name: string
   /** Seconds to wait for the server's answer to PLAY. */
   readonly timeout: number
+  /** Seconds a bot plays at most. */
+  readonly deadline: number
 }
 
 const bot = (options: BotCommandOptions) =>
@@ -34,7 +36,8 @@ const bot = (options: BotCommandOptions) =>
       seed,
       rate: options.rate,
       name: (index) => `${options.name}-${index + 1}`,
-      answerTimeout: Duration.seconds(options.timeout)
+      answerTimeout: Duration.seconds(options.timeout),
+      deadline: Duration.seconds(options.deadline)
     }).pipe(Effect.mapError((error) => new CliError({ message: error.message })))
     const failure = failureOf(results, where)
     if (failure !== undefined && results.every((result) => result.letter === undefined)) {
@@ -52,6 +55,7 @@ const failureOf = (results: ReadonlyArray<BotResult>, where: string): string | u
   if (silent > 0) return `${where} — ${silent} of ${results.length} bots had no answer`
   const lost = count("Lost")
   if (lost > 0) return `${where} — the server stopped answering`
+  if (count("Deadline") > 0) return `${where} — the game did not end before the deadline`
   const refused = results.find((result) => result.outcome._tag === "Refused")
   if (count("Refused") === results.length && refused?.outcome._tag === "Refused") {
     return `${where} — every bot was refused: ${refused.outcome.reason || "NO"}`
@@ -69,7 +73,8 @@ const botCommand = Command.make(
     seed: wholeNumberOption("seed", 0, maxSeed).pipe(Options.optional),
     rate: decimalOption("rate", 0.01, 1_000_000).pipe(Options.withDefault(10)),
     name: Options.text("name").pipe(Options.withDefault("bot")),
-    timeout: decimalOption("timeout", 0.1, 3600).pipe(Options.withDefault(3))
+    timeout: decimalOption("timeout", 0.1, 3600).pipe(Options.withDefault(3)),
+    deadline: decimalOption("deadline", 0.1, 86_400).pipe(Options.withDefault(Duration.toSeconds(defaultDeadline)))
   },
   bot
 )
@@ -88,6 +93,11 @@ export const botNode = leaf(botCommand, {
     { term: "--seed N", text: "makes the bots' choices reproducible", default: "the clock" },
     { term: "--rate R", text: "keys per second, per bot", default: "10" },
     { term: "--name NAME", text: "bots play as NAME-1, NAME-2, ...", default: "bot" },
-    { term: "--timeout S", text: "seconds to wait for the server's answer to PLAY", default: "3" }
+    { term: "--timeout S", text: "seconds to wait for the server's answer to PLAY", default: "3" },
+    {
+      term: "--deadline S",
+      text: "seconds a bot plays at most before it quits",
+      default: String(Duration.toSeconds(defaultDeadline))
+    }
   ]
 })

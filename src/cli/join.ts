@@ -1,6 +1,7 @@
 import { Args, Command, Options } from "@effect/cli"
-import { Duration, Effect, Option } from "effect"
-import { defaultAnswerTimeout, joinGame } from "../client/session.js"
+import { Effect, Option } from "effect"
+import { joinGame } from "../client/session.js"
+import { defaultTimings } from "../client/state.js"
 import { terminalLayer } from "../client/terminal.js"
 import { CliError } from "./error.js"
 import { decimalOption, leaf, wholeNumberArg } from "./runner.js"
@@ -13,7 +14,7 @@ const joinCommand = Command.make(
     port: wholeNumberArg("PORT", 1, 65535),
     playername: Args.text({ name: "NAME" }).pipe(Args.optional),
     log: logOption,
-    timeout: decimalOption("timeout", 0.1, 3600).pipe(Options.withDefault(Duration.toSeconds(defaultAnswerTimeout)))
+    timeout: decimalOption("timeout", 0.1, 3600).pipe(Options.withDefault(defaultTimings.answerTimeout / 1000))
   },
   ({ host, log, playername, port, timeout }) =>
     Effect.gen(function*() {
@@ -25,7 +26,7 @@ const joinCommand = Command.make(
             onNone: () => ({ _tag: "Spectator" }) as const,
             onSome: (name) => ({ _tag: "Player", name }) as const
           }),
-          answerTimeout: Duration.seconds(timeout)
+          timings: { ...defaultTimings, answerTimeout: timeout * 1000 }
         },
         terminalLayer
       )
@@ -54,7 +55,7 @@ export const joinNode = leaf(joinCommand, {
   ],
   options: [
     logHelp,
-    { term: "--timeout S", text: "seconds to wait for the server's first answer", default: String(Duration.toSeconds(defaultAnswerTimeout)) }
+    { term: "--timeout S", text: "seconds to wait for the server's first answer", default: String(defaultTimings.answerTimeout / 1000) }
   ],
   more: keysHelp
 })

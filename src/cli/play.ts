@@ -2,7 +2,7 @@ import { Args, Command, Options } from "@effect/cli"
 import { Console, Context, Effect, Fiber, Layer, Option } from "effect"
 import { isIPv6 } from "node:net"
 import { hostname, userInfo } from "node:os"
-import { defaultAnswerTimeout, joinGame } from "../client/session.js"
+import { joinGame } from "../client/session.js"
 import { terminalLayer } from "../client/terminal.js"
 import type { Variant } from "../core/game.js"
 import { udpLayer, UdpSocket } from "../net/udp.js"
@@ -72,8 +72,7 @@ const play = (options: PlayOptions) =>
           {
             host: localAddress(options.host),
             port: socket.local.port,
-            request: { _tag: "Player", name },
-            answerTimeout: defaultAnswerTimeout
+            request: { _tag: "Player", name }
           },
           terminalLayer
         )

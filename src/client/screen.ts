@@ -1,12 +1,7 @@
 import { cursorTo, eraseScreen } from "ansi-escapes"
-import { type ClientExit, type ClientState, gridSize } from "./state.js"
+import { type ClientExit, type ClientState, gridSize, neededWindow, type WindowSize, windowFits } from "./state.js"
 
 /** What the screen shows, as a pure function of the client state and the window size. */
-
-export interface Size {
-  readonly columns: number
-  readonly rows: number
-}
 
 /** Anything outside printable ASCII (control characters above all) becomes `?`. */
 export const sanitize = (text: string): string =>
@@ -42,16 +37,8 @@ export const wrap = (text: string, width: number): ReadonlyArray<string> => {
   return lines
 }
 
-/** The window the spec asks for: NR+1 rows (status line and grid) by NC+1 columns. */
-export const neededSize = (grid: { readonly rows: number; readonly cols: number }): Size => ({
-  columns: grid.cols + 1,
-  rows: grid.rows + 1
-})
-
-export const fits = (size: Size, needed: Size): boolean => size.columns >= needed.columns && size.rows >= needed.rows
-
 /** The message for a window the grid does not fit: in full if it fits, else in short. */
-export const tooSmallLines = (size: Size, needed: Size): ReadonlyArray<string> => {
+export const tooSmallLines = (size: WindowSize, needed: WindowSize): ReadonlyArray<string> => {
   const full = wrap(
     `The window is too small for this game: it must be at least ${needed.columns} columns wide and ` +
       `${needed.rows} rows tall; it is ${size.columns} x ${size.rows}. ` +
@@ -62,12 +49,15 @@ export const tooSmallLines = (size: Size, needed: Size): ReadonlyArray<string> =
   return wrap(`Too small: need ${needed.columns}x${needed.rows}, have ${size.columns}x${size.rows}`, size.columns)
 }
 
-/** Exactly `size.rows` lines of exactly `size.columns` printable ASCII characters. */
-export const screenLines = (state: ClientState, size: Size): ReadonlyArray<string> => {
+/** Exactly as many lines as the window has rows, each exactly as wide, of printable ASCII. */
+export const screenLines = (state: ClientState): ReadonlyArray<string> => {
+  const size = state.window
   const lines: Array<string> = []
   const grid = gridSize(state)
-  if (grid && !fits(size, neededSize(grid))) {
-    lines.push(...tooSmallLines(size, neededSize(grid)))
+  if (!state.report.joined) {
+    lines.push(`connecting to ${state.server}...`)
+  } else if (grid && !windowFits(state)) {
+    lines.push(...tooSmallLines(size, neededWindow(grid)))
   } else {
     const status = statusLine(state)
     lines.push(state.note ? `${status}  ${state.note}` : status)
@@ -100,23 +90,25 @@ export const frameDiff = (previous: ReadonlyArray<string> | undefined, next: Rea
   return out
 }
 
-/** What is printed once the screen is gone: printable ASCII only, each line cut to `width`. */
+/** What is printed once the screen is gone; what the server said is cut to `width` and kept printable. */
 export const farewell = (exit: ClientExit, width: number): string => {
-  const text = farewellText(exit)
-  return text.split("\n").map((line) => sanitize(line.replace(/\r$/, "")).slice(0, width)).join("\n")
-}
-
-const farewellText = (exit: ClientExit): string => {
+  /** What the server said, made safe for the terminal: printable ASCII, each line cut to the width. */
+  const fromServer = (text: string) =>
+    text.replace(/\r?\n$/, "").split("\n").map((line) => sanitize(line.replace(/\r$/, "")).slice(0, width)).join("\n")
   switch (exit._tag) {
     case "Quit":
-      return exit.reason || "The server ended the session."
+      return exit.reason ? fromServer(exit.reason) : "The server ended the session."
     case "GameOver":
-      return `GAME OVER:\n${exit.summary.replace(/\r?\n$/, "")}`
+      return `GAME OVER:\n${fromServer(exit.summary)}`
     case "Refused":
-      return `the server refused to let you join${exit.reason ? `: ${exit.reason}` : "."}`
+      return `the server refused to let you join${exit.reason ? `: ${fromServer(exit.reason)}` : "."}`
     case "BadGrid":
-      return `the server sent a grid no map can have (${exit.reason}).`
+      return `the server sent a grid no map can have (${fromServer(exit.reason)}).`
+    case "NoServer":
+      return exit.why === "no answer"
+        ? `${exit.server} — no Nuggets server answered`
+        : `${exit.server} — no Nuggets server there (port unreachable)`
     case "UserQuit":
-      return exit.how === "no answer" ? "The server did not answer Q; left anyway." : ""
+      return exit.how === "no answer" ? "The server did not answer; left anyway." : ""
   }
 }

@@ -1,28 +1,31 @@
 import { cursorHide, cursorShow, enterAlternativeScreen, exitAlternativeScreen } from "ansi-escapes"
 import { Context, Data, Effect, Layer, Stream } from "effect"
 import * as readline from "node:readline"
-import { frameDiff, type Size } from "./screen.js"
+import { frameDiff } from "./screen.js"
+import type { WindowSize } from "./state.js"
 
 /**
  * The full-screen terminal, open for as long as the layer's scope: raw keys, alternate
  * screen, hidden cursor. Closing the scope restores the terminal, however the scope ends.
  */
 export class Terminal extends Context.Tag("nuggets/Terminal")<Terminal, {
-  readonly size: Effect.Effect<Size>
+  readonly size: Effect.Effect<WindowSize>
   /** The new size after each change of the window. */
-  readonly resizes: Stream.Stream<Size>
+  readonly resizes: Stream.Stream<WindowSize>
   /** One element per keystroke (a character or an escape sequence); ends at end of input. */
   readonly keys: Stream.Stream<string, TerminalGone>
   /** The terminal went away (SIGHUP). */
   readonly hangups: Stream.Stream<void>
   /** Shows exactly this frame (one string per row), writing only what changed since the last. */
   readonly draw: (frame: ReadonlyArray<string>) => Effect.Effect<void>
+  /** The screen may have been garbled: the next draw writes all of it. */
+  readonly forget: Effect.Effect<void>
 }>() {}
 
 /** The terminal can no longer be read: it hung up. */
 export class TerminalGone extends Data.TaggedError("TerminalGone")<{ readonly message: string }> {}
 
-const fallbackSize: Size = { columns: 80, rows: 24 }
+const fallbackSize: WindowSize = { columns: 80, rows: 24 }
 
 export const makeTerminal = (
   input: NodeJS.ReadStream = process.stdin,
@@ -58,7 +61,7 @@ export const makeTerminal = (
         })
     )
 
-    const size = Effect.sync((): Size =>
+    const size = Effect.sync((): WindowSize =>
       output.isTTY && output.columns > 0 && output.rows > 0
         ? { columns: output.columns, rows: output.rows }
         : fallbackSize
@@ -84,7 +87,7 @@ export const makeTerminal = (
       })
     })
 
-    const resizes = Stream.async<Size>((emit) => {
+    const resizes = Stream.async<WindowSize>((emit) => {
       const onResize = () => void emit.single({ columns: output.columns, rows: output.rows })
       output.on("resize", onResize)
       return Effect.sync(() => output.off("resize", onResize))
@@ -104,7 +107,11 @@ export const makeTerminal = (
         if (diff) output.write(diff)
       })
 
-    return Terminal.of({ size, resizes, keys, hangups, draw })
+    const forget = Effect.sync(() => {
+      shown = undefined
+    })
+
+    return Terminal.of({ size, resizes, keys, hangups, draw, forget })
   })
 
 export const terminalLayer: Layer.Layer<Terminal> = Layer.scoped(Terminal, makeTerminal())

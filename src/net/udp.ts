@@ -14,9 +14,9 @@ export interface Endpoint {
   readonly port: number
 }
 
-/** The socket could not be bound: sending never fails (see `UdpSocket`). */
+/** The socket could not be bound, or connected to its peer: sending never fails (see `UdpSocket`). */
 export class UdpError extends Data.TaggedError("UdpError")<{
-  readonly reason: "Bind"
+  readonly reason: "Bind" | "Connect"
   readonly message: string
 }> {}
 
@@ -30,6 +30,17 @@ export interface UdpOptions {
   readonly backlog?: number
   /** Kernel receive buffer to ask for, in bytes: room for bursts from many clients. */
   readonly receiveBuffer?: number
+  /**
+   * Talk to this peer only: the system then drops datagrams from anyone else and reports
+   * an ICMP "port unreachable" from it as a failure (ECONNREFUSED).
+   */
+  readonly connectTo?: Endpoint
+}
+
+/** What the system reports on a socket: ECONNREFUSED when a connected peer's port is closed. */
+export interface UdpFailure {
+  readonly code: string | undefined
+  readonly message: string
 }
 
 /**
@@ -43,6 +54,8 @@ export class UdpSocket extends Context.Tag("nuggets/UdpSocket")<UdpSocket, {
   readonly incoming: Stream.Stream<Datagram>
   /** Calls `handler` for each datagram as it arrives, until the scope closes. */
   readonly onDatagram: (handler: (datagram: Datagram) => void) => Effect.Effect<void, never, Scope.Scope>
+  /** Every failure the system reports from now on (they are also logged). */
+  readonly failures: Stream.Stream<UdpFailure>
   /** Sends, and logs a failure. */
   readonly send: (data: Uint8Array | string, to: Endpoint) => Effect.Effect<void>
   /** Sends at once, outside Effect, with no report of failure: the server's hot path. */
@@ -97,7 +110,17 @@ export const makeUdpSocket = (options: UdpOptions = {}) =>
             // keep the default
           }
           socket.on("error", (error) => warn(`socket error: ${error.message}`))
-          resume(Effect.succeed(socket))
+          const to = options.connectTo
+          if (to === undefined) return resume(Effect.succeed(socket))
+          const onConnectError = (error: Error) => {
+            socket.close()
+            resume(Effect.fail(new UdpError({ reason: "Connect", message: `cannot reach ${to.address}:${to.port}: ${error.message}` })))
+          }
+          socket.once("error", onConnectError)
+          socket.connect(to.port, to.address, () => {
+            socket.off("error", onConnectError)
+            resume(Effect.succeed(socket))
+          })
         })
       }),
       // Datagrams still queued in the system would be lost by closing at once, and the
@@ -113,9 +136,12 @@ export const makeUdpSocket = (options: UdpOptions = {}) =>
         })
     )
     const bound = socket.address()
+    const connected = options.connectTo !== undefined
+    // A connected socket sends to its peer only, and must not be given an address.
     const sendNow = (data: Uint8Array | string, to: Endpoint) => {
       try {
-        socket.send(data, to.port, to.address)
+        if (connected) socket.send(data)
+        else socket.send(data, to.port, to.address)
       } catch {
         // A closed socket or an impossible address: the datagram is lost, like any other.
       }
@@ -139,10 +165,16 @@ export const makeUdpSocket = (options: UdpOptions = {}) =>
         { bufferSize: options.backlog ?? 8192, strategy: "sliding" }
       ),
       onDatagram: listen,
+      failures: Stream.async<UdpFailure>((emit) => {
+        const onError = (error: NodeJS.ErrnoException) => void emit.single({ code: error.code, message: error.message })
+        socket.on("error", onError)
+        return Effect.sync(() => socket.off("error", onError))
+      }),
       send: (data, to) =>
         Effect.sync(() => {
           try {
-            socket.send(data, to.port, to.address, reportFailure)
+            if (connected) socket.send(data, reportFailure)
+            else socket.send(data, to.port, to.address, reportFailure)
           } catch (error) {
             reportFailure(error instanceof Error ? error : new Error(String(error)))
           }

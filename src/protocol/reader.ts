@@ -41,6 +41,8 @@ export interface GameReport {
   /** True once the server has answered anything that is not a refusal. */
   readonly joined: boolean
   readonly ending: SessionEnd | undefined
+  /** The type of the latest message, or undefined when it could not be read. */
+  readonly latest: ServerMessage["_tag"] | undefined
   /** What the latest message gives the player to read on the status line, if anything. */
   readonly note: string | undefined
   readonly purseChange: PurseChange | undefined
@@ -56,6 +58,7 @@ export const newReport = (role: Role): GameReport => ({
   position: undefined,
   joined: false,
   ending: undefined,
+  latest: undefined,
   note: undefined,
   purseChange: undefined
 })
@@ -64,8 +67,9 @@ export const newReport = (role: Role): GameReport => ({
 export const readDatagram = (report: GameReport, data: Uint8Array | string): GameReport => {
   if (report.ending) return report
   const decoded = decodeServerMessage(data)
-  if (Either.isRight(decoded)) return readMessage({ ...report, note: undefined }, decoded.right)
+  if (Either.isRight(decoded)) return readMessage({ ...report, latest: decoded.right._tag, note: undefined }, decoded.right)
   const error = decoded.left
+  report = { ...report, latest: undefined }
   // Without a sane grid size nothing can be drawn and no window can be big enough.
   if (report.grid === undefined && firstWord(data) === "GRID") {
     return { ...report, ending: { _tag: "BadGrid", reason: error.reason } }

@@ -1,6 +1,6 @@
 import { Duration, Effect, Layer, Queue, Ref, Stream, SubscriptionRef } from "effect"
 import { type Endpoint, makeUdpSocket } from "../../src/net/udp.js"
-import type { Size } from "../../src/client/screen.js"
+import type { WindowSize } from "../../src/client/state.js"
 import { Terminal } from "../../src/client/terminal.js"
 
 /** How long a test waits for something that should happen at once on loopback. */
@@ -28,6 +28,14 @@ export const fakeServer = Effect.gen(function*() {
       Effect.map((datagram) => datagram.text),
       Effect.timeoutFail({ duration: patience, onTimeout: () => new Error("the client sent nothing") })
     ),
+    /** The next datagram that starts with `prefix`, skipping others (PLAY sent again, say). */
+    receiveStarting: (prefix: string) =>
+      Queue.take(inbox).pipe(
+        Effect.repeat({ until: (datagram) => datagram.text.startsWith(prefix) }),
+        Effect.tap((datagram) => Ref.set(client, datagram.from)),
+        Effect.map((datagram) => datagram.text),
+        Effect.timeoutFail({ duration: patience, onTimeout: () => new Error(`the client sent no ${prefix}`) })
+      ),
     send: (...texts: ReadonlyArray<string>) =>
       Effect.gen(function*() {
         const to = yield* Ref.get(client)
@@ -40,11 +48,11 @@ export const fakeServer = Effect.gen(function*() {
 const EndOfInput = Symbol("EndOfInput")
 
 /** A Terminal that records frames instead of drawing them, with keys and resizes fed by the test. */
-export const fakeTerminal = (initial: Size) =>
+export const fakeTerminal = (initial: WindowSize) =>
   Effect.gen(function*() {
     const size = yield* Ref.make(initial)
     const keys = yield* Queue.unbounded<string | typeof EndOfInput>()
-    const resizes = yield* Queue.unbounded<Size>()
+    const resizes = yield* Queue.unbounded<WindowSize>()
     const frame = yield* SubscriptionRef.make<ReadonlyArray<string>>([])
     const opened = yield* Ref.make(0)
     const closed = yield* Ref.make(0)
@@ -58,7 +66,8 @@ export const fakeTerminal = (initial: Size) =>
             Stream.takeWhile((key): key is string => key !== EndOfInput)
           ),
           hangups: Stream.never,
-          draw: (lines) => SubscriptionRef.set(frame, lines)
+          draw: (lines) => SubscriptionRef.set(frame, lines),
+          forget: Effect.void
         }))
       )
     )
@@ -68,7 +77,7 @@ export const fakeTerminal = (initial: Size) =>
       closed: Ref.get(closed),
       press: (...sequences: ReadonlyArray<string>) => Queue.offerAll(keys, sequences),
       endInput: Queue.offer(keys, EndOfInput),
-      resize: (next: Size) => Ref.set(size, next).pipe(Effect.zipRight(Queue.offer(resizes, next))),
+      resize: (next: WindowSize) => Ref.set(size, next).pipe(Effect.zipRight(Queue.offer(resizes, next))),
       /** The first frame (current or future) that satisfies `predicate`. */
       frameWhere: (predicate: (lines: ReadonlyArray<string>) => boolean) =>
         frame.changes.pipe(

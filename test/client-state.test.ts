@@ -260,3 +260,12 @@ describe("a lost view, and a server that stops answering", () => {
     expect(update(gone, key("Q"), 6).state.exit).toEqual({ _tag: "UserQuit", how: "no answer" })
   })
 })
+
+describe("a lost GAMEOVER", () => {
+  it("no nuggets left and no GAMEOVER: asks the server (still there for a while) until the end comes", () => {
+    const allTaken = receive(playing, "GOLD 3 3 0")
+    const updates = run(allTaken, [100, tick], [600, tick], [1200, tick])
+    expect(sent(updates)).toEqual([{ _tag: "Key", key: "\f" }, { _tag: "Key", key: "\f" }])
+    expect(receive(updates.at(-1)!.state, "GAMEOVER\nA 3 Alice\n").exit?._tag).toBe("GameOver")
+  })
+})

@@ -69,6 +69,8 @@ export interface ClientState {
   readonly refusalsToHide: number
   /** When KEY Q went out: it is never sent twice. */
   readonly quitSentAt: number | undefined
+  /** When we last asked the server for what we were missing (a view, the end of the game). */
+  readonly askedAt: number
 }
 
 /** The spec: a player's name is cut to MaxNameLength characters before PLAY. */
@@ -117,7 +119,8 @@ export const startClient = (
     unansweredSince: undefined,
     serverSilent: false,
     refusalsToHide: 0,
-    quitSentAt: undefined
+    quitSentAt: undefined,
+    askedAt: now
   },
   send: [joinMessage(request)]
 })
@@ -190,7 +193,10 @@ const onTick = (state: ClientState, now: number): ClientUpdate => {
     next = { ...next, joinSentAt: now }
     send.push(joinMessage(state.request))
   }
-  if (state.awaitingViewSince !== undefined && now - state.awaitingViewSince >= timings.viewRepair) {
+  // A move with no view after it, or no nuggets left and no GAMEOVER: something was lost.
+  const viewLost = state.awaitingViewSince !== undefined && now - state.awaitingViewSince >= timings.viewRepair
+  const endLost = report.remaining === 0 && now - state.askedAt >= timings.viewRepair
+  if (viewLost || endLost) {
     next = askForView(next, now)
     send.push(redrawKey)
   }
@@ -204,6 +210,7 @@ const redrawKey: ClientMessage = { _tag: "Key", key: RedrawKey }
 
 const askForView = (state: ClientState, now: number): ClientState => ({
   ...state,
+  askedAt: now,
   awaitingViewSince: undefined,
   unansweredSince: state.unansweredSince ?? now,
   refusalsToHide: state.refusalsToHide + 1

@@ -1,0 +1,122 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Fiber, Logger, LogLevel } from "effect"
+import { type BotsOptions, runBots } from "../src/bot/bots.js"
+import { joinGame } from "../src/client/session.js"
+import type { JoinRequest } from "../src/client/state.js"
+import { fakeTerminal } from "./client/fakes.js"
+import { relayResource } from "./net/relay.js"
+import { collectAllGold, gridOf, startServer, TestClient } from "./server/harness.js"
+import { loadMap } from "./support.js"
+
+/**
+ * The real client and bots against the real server, through a relay that loses, repeats
+ * and reorders chosen datagrams. Every wait has a deadline; nothing sleeps.
+ */
+
+const quiet = Logger.withMinimumLogLevel(process.env.TEST_LOG ? LogLevel.Debug : LogLevel.None)
+
+/** A server in this process, stopped with the test's scope. */
+const server = (options: Partial<Parameters<typeof startServer>[0]> = {}) =>
+  Effect.acquireRelease(
+    Effect.promise(() => startServer({ map: loadMap("small.txt"), seed: 5, ...options })),
+    (running) => Effect.promise(() => running.stop())
+  )
+
+/** `joinGame` through the relay, on a terminal that records its frames. */
+const client = (relayPort: number, request: JoinRequest) =>
+  Effect.gen(function*() {
+    const terminal = yield* fakeTerminal({ columns: 80, rows: 24 })
+    const fiber = yield* Effect.fork(joinGame({ host: "127.0.0.1", port: relayPort, request }, terminal.layer).pipe(quiet))
+    return { fiber, terminal }
+  })
+
+const alice: JoinRequest = { _tag: "Player", name: "Alice" }
+const statusOf = (lines: ReadonlyArray<string>) => (lines[0] ?? "").trimEnd()
+
+describe("joining through a relay that loses datagrams", () => {
+  it.scopedLive("the first two PLAYs lost: PLAY goes out again, and the game shows", () =>
+    Effect.gen(function*() {
+      const { port } = yield* server()
+      const relay = yield* relayResource({ server: { host: "127.0.0.1", port } })
+      relay.drop({ dir: "up", match: "PLAY", when: { first: 2 } })
+      const { fiber, terminal } = yield* client(relay.port, alice)
+      yield* terminal.frameWhere((lines) =>
+        statusOf(lines).startsWith("Player A has 0 nuggets (250") && lines.some((line) => line.includes("@"))
+      )
+      expect(relay.events.filter((event) => event.dir === "up" && event.text.startsWith("PLAY")).map((e) => e.kind))
+        .toEqual(["drop", "drop", "forward"])
+      yield* Fiber.interrupt(fiber)
+    }))
+
+  it.scopedLive("OK and the first GOLD lost: the client asks again, and the status line is whole", () =>
+    Effect.gen(function*() {
+      const { port } = yield* server()
+      const relay = yield* relayResource({ server: { host: "127.0.0.1", port } })
+      relay.drop({ dir: "down", match: "OK", when: { first: 1 } })
+      relay.drop({ dir: "down", match: "GOLD", when: { first: 1 } })
+      const { fiber, terminal } = yield* client(relay.port, alice)
+      yield* terminal.frameWhere((lines) => statusOf(lines) === "Player A has 0 nuggets (250 nuggets unclaimed).")
+      expect(relay.events.filter((event) => event.dir === "up" && event.text.startsWith("PLAY")).length).toBeGreaterThan(1)
+      yield* Fiber.interrupt(fiber)
+    }))
+})
+
+describe("playing through a relay that loses datagrams", () => {
+  it.scopedLive("the DISPLAY after a move lost: the client asks for the view again, and shows the move", () =>
+    Effect.gen(function*() {
+      const { port } = yield* server({ map: loadMap("main.txt") })
+      const relay = yield* relayResource({ server: { host: "127.0.0.1", port } })
+      const { fiber, terminal } = yield* client(relay.port, alice)
+      const before = yield* terminal.frameWhere((lines) => lines.some((line) => line.includes("@")))
+      const row = before.findIndex((line) => line.includes("@"))
+      const col = before[row]!.indexOf("@")
+      // A room spot beside the player, found from what it sees.
+      const [key, dRow, dCol] = ([["h", 0, -1], ["l", 0, 1], ["k", -1, 0], ["j", 1, 0]] as const).find(([, r, c]) =>
+        before[row + r]?.[col + c] === "."
+      )!
+      relay.drop({ dir: "down", match: "DISPLAY", when: { first: 1 } })
+      yield* terminal.press(key)
+      yield* terminal.frameWhere((lines) => lines[row + dRow]?.[col + dCol] === "@")
+      expect(relay.events.some((event) => event.dir === "up" && event.text === "KEY \f")).toBe(true)
+      yield* Fiber.interrupt(fiber)
+    }))
+
+  it.scopedLive("every GAMEOVER lost: the client asks, and the server, still there, says it again", () =>
+    Effect.gen(function*() {
+      const running = yield* server({ linger: "3 seconds" })
+      const open = Effect.acquireRelease(Effect.promise(() => TestClient.open(running.port)), (c) => Effect.promise(() => c.close()))
+      // Alice and a watcher of the test's own play the game to its end, straight to the server.
+      const alice = yield* open
+      alice.send("PLAY Alice")
+      yield* Effect.promise(() => alice.nextStarting("DISPLAY"))
+      const relay = yield* relayResource({ server: { host: "127.0.0.1", port: running.port } })
+      relay.drop({ dir: "down", match: "GAMEOVER", when: { first: 3 } })
+      const bob = yield* client(relay.port, { _tag: "Player", name: "Bob" })
+      yield* bob.terminal.frameWhere((lines) => statusOf(lines).startsWith("Player B"))
+      const watcher = yield* open
+      watcher.send("SPECTATE")
+      const view = gridOf(yield* Effect.promise(() => watcher.nextStarting("DISPLAY")))
+      yield* Effect.promise(() => collectAllGold(alice, watcher, view))
+      expect(yield* Fiber.join(bob.fiber)).toMatchObject({ _tag: "GameOver" })
+      expect(relay.events.filter((event) => event.dir === "down" && event.text.startsWith("GAMEOVER")).map((e) => e.kind))
+        .toEqual(["drop", "drop", "drop", "forward"])
+    }), 30_000)
+})
+
+describe("bots on a bad network", () => {
+  it.scopedLive("20% loss, duplicates and reordering both ways: the game still ends, every bot sees its end", () =>
+    Effect.gen(function*() {
+      // The big map: every bot is in long before the gold is all taken.
+      const running = yield* server({ map: loadMap("main.txt"), lastWordsSpacing: "250 millis", linger: "2 seconds" })
+      const relay = yield* relayResource({ server: { host: "127.0.0.1", port: running.port }, seed: 7 })
+      relay.drop({ when: { probability: 0.2 } })
+      relay.duplicate({ dir: "down", when: { probability: 0.05 } })
+      relay.delay({ dir: "down", match: "DISPLAY", when: { probability: 0.05 }, ms: 30 })
+      const options: BotsOptions = { host: "127.0.0.1", port: relay.port, count: 3, strategy: "greedy", seed: 4, rate: 100 }
+      const results = yield* runBots(options).pipe(quiet)
+      expect(results.map((result) => result.outcome._tag)).toEqual(["GameOver", "GameOver", "GameOver"])
+      const { summary } = yield* Effect.promise(() => running.result)
+      expect(summary.trim().split("\n").reduce((sum, line) => sum + Number(line.split(/ +/)[1]), 0)).toBe(250)
+      expect(relay.counters.up.dropped + relay.counters.down.dropped).toBeGreaterThan(10)
+    }), 60_000)
+})

@@ -82,7 +82,12 @@ export const realServer = (args: ReadonlyArray<string>) =>
       })
       child.on("exit", (code) => resume(Effect.fail(new Error(`the server exited (${code}): ${out}`))))
     }).pipe(Effect.timeoutFail({ duration: "20 seconds", onTimeout: () => new Error("the server never said it was ready") }))
-    return { port }
+    /** Kills the server as a crash would: no last words. */
+    const kill = Effect.async<void>((resume) => {
+      child.once("exit", () => resume(Effect.void))
+      child.kill("SIGKILL")
+    })
+    return { port, kill }
   })
 
 export interface Finished {

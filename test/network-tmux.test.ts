@@ -1,0 +1,87 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { nuggets, realServer, tmuxPane } from "./client/tmux.js"
+import { relayResource } from "./net/relay.js"
+
+/** The real `nuggets join` in a real terminal, with the real server, through a relay that loses datagrams. */
+
+const size = { columns: 100, rows: 30 }
+const statusLine = /^Player A has \d+ nuggets \(\d+ nuggets unclaimed\)\./
+
+const where = (lines: ReadonlyArray<string>) => {
+  const row = lines.findIndex((line) => line.includes("@"))
+  return row < 0 ? undefined : { row, col: lines[row]!.indexOf("@") }
+}
+
+/** A step the screen shows to be open, and where it leads. */
+const openStep = (lines: ReadonlyArray<string>) => {
+  const at = where(lines)!
+  for (const [key, dRow, dCol] of [["h", 0, -1], ["l", 0, 1], ["k", -1, 0], ["j", 1, 0]] as const) {
+    if (/[.#*]/.test(lines[at.row + dRow]?.[at.col + dCol] ?? " ")) return { key, row: at.row + dRow, col: at.col + dCol }
+  }
+  throw new Error("no open step")
+}
+
+const joined = (lines: ReadonlyArray<string>) => statusLine.test(lines[0]!) && where(lines) !== undefined
+
+describe("nuggets join in tmux, on a network that loses datagrams", () => {
+  it.scopedLive("its first PLAYs lost: it says it is connecting, asks again, and the game appears", () =>
+    Effect.gen(function*() {
+      const server = yield* realServer(["maps/main.txt", "3"])
+      const relay = yield* relayResource({ server: { host: "127.0.0.1", port: server.port } })
+      // Held back as if lost, and let through late: the server then sees the same PLAY three times.
+      const held = relay.hold({ dir: "up", match: "PLAY", when: { first: 2 } })
+      const pane = yield* tmuxPane([...nuggets, "join", "127.0.0.1", String(relay.port), "Alice"], size)
+      yield* pane.waitFor((lines) => lines[0] === `connecting to 127.0.0.1:${relay.port}...`)
+      yield* Effect.promise(() => relay.waitFor(() => held.held.length === 2, 5000, "two PLAYs held"))
+      yield* pane.waitFor(joined)
+      expect(held.release()).toBe(2)
+      // The late copies are answered with the same letter, and the game goes on as one player.
+      const step = openStep(yield* pane.waitFor(joined))
+      yield* pane.sendKeys(step.key)
+      const moved = yield* pane.waitFor((lines) => lines[step.row]?.[step.col] === "@")
+      expect(moved[0]).toMatch(/^Player A has/)
+      yield* pane.sendKeys("Q")
+      yield* pane.waitFor((lines) => lines.includes("tty=restored"))
+    }), 60_000)
+
+  it.scopedLive("the DISPLAY after a move lost: the move shows anyway", () =>
+    Effect.gen(function*() {
+      const server = yield* realServer(["maps/main.txt", "4"])
+      const relay = yield* relayResource({ server: { host: "127.0.0.1", port: server.port } })
+      const pane = yield* tmuxPane([...nuggets, "join", "127.0.0.1", String(relay.port), "Alice"], size)
+      const step = openStep(yield* pane.waitFor(joined))
+      const dropped = relay.drop({ dir: "down", match: "DISPLAY", when: { first: 1 } })
+      yield* pane.sendKeys(step.key)
+      yield* pane.waitFor((lines) => lines[step.row]?.[step.col] === "@")
+      expect(dropped.fired).toBe(1)
+      yield* pane.sendKeys("Q")
+      yield* pane.waitFor((lines) => lines.includes("tty=restored"))
+    }), 60_000)
+
+  it.scopedLive("the server killed, behind the relay: a key goes unanswered, the status line says so, and Q leaves at once", () =>
+    Effect.gen(function*() {
+      const server = yield* realServer(["maps/main.txt", "5"])
+      const relay = yield* relayResource({ server: { host: "127.0.0.1", port: server.port } })
+      const pane = yield* tmuxPane([...nuggets, "join", "127.0.0.1", String(relay.port), "Alice"], size)
+      yield* pane.waitFor(joined)
+      yield* server.kill
+      yield* pane.sendKeys("x")
+      yield* pane.waitFor((lines) => lines[0]!.endsWith("the server is not answering; Q leaves at once"))
+      yield* pane.sendKeys("Q")
+      const after = yield* pane.waitFor((lines) => lines.includes("tty=restored"), "2 seconds")
+      expect(after.slice(0, 3)).toEqual(["The server did not answer; left anyway.", "exit=0", "tty=restored"])
+    }), 60_000)
+
+  it.scopedLive("the server killed, no relay: the closed port is noticed at the next key", () =>
+    Effect.gen(function*() {
+      const server = yield* realServer(["maps/main.txt", "6"])
+      const pane = yield* tmuxPane([...nuggets, "join", "127.0.0.1", String(server.port), "Alice"], size)
+      yield* pane.waitFor(joined)
+      yield* server.kill
+      yield* pane.sendKeys("x")
+      yield* pane.waitFor((lines) => lines[0]!.includes("the server is gone (port unreachable); Q leaves"), "3 seconds")
+      yield* pane.sendKeys("Q")
+      yield* pane.waitFor((lines) => lines.includes("tty=restored"), "2 seconds")
+    }), 60_000)
+})

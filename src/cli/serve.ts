@@ -11,12 +11,15 @@ import {
   gameSetup,
   hostHelp,
   hostOption,
+  logLevelHelp,
+  logLevelOption,
   maxSeed,
   portHelp,
   portOption,
   rulesFor,
   variantHelp,
-  variantOption
+  variantOption,
+  withLogLevel
 } from "./shared.js"
 
 interface ServeOptions {
@@ -26,6 +29,7 @@ interface ServeOptions {
   readonly host: string
   readonly dialect: Dialect
   readonly variant: Variant
+  readonly logLevel: "debug" | "info" | "warning" | "error" | "none"
 }
 
 const serve = (options: ServeOptions) =>
@@ -51,7 +55,7 @@ const serve = (options: ServeOptions) =>
       Effect.provide(udpLayer({ port: options.port, host: options.host, family: isIPv6(options.host) ? "udp6" : "udp4" })),
       Effect.mapError((error) => new CliError({ message: error.message }))
     )
-  })
+  }).pipe(withLogLevel(options.logLevel))
 
 const serveCommand = Command.make(
   "serve",
@@ -61,10 +65,11 @@ const serveCommand = Command.make(
     port: portOption,
     host: hostOption,
     compat: Options.choice("compat", ["cs50-2021"]).pipe(Options.optional),
-    variant: variantOption
+    variant: variantOption,
+    logLevel: logLevelOption
   },
-  ({ compat, host, mapFile, port, seed, variant }) =>
-    serve({ mapFile, seed, port, host, dialect: Option.getOrElse(compat, () => "spec" as const), variant })
+  ({ compat, host, logLevel, mapFile, port, seed, variant }) =>
+    serve({ mapFile, seed, port, host, dialect: Option.getOrElse(compat, () => "spec" as const), variant, logLevel })
 )
 
 export const serveNode = leaf(serveCommand, {
@@ -81,6 +86,7 @@ export const serveNode = leaf(serveCommand, {
       term: "--compat cs50-2021",
       text: "speak the later CS50 protocol: QUIT GAME OVER, ERROR, sight through room spots only"
     },
-    variantHelp
+    variantHelp,
+    logLevelHelp
   ]
 })

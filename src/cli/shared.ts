@@ -93,6 +93,17 @@ export const rulesFor = (dialect: Dialect, variant: Variant): Rules => ({
   variant
 })
 
+const logLevels = { debug: LogLevel.Debug, info: LogLevel.Info, warning: LogLevel.Warning, error: LogLevel.Error, none: LogLevel.None }
+export const logLevelOption = Options.choice("log-level", ["debug", "info", "warning", "error", "none"] as const).pipe(
+  Options.withDefault("info" as const)
+)
+export const logLevelHelp: HelpEntry = {
+  term: "--log-level L",
+  text: "debug (every refused datagram and key), info, warning, error or none",
+  default: "info"
+}
+export const withLogLevel = (level: keyof typeof logLevels) => Logger.withMinimumLogLevel(logLevels[level])
+
 export const logOption = Options.text("log").pipe(Options.optional)
 export const logHelp: HelpEntry = { term: "--log FILE", text: "write a log to this file (the screen is never written over)" }
 

@@ -1,5 +1,5 @@
 import { Args, Command, Options } from "@effect/cli"
-import { Console, Context, Effect, Fiber, Layer, Option } from "effect"
+import { Console, Context, Deferred, Effect, Fiber, Layer, Option } from "effect"
 import { isIPv6 } from "node:net"
 import { hostname, userInfo } from "node:os"
 import { joinGame } from "../client/session.js"
@@ -19,6 +19,8 @@ import {
   maxSeed,
   portHelp,
   portOption,
+  recordHelp,
+  recordOption,
   reportExit,
   rulesFor,
   screenLogging,
@@ -44,6 +46,7 @@ interface PlayOptions {
   readonly port: number
   readonly host: string
   readonly variant: Variant
+  readonly record: Option.Option<string>
   readonly log: Option.Option<string>
 }
 
@@ -60,10 +63,17 @@ const play = (options: PlayOptions) =>
         const socket = yield* Layer.build(
           udpLayer({ port: options.port, host: options.host, family: isIPv6(options.host) ? "udp6" : "udp4" })
         ).pipe(Effect.map(Context.get(UdpSocket)))
-        const server = yield* runServer({ map, seed, rules: rulesFor("spec", options.variant) }).pipe(
-          Effect.provideService(UdpSocket, socket),
-          Effect.forkScoped
-        )
+        const ready = yield* Deferred.make<void>()
+        const server = yield* runServer({
+          map,
+          seed,
+          rules: rulesFor("spec", options.variant),
+          ...Option.match(options.record, { onNone: () => ({}), onSome: (record) => ({ record }) }),
+          started: () => Deferred.succeed(ready, undefined)
+        }).pipe(Effect.provideService(UdpSocket, socket), Effect.forkScoped)
+        // The server is up, or it failed to start (it could not open the recording, say).
+        yield* Effect.raceFirst(Deferred.await(ready), Fiber.join(server).pipe(Effect.asVoid))
+        yield* Effect.logInfo(`playing a ${map.rows}x${map.cols} map, seed ${seed}`)
         yield* Console.log(
           `Nuggets server on port ${socket.local.port}; friends join with: ` +
             `nuggets join ${hostname()} ${socket.local.port} NAME`
@@ -85,7 +95,8 @@ const play = (options: PlayOptions) =>
     Effect.provide(screenLogging(options.log)),
     Effect.catchTags({
       ConnectError: (error) => new CliError({ message: error.message }),
-      UdpError: (error) => new CliError({ message: error.message })
+      UdpError: (error) => new CliError({ message: error.message }),
+      RecordingError: (error) => new CliError({ message: error.message })
     })
   )
 
@@ -98,6 +109,7 @@ const playCommand = Command.make(
     port: portOption,
     host: hostOption,
     variant: variantOption,
+    record: recordOption,
     log: logOption
   },
   play
@@ -113,6 +125,7 @@ export const playNode = leaf(playCommand, {
     portHelp,
     hostHelp,
     variantHelp,
+    recordHelp,
     logHelp
   ],
   more: keysHelp

@@ -16,6 +16,8 @@ import {
   maxSeed,
   portHelp,
   portOption,
+  recordHelp,
+  recordOption,
   rulesFor,
   variantHelp,
   variantOption,
@@ -30,6 +32,7 @@ interface ServeOptions {
   readonly dialect: Dialect
   readonly variant: Variant
   readonly logLevel: "debug" | "info" | "warning" | "error" | "none"
+  readonly record: Option.Option<string>
 }
 
 const serve = (options: ServeOptions) =>
@@ -37,17 +40,19 @@ const serve = (options: ServeOptions) =>
     const { map, seed } = yield* gameSetup(options)
     const game = Effect.gen(function*() {
       const socket = yield* UdpSocket
-      yield* Console.log(`Ready to play, waiting at port ${socket.local.port}`)
-      yield* Effect.logInfo(
-        `serving a ${map.rows}x${map.cols} map on ${socket.local.address}:${socket.local.port}, seed ${seed}` +
-          (options.dialect === "spec" ? "" : `, ${options.dialect} dialect`) +
-          (options.variant === "classic" ? "" : `, ${options.variant} variant`)
-      )
       yield* runServer({
         map,
         seed,
         dialect: options.dialect,
         rules: rulesFor(options.dialect, options.variant),
+        ...Option.match(options.record, { onNone: () => ({}), onSome: (record) => ({ record }) }),
+        started: () =>
+          Console.log(`Ready to play, waiting at port ${socket.local.port}`).pipe(Effect.zipRight(Effect.logInfo(
+            `serving a ${map.rows}x${map.cols} map on ${socket.local.address}:${socket.local.port}, seed ${seed}` +
+              (options.dialect === "spec" ? "" : `, ${options.dialect} dialect`) +
+              (options.variant === "classic" ? "" : `, ${options.variant} variant`) +
+              Option.match(options.record, { onNone: () => "", onSome: (file) => `, recording to ${file}` })
+          ))),
         ended: (result) => Console.log(result.summary.trimEnd())
       })
     })
@@ -66,10 +71,11 @@ const serveCommand = Command.make(
     host: hostOption,
     compat: Options.choice("compat", ["cs50-2021"]).pipe(Options.optional),
     variant: variantOption,
-    logLevel: logLevelOption
+    logLevel: logLevelOption,
+    record: recordOption
   },
-  ({ compat, host, logLevel, mapFile, port, seed, variant }) =>
-    serve({ mapFile, seed, port, host, dialect: Option.getOrElse(compat, () => "spec" as const), variant, logLevel })
+  ({ compat, host, logLevel, mapFile, port, record, seed, variant }) =>
+    serve({ mapFile, seed, port, host, dialect: Option.getOrElse(compat, () => "spec" as const), variant, logLevel, record })
 )
 
 export const serveNode = leaf(serveCommand, {
@@ -87,6 +93,7 @@ export const serveNode = leaf(serveCommand, {
       text: "speak the later CS50 protocol: QUIT GAME OVER, ERROR, sight through room spots only"
     },
     variantHelp,
+    recordHelp,
     logLevelHelp
   ]
 })

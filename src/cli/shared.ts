@@ -104,6 +104,12 @@ export const logLevelHelp: HelpEntry = {
 }
 export const withLogLevel = (level: keyof typeof logLevels) => Logger.withMinimumLogLevel(logLevels[level])
 
+export const recordOption = Options.text("record").pipe(Options.optional)
+export const recordHelp: HelpEntry = {
+  term: "--record FILE",
+  text: "record the game to FILE as it is played; watch it again with 'nuggets replay FILE'"
+}
+
 export const logOption = Options.text("log").pipe(Options.optional)
 export const logHelp: HelpEntry = { term: "--log FILE", text: "write a log to this file (the screen is never written over)" }
 

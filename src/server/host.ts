@@ -68,6 +68,8 @@ export interface GameHost {
   /** Handles one message from `peer`, to the end, before returning. */
   readonly receive: (peer: Peer, data: Uint8Array) => void
   readonly state: () => GameState
+  /** The summary of the game as it stands (or as it ended): a line per player. */
+  readonly summary: () => string
   /** The DISPLAY datagram `viewer` would get now. Shared: do not change it. */
   readonly display: (viewer: Viewer) => Uint8Array
   /** Calls `listener` after each request the game took; returns the way to stop. */
@@ -115,8 +117,8 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, neve
     // What `receive` decides to log runs at once with this fiber's services.
     const runNow = Runtime.runSync(yield* Effect.runtime<never>())
 
-    let summary: string | undefined
-    const summaryNow = () => summary ??= summaryText(standings(state))
+    let finalSummary: string | undefined
+    const summaryNow = () => state.over ? finalSummary ??= summaryText(standings(state)) : summaryText(standings(state))
 
     const datagramFor = ({ notice, viewer }: Envelope, peer: Peer): Uint8Array | string => {
       switch (notice._tag) {
@@ -224,6 +226,7 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, neve
         }
       },
       state: () => state,
+      summary: summaryNow,
       display: (viewer) => buffers.display(viewer),
       onHandled: (listener) => {
         listeners.add(listener)

@@ -3,6 +3,7 @@ import type { ClientId, Rules } from "../core/game.js"
 import type { GameMap } from "../core/map.js"
 import { type Endpoint, UdpSocket } from "../net/udp.js"
 import type { Dialect } from "../protocol/dialect.js"
+import { type RecordingError, recordGame } from "../recording/writer.js"
 import { type GameHost, type GameResult, type Handled, makeGameHost, type Peer } from "./host.js"
 
 export type { GameResult } from "./host.js"
@@ -14,7 +15,12 @@ export interface ServerOptions {
   readonly dialect?: Dialect
   /** Called after each request the game took, in order: for tests, recordings, watchers. */
   readonly observe?: (handled: Handled) => void
-  /** Called once the game is set up, before the first datagram: for other ways in, such as the web. */
+  /** Records the game to this file as it is played. */
+  readonly record?: string
+  /**
+   * Called once the game is set up (and its recording started), before the first
+   * datagram: to announce the port, or for other ways in, such as the web.
+   */
   readonly started?: (host: GameHost) => Effect.Effect<void>
   /** Called at game over, before the server lingers: to print the summary at once. */
   readonly ended?: (result: GameResult) => Effect.Effect<void>
@@ -36,7 +42,7 @@ const clientKey = (from: Endpoint): ClientId =>
  * end by the game host. Returns a little while after all gold is collected (see `linger`).
  * Interrupting it (SIGINT, SIGTERM, the end of `nuggets play`) tells every client to quit.
  */
-export const runServer = (options: ServerOptions): Effect.Effect<GameResult, never, UdpSocket> =>
+export const runServer = (options: ServerOptions): Effect.Effect<GameResult, RecordingError, UdpSocket> =>
   Effect.gen(function*() {
     const socket = yield* UdpSocket
     const host = yield* makeGameHost({
@@ -47,7 +53,15 @@ export const runServer = (options: ServerOptions): Effect.Effect<GameResult, nev
       ...(options.lastWordsSpacing !== undefined ? { lastWordsSpacing: options.lastWordsSpacing } : {})
     })
     if (options.observe) host.onHandled(options.observe)
-    if (options.started) yield* options.started(host)
+    if (options.record !== undefined) {
+      yield* recordGame(host, {
+        path: options.record,
+        seed: options.seed,
+        rules: host.state().rules,
+        dialect: options.dialect ?? "spec",
+        map: options.map
+      })
+    }
     /** One peer per address, made once: the same few clients send thousands of datagrams. */
     const peers = new Map<string, Peer>()
     const peerAt = (from: Endpoint): Peer => {
@@ -65,6 +79,8 @@ export const runServer = (options: ServerOptions): Effect.Effect<GameResult, nev
     // at a time and in order, like a loop over a stream, but without a fiber hand-off per
     // datagram, which measured at half the server's time per keystroke.
     yield* socket.onDatagram((datagram) => host.receive(peerAt(datagram), datagram.data))
+    // Announced only now: a client that heard of the port may send at once.
+    if (options.started) yield* options.started(host)
     const result = yield* host.finished.pipe(Effect.onInterrupt(() => host.shutDown))
     yield* Effect.forEach(result.summary.trimEnd().split("\n"), (line) => Effect.logInfo(`game over: ${line}`))
     if (options.ended) yield* options.ended(result)

@@ -4,17 +4,25 @@ import { find, firstStepToward, gridLines } from "./walk.js"
 import { udpLayer, UdpSocket } from "../../src/net/udp.js"
 import { type GameResult, runServer, type ServerOptions } from "../../src/server/server.js"
 
-/** A game server running in this process on a real loopback socket. */
+/** A game server running in this process on a real loopback socket, taking datagrams once this resolves. */
 export const startServer = async (options: ServerOptions) => {
   const scope = Effect.runSync(Scope.make())
   const context = await Effect.runPromise(Layer.buildWithScope(udpLayer({ host: "127.0.0.1" }), scope))
   const port = Context.get(context, UdpSocket).local.port
+  let started: () => void = () => {}
+  const ready = new Promise<void>((resolve) => (started = resolve))
   const fiber = Effect.runFork(
     // Tests of the end wait for the result: no lingering after it, and quick repeats of the last words.
-    runServer({ linger: 0, lastWordsSpacing: "20 millis", ...options }).pipe(Effect.provide(context), Logger.withMinimumLogLevel(process.env.TEST_LOG ? LogLevel.Debug : LogLevel.None))
+    runServer({
+      linger: 0,
+      lastWordsSpacing: "20 millis",
+      ...options,
+      started: (host) => Effect.sync(started).pipe(Effect.zipRight(options.started?.(host) ?? Effect.void))
+    }).pipe(Effect.provide(context), Logger.withMinimumLogLevel(process.env.TEST_LOG ? LogLevel.Debug : LogLevel.None))
   )
   const result: Promise<GameResult> = Effect.runPromise(Fiber.join(fiber))
   result.catch(() => undefined)
+  await Promise.race([ready, result])
   const stop = () => Effect.runPromise(Fiber.interrupt(fiber).pipe(Effect.zipRight(Scope.close(scope, Exit.void))))
   return { port, result, stop }
 }

@@ -1,0 +1,42 @@
+import { cursorHide, cursorTo, eraseScreen } from "ansi-escapes"
+import { farewell, frameDiff } from "../client/screen.js"
+import { type Frame, frameLines, gapBefore } from "./frames.js"
+
+/**
+ * An asciinema v2 cast of a viewer's screen: a header line, then `[seconds, "o", text]`
+ * events, the text being exactly what the terminal client would have written. Timing is
+ * the recording's own, long idle gaps capped. It ends with the game-over summary.
+ */
+export const castOf = (
+  frames: ReadonlyArray<Frame>,
+  options: { readonly title: string; readonly started: string; readonly moves: number }
+): string => {
+  const first = frames[0]
+  const grid = first?.client.report.grid ?? { rows: 23, cols: 80 }
+  // Wide enough for the status line of a small map, and never narrower than the map.
+  const window = { columns: Math.max(80, grid.cols), rows: grid.rows + 1 }
+  const header = {
+    version: 2,
+    width: window.columns,
+    height: window.rows,
+    timestamp: Math.floor(Date.parse(options.started) / 1000),
+    title: options.title
+  }
+  const lines = [JSON.stringify(header)]
+  let seconds = 0
+  let shown: ReadonlyArray<string> | undefined
+  const event = (text: string) => lines.push(JSON.stringify([Number(seconds.toFixed(3)), "o", text]))
+  frames.forEach((frame, index) => {
+    seconds += gapBefore(frames, index) / 1000
+    const next = frameLines(frame, window, { moves: options.moves })
+    const diff = (shown === undefined ? cursorHide : "") + frameDiff(shown, next)
+    shown = next
+    if (diff) event(diff)
+  })
+  const exit = frames.at(-1)?.client.exit
+  if (exit) {
+    seconds += 1
+    event(cursorTo(0, 0) + eraseScreen + farewell(exit, window.columns).split("\n").join("\r\n") + "\r\n")
+  }
+  return lines.join("\n") + "\n"
+}

@@ -1,0 +1,108 @@
+import { Either, Schema } from "effect"
+import { type GameState, variants } from "../core/game.js"
+import { viewOf } from "../core/view.js"
+import { dialects } from "../protocol/dialect.js"
+import { viewText } from "../protocol/display.js"
+
+/**
+ * A recording: newline-delimited JSON. The first line is the header; then one line per
+ * client message the game took, in order; checkpoints now and then; and, if the game
+ * ended, a last line with its summary. The seed and the messages replay the game; the
+ * checkpoints catch a replay that goes out of step.
+ */
+
+export const formatName = "nuggets-recording"
+export const formatVersion = 1
+
+export const Header = Schema.Struct({
+  format: Schema.Literal(formatName),
+  formatVersion: Schema.Number,
+  /** The version of nuggets that recorded it: another version may play differently. */
+  program: Schema.String,
+  seed: Schema.Number,
+  rules: Schema.Struct({
+    maxPlayers: Schema.Number,
+    maxNameLength: Schema.Number,
+    goldTotal: Schema.Number,
+    goldMinPiles: Schema.Number,
+    goldMaxPiles: Schema.Number,
+    sight: Schema.Literal("spec", "roomSpotsOnly"),
+    variant: Schema.Literal(...variants)
+  }),
+  dialect: Schema.Literal(...dialects),
+  /** The map, as text. */
+  map: Schema.String,
+  /** A digest of `map`: a recording whose map was edited is refused. */
+  mapDigest: Schema.String,
+  /** When recording began (ISO 8601): for people, not for the replay. */
+  started: Schema.String
+})
+export type Header = typeof Header.Type
+
+/** A client message the game took: when (ms after the start), from which client (numbered in order of appearance), what. */
+export const Message = Schema.Struct({ t: Schema.Number, client: Schema.Number, message: Schema.String })
+export type Message = typeof Message.Type
+
+/** The game as it stood after `moves` messages: a digest of the spectator's view and the purses. */
+export const Checkpoint = Schema.Struct({ t: Schema.Number, moves: Schema.Number, digest: Schema.String })
+export type Checkpoint = typeof Checkpoint.Type
+
+/** How the game ended, and its summary. */
+export const End = Schema.Struct({ t: Schema.Number, end: Schema.Literal("game over", "shut down"), summary: Schema.String })
+export type End = typeof End.Type
+
+export const Entry = Schema.Union(Message, Checkpoint, End)
+export type Entry = typeof Entry.Type
+
+export const isMessage = (entry: Entry): entry is Message => "message" in entry
+export const isCheckpoint = (entry: Entry): entry is Checkpoint => "digest" in entry
+
+export interface Recording {
+  readonly header: Header
+  readonly entries: ReadonlyArray<Entry>
+}
+
+/** 32-bit FNV-1a, as 8 hex digits: enough to tell two views apart, and cheap. */
+export const digestOf = (text: string): string => {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i)
+    hash = Math.imul(hash, 0x01000193)
+  }
+  return (hash >>> 0).toString(16).padStart(8, "0")
+}
+
+/** What a checkpoint keeps of the game: the spectator's view, the purses and the nuggets left. */
+export const stateDigest = (state: GameState): string =>
+  digestOf(`${viewText(viewOf(state, "spectator"))}${state.players.map((player) => player.purse).join(",")}/${state.goldRemaining}`)
+
+const decodeHeader = Schema.decodeUnknownEither(Schema.parseJson(Header))
+const decodeEntry = Schema.decodeUnknownEither(Schema.parseJson(Entry))
+
+/**
+ * Reads a recording, checking every line. A last line cut short (the recorder was killed
+ * mid-write) is dropped: what was played before it still replays.
+ */
+export const parseRecording = (text: string): Either.Either<Recording, string> => {
+  const lines = text.split("\n")
+  if (lines.at(-1) === "") lines.pop()
+  if (lines.length === 0) return Either.left("the file is empty")
+  const header = decodeHeader(lines[0])
+  if (Either.isLeft(header)) {
+    return Either.left(/"format"/.test(lines[0]!) ? `line 1: not a header this version can read` : "not a nuggets recording")
+  }
+  if (header.right.formatVersion !== formatVersion) {
+    return Either.left(`recording format ${header.right.formatVersion}; this nuggets reads format ${formatVersion}`)
+  }
+  if (digestOf(header.right.map) !== header.right.mapDigest) return Either.left("the map in the header was changed")
+  const entries: Array<Entry> = []
+  for (let i = 1; i < lines.length; i++) {
+    const entry = decodeEntry(lines[i])
+    if (Either.isRight(entry)) {
+      entries.push(entry.right)
+    } else if (i !== lines.length - 1 || text.endsWith("\n")) {
+      return Either.left(`line ${i + 1}: not a recording entry`)
+    }
+  }
+  return Either.right({ header: header.right, entries })
+}

@@ -1,0 +1,92 @@
+import { Data, Effect, type Scope } from "effect"
+import { createWriteStream } from "node:fs"
+import type { ClientId, Rules } from "../core/game.js"
+import { type GameMap, mapText } from "../core/map.js"
+import type { Dialect } from "../protocol/dialect.js"
+import { encodeClientMessage } from "../protocol/messages.js"
+import type { GameHost } from "../server/host.js"
+import { version } from "../version.js"
+import { digestOf, type Entry, formatName, formatVersion, type Header, stateDigest } from "./format.js"
+
+export class RecordingError extends Data.TaggedError("RecordingError")<{ readonly message: string }> {}
+
+export interface RecordingOptions {
+  readonly path: string
+  readonly seed: number
+  readonly rules: Rules
+  readonly dialect: Dialect
+  readonly map: GameMap
+}
+
+/** A checkpoint after this many messages: a desync is caught within that many moves. */
+const checkpointEvery = 100
+
+/**
+ * Records the game `host` plays to a file, as it is played: the header at once, then a
+ * line per message the game takes. Lines go through a write stream (the system writes
+ * them in batches, off the keystroke's path); the end, or the scope closing (SIGINT,
+ * SIGTERM), writes the last line and waits until everything is on disk.
+ */
+export const recordGame = (host: GameHost, options: RecordingOptions): Effect.Effect<void, RecordingError, Scope.Scope> =>
+  Effect.gen(function*() {
+    const clock = yield* Effect.clock
+    const started = clock.unsafeCurrentTimeMillis()
+    const elapsed = () => clock.unsafeCurrentTimeMillis() - started
+    const stream = yield* Effect.acquireRelease(
+      Effect.async<ReturnType<typeof createWriteStream>, RecordingError>((resume) => {
+        const stream = createWriteStream(options.path, { flags: "w" })
+        stream.once("open", () => resume(Effect.succeed(stream)))
+        stream.once("error", (error) =>
+          resume(Effect.fail(new RecordingError({ message: `${options.path} — cannot record: ${error.message}` }))))
+      }),
+      (stream) =>
+        Effect.async<void>((resume) => {
+          stream.end(() => resume(Effect.void))
+        })
+    )
+    // A failed write (a full disk) must not stop the game: the recording just ends there.
+    stream.on("error", () => undefined)
+    const write = (line: Header | Entry) => stream.write(JSON.stringify(line) + "\n")
+    const map = mapText(options.map)
+    write({
+      format: formatName,
+      formatVersion,
+      program: version,
+      seed: options.seed,
+      rules: options.rules,
+      dialect: options.dialect,
+      map,
+      mapDigest: digestOf(map),
+      started: new Date(started).toISOString()
+    })
+
+    /** Clients by number, in order of their first message: the file holds no addresses. */
+    const numbers = new Map<ClientId, number>()
+    let moves = 0
+    let ended = false
+    const stop = host.onHandled(({ client, request, transition }) => {
+      let number = numbers.get(client)
+      if (number === undefined) numbers.set(client, number = numbers.size)
+      moves++
+      const t = elapsed()
+      write({ t, client: number, message: encodeClientMessage(request) })
+      if (transition.state.over) {
+        ended = true
+        write({ t, moves, digest: stateDigest(transition.state) })
+        write({ t, end: "game over", summary: host.summary() })
+      } else if (moves % checkpointEvery === 0 || request._tag === "Play") {
+        // After each join too: a replay that drops a player elsewhere is caught at once.
+        write({ t, moves, digest: stateDigest(transition.state) })
+      }
+    })
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() => {
+        stop()
+        if (ended) return
+        // Stopped before the end (SIGINT, SIGTERM): the game so far, checked and summed up.
+        const state = host.state()
+        write({ t: elapsed(), moves, digest: stateDigest(state) })
+        write({ t: elapsed(), end: "shut down", summary: host.summary() })
+      })
+    )
+  })

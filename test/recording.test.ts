@@ -1,0 +1,128 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Either, Logger, LogLevel } from "effect"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { runBots } from "../src/bot/bots.js"
+import { specRules } from "../src/core/game.js"
+import { parseRecording } from "../src/recording/format.js"
+import { nuggetsCommand, run } from "./cli/process.js"
+import { startServer, TestClient } from "./server/harness.js"
+import { loadMap } from "./support.js"
+
+const dir = mkdtempSync(join(tmpdir(), "nuggets-recording-"))
+const file = (name: string) => join(dir, name)
+const quiet = Logger.withMinimumLogLevel(LogLevel.None)
+
+/**
+ * A real game over UDP, recorded: five random bots (they swap places and steal), a player
+ * of the test's own that runs and then quits, and two spectators, the first replaced.
+ */
+const recordGame = async (path: string) => {
+  const server = await startServer({ map: loadMap("small.txt"), seed: 21, rules: { ...specRules, variant: "steal" }, record: path })
+  const runner = await TestClient.open(server.port)
+  const first = await TestClient.open(server.port)
+  const second = await TestClient.open(server.port)
+  try {
+    first.send("SPECTATE")
+    await first.nextStarting("DISPLAY")
+    runner.send("PLAY Runner")
+    await runner.nextStarting("DISPLAY")
+    for (const key of "LJHKYUBN") runner.send(`KEY ${key}`)
+    runner.send("KEY Q")
+    await runner.nextStarting("QUIT")
+    second.send("SPECTATE")
+    await first.nextStarting("QUIT")
+    const bots = runBots({ host: "127.0.0.1", port: server.port, count: 5, strategy: "random", seed: 3, rate: 300 })
+    await Effect.runPromise(bots.pipe(quiet))
+    return await server.result
+  } finally {
+    await Promise.all([runner.close(), first.close(), second.close(), server.stop()])
+  }
+}
+
+const replay = async (...args: ReadonlyArray<string>) => run([...(await nuggetsCommand()), "replay", ...args])
+
+describe("recordings", () => {
+  const recorded = file("game.ndjson")
+  const gameOver = recordGame(recorded)
+
+  it("a real game recorded over UDP replays identically with --check", async () => {
+    const { summary } = await gameOver
+    const text = readFileSync(recorded, "utf8")
+    expect(text).not.toMatch(/127\.0\.0\.1/)
+    const recording = Either.getOrThrow(parseRecording(text))
+    expect(recording.header).toMatchObject({ seed: 21, dialect: "spec", program: expect.any(String) })
+    expect(recording.header.rules.variant).toBe("steal")
+    const messages = recording.entries.filter((entry) => "message" in entry).map((entry) => "message" in entry && entry.message)
+    expect(messages).toEqual(expect.arrayContaining(["SPECTATE", "PLAY Runner", "KEY L", "KEY Q"]))
+    expect(recording.entries.at(-1)).toMatchObject({ end: "game over", summary })
+    const checked = await replay(recorded, "--check")
+    expect(checked.stdout).toMatch(/OK — \d+ moves, \d+ checkpoints and the summary match/)
+    expect(checked.code).toBe(0)
+  }, 60_000)
+
+  it("fails --check, naming the first difference, with the seed changed, by another version, or with the map changed", async () => {
+    await gameOver
+    const text = readFileSync(recorded, "utf8")
+    const [header, ...rest] = text.split("\n")
+    const variant = (name: string, change: (header: Record<string, unknown>) => void) => {
+      const parsed = JSON.parse(header!) as Record<string, unknown>
+      change(parsed)
+      writeFileSync(file(name), [JSON.stringify(parsed), ...rest].join("\n"))
+      return file(name)
+    }
+    const seed = await replay(variant("seed.ndjson", (h) => (h.seed = 22)), "--check")
+    expect(seed.code).toBe(1)
+    expect(seed.stderr).toMatch(/^nuggets: .*seed\.ndjson — after move \d+ \([\d.]+ s\): checkpoint 1 differs .*: out of sync\n$/)
+    const version = await replay(variant("version.ndjson", (h) => (h.program = "0.0.1")), "--check")
+    expect(version.stderr).toMatch(/recorded by nuggets 0\.0\.1; this is nuggets .*, which may play it differently/)
+    const map = await replay(variant("map.ndjson", (h) => (h.map = String(h.map).replace(".", "#"))), "--check")
+    expect(map.stderr).toMatch(/the map in the header was changed/)
+    expect([version.code, map.code]).toEqual([1, 1])
+  }, 60_000)
+
+  it("a cast of a player's screen: a v2 header, times that never go back, and the summary at the end", async () => {
+    const { summary } = await gameOver
+    const made = await replay(recorded, "--cast", file("b.cast"), "--as", "B")
+    expect(made.code).toBe(0)
+    const [header, ...events] = readFileSync(file("b.cast"), "utf8").trimEnd().split("\n").map((line) => JSON.parse(line))
+    expect(header).toMatchObject({ version: 2, width: 80, height: 11 })
+    expect(events.length).toBeGreaterThan(20)
+    const times = events.map(([time]: [number]) => time)
+    expect(times.every((time: number, i: number) => i === 0 || time >= times[i - 1]!)).toBe(true)
+    expect(events.every(([, kind, text]: [number, string, string]) => kind === "o" && typeof text === "string")).toBe(true)
+    expect(events[0][2]).toContain("Player B has")
+    expect(events.at(-1)[2]).toContain(`GAME OVER:\r\n${summary.trimEnd().split("\n").join("\r\n")}`)
+  }, 60_000)
+
+  it("a game that never ended, and a recording cut mid-line, still replay", async () => {
+    const path = file("stopped.ndjson")
+    const server = await startServer({ map: loadMap("main.txt"), seed: 4, record: path })
+    const player = await TestClient.open(server.port)
+    player.send("PLAY Alice")
+    await player.nextStarting("DISPLAY")
+    for (const key of "hjkl") player.send(`KEY ${key}`)
+    player.send("KEY ?")
+    await player.nextStarting("NO")
+    await server.stop()
+    await player.close()
+    const stopped = await replay(path, "--check")
+    expect(stopped.stdout).toMatch(/OK — 5 moves, \d+ checkpoints and the summary match \(the server was stopped before the end\)/)
+    // Killed mid-write: the last line is cut short, and everything before it still counts.
+    const text = readFileSync(path, "utf8")
+    const lines = text.split("\n")
+    writeFileSync(file("cut.ndjson"), lines.slice(0, 4).join("\n") + "\n" + lines[4]!.slice(0, 10))
+    expect((await replay(file("cut.ndjson"), "--check")).stdout).toMatch(/OK — 2 moves, \d+ checkpoints? match \(the recording stops before the end\)/)
+  }, 60_000)
+
+  it("refuses what is not a recording, and a letter no one played", async () => {
+    writeFileSync(file("junk.txt"), "hello\n")
+    expect(await replay(file("junk.txt"))).toMatchObject({ code: 1, stderr: expect.stringMatching(/not a nuggets recording\n$/) })
+    await gameOver
+    expect((await replay(recorded, "--as", "Z", "--cast", file("z.cast"))).stderr).toMatch(/player Z never joined this game/)
+    expect((await replay(recorded, "--as", "alice")).stderr).toMatch(/--as — a player's letter/)
+  }, 60_000)
+})
+
+process.on("exit", () => rmSync(dir, { recursive: true, force: true }))

@@ -75,7 +75,11 @@ const replay = (options: ReplayOptions) =>
     const watched = yield* watchRecording(frames, options.speed).pipe(Effect.provide(terminalLayer))
     const width = process.stdout.columns || 80
     yield* Console.log(
-      watched.exit ? farewell(watched.exit, width) : `stopped at move ${watched.move} of ${result.moves}`
+      watched.exit
+        ? farewell(watched.exit, width)
+        : watched.done === "end"
+        ? `the recording ends at move ${watched.move} of ${result.moves}`
+        : `stopped at move ${watched.move} of ${result.moves}`
     )
   })
 

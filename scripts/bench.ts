@@ -13,6 +13,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { cpus, tmpdir } from "node:os"
 import { join } from "node:path"
 import { benchCore } from "./bench/core.js"
+import { benchRecording } from "./bench/recording.js"
 import { bundleFloorServer, startFloorServer } from "./bench/floor.js"
 import { Load } from "./bench/load.js"
 import { peakRssMB, root } from "./bench/process.js"
@@ -35,9 +36,11 @@ const mapPath = (map: string) => join(root, "maps", map)
 
 interface MapFigures {
   readonly server: EndToEnd & { readonly peakRssMBAfterSaturation: number }
+  /** The same server recording the game (`--record`). */
+  readonly recording: EndToEnd
   readonly saturation: Saturation | undefined
   readonly floor: EndToEnd
-  readonly ratio: { readonly cpu: number; readonly latencyMedian: number }
+  readonly ratio: { readonly cpu: number; readonly latencyMedian: number; readonly recordingCpu: number }
   readonly profile?: ReturnType<typeof summarizeProfile>
 }
 
@@ -50,29 +53,34 @@ const profileDir = (map: string) => (profile ? join(work, `profile-${map}`) : un
 
 const benchMap = async (map: string): Promise<MapFigures> => {
   const server = await startRealServer(nuggets, mapPath(map), profileDir(map))
+  const recordingServer = await startRealServer(nuggets, mapPath(map), undefined, ["--record", join(work, `${map}.ndjson`)])
   const floorServer = await startFloorServer(floorScript, mapPath(map)).catch(async (error: unknown) => {
-    await server.stop()
+    await Promise.all([server.stop(), recordingServer.stop()])
     throw error
   })
   try {
     const real = { server, load: await Load.join(server.port) }
     const floor = { server: floorServer, load: await Load.join(floorServer.port) }
-    const [serverFigures, floorFigures] = await endToEnd([real, floor], keys, warmup, seed)
+    const recording = { server: recordingServer, load: await Load.join(recordingServer.port) }
+    const [serverFigures, floorFigures, recordingFigures] = await endToEnd([real, floor, recording], keys, warmup, seed)
     await floor.load.close()
+    await recording.load.close()
     const saturation = profile ? undefined : await benchSaturation(server, real.load, saturationSeconds, seed)
     const peakAfterSaturation = round(peakRssMB(server.pid))
     await real.load.close()
     return {
       server: { ...serverFigures!, peakRssMBAfterSaturation: peakAfterSaturation },
+      recording: recordingFigures!,
       saturation,
       floor: floorFigures!,
       ratio: {
         cpu: round(serverFigures!.cpuMicrosPerKey / floorFigures!.cpuMicrosPerKey, 2),
-        latencyMedian: round(serverFigures!.latencyMedianMicros / floorFigures!.latencyMedianMicros, 2)
+        latencyMedian: round(serverFigures!.latencyMedianMicros / floorFigures!.latencyMedianMicros, 2),
+        recordingCpu: round(recordingFigures!.cpuMicrosPerKey / serverFigures!.cpuMicrosPerKey, 3)
       }
     }
   } finally {
-    await Promise.all([server.stop(), floorServer.stop()])
+    await Promise.all([server.stop(), floorServer.stop(), recordingServer.stop()])
   }
 }
 
@@ -82,6 +90,13 @@ const core = args.has("--no-core")
 if (core.length > 0) {
   console.log("1. Core: cost per keystroke (move + 27 DISPLAYs brought up to date)")
   console.table(core)
+}
+const recordingCost = args.has("--no-core")
+  ? []
+  : [await benchRecording(mapPath("main.txt"), quick ? 2000 : 20_000), await benchRecording(mapPath("large.txt"), quick ? 1000 : 5000)]
+if (recordingCost.length > 0) {
+  console.log("1b. What --record adds per keystroke, in process (the game host with sends that cost nothing; best of 5)")
+  console.table(recordingCost)
 }
 
 const figures: Record<string, MapFigures> = {}
@@ -112,6 +127,8 @@ console.table({
   "floor: of which main thread µs per key": row((f) => f.floor.mainThreadCpuMicrosPerKey),
   "server / floor CPU per key": row((f) => f.ratio.cpu, "≤ 1.25 (main), ≤ 1.5 (large)"),
   "server / floor latency median": row((f) => f.ratio.latencyMedian),
+  "server --record: CPU µs per key": row((f) => f.recording.cpuMicrosPerKey),
+  "server --record / server CPU per key": row((f) => f.ratio.recordingCpu, "≤ 1.05"),
   "bytes sent per key": row((f) => f.server.bytesPerKey),
   "server peak RSS MB (latency run)": row((f) => f.server.peakRssMB, "< 150 (large)"),
   "server peak RSS MB (after saturation)": row((f) => f.server.peakRssMBAfterSaturation),
@@ -141,6 +158,7 @@ const results = {
   warmup,
   saturationSeconds,
   core,
+  recordingCost,
   maps: figures
 }
 mkdirSync(join(root, "bench"), { recursive: true })

@@ -17,8 +17,13 @@ export const bundleNuggets = async (dir: string): Promise<Nuggets> => {
   return { bundle: file }
 }
 
-/** `nuggets serve map 1 --host 127.0.0.1` as its own process; `profileDir` adds --cpu-prof. */
-export const startRealServer = (nuggets: Nuggets, mapFile: string, profileDir?: string): Promise<ServerProcess> =>
+/** `nuggets serve map 1 --host 127.0.0.1 [more]` as its own process; `profileDir` adds --cpu-prof. */
+export const startRealServer = (
+  nuggets: Nuggets,
+  mapFile: string,
+  profileDir?: string,
+  more: ReadonlyArray<string> = []
+): Promise<ServerProcess> =>
   startProcess([
     ...(profileDir ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : []),
     ...("bundle" in nuggets ? [nuggets.bundle] : ["--import", "tsx", "src/main.ts"]),
@@ -26,7 +31,8 @@ export const startRealServer = (nuggets: Nuggets, mapFile: string, profileDir?: 
     mapFile,
     "1",
     "--host",
-    "127.0.0.1"
+    "127.0.0.1",
+    ...more
   ])
 
 export interface EndToEnd {
@@ -110,7 +116,8 @@ export const endToEnd = async (
   seed: number,
   blocks = 10
 ): Promise<Array<EndToEnd>> => {
-  const randoms = targets.map((_, i) => seededRandom(seed + i))
+  // The same keys for every target: two servers of the same game then play the same game.
+  const randoms = targets.map(() => seededRandom(seed))
   for (const [i, target] of targets.entries()) await measureLatency(target.load, warmup, randoms[i]!)
   const tallies = targets.map(() => new Tally())
   for (let block = 0; block < blocks; block++) {

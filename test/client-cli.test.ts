@@ -54,7 +54,9 @@ describe("nuggets join on the command line", () => {
       expect(result.stdout).toContain("Player A has 0 nuggets (? nuggets unclaimed).")
       expect(result.stdout).toContain(`${cursorTo(24, 0)}5`)
       expect(result.stdout).toContain(`${cursorTo(0, 1)}.@.`)
-      expect(result.stdout.endsWith(cursorShow + exitAlternativeScreen)).toBe(true)
+      // No colour when the output is not a terminal.
+      expect(result.stdout).not.toContain("\u001b[0;")
+      expect(result.stdout.endsWith(cursorShow + exitAlternativeScreen + "End of input: you left the game.\n")).toBe(true)
       const logged = readFileSync(log, "utf8")
       expect(logged).toContain(`sent "PLAY Pipe"`)
       expect(logged).toContain(`received "GOLD 0 0 5"`)

@@ -34,7 +34,7 @@ describe("joinGame", () => {
       yield* server.send("OK A", "GRID 3 5", "GOLD 0 0 250", `DISPLAY\n${grid}`)
       const frame = yield* terminal.frameWhere((lines) => lines[3]?.startsWith("+---+") === true)
       expect(frame.slice(0, 4).map((line) => line.trimEnd())).toEqual([
-        "Player A has 0 nuggets (250 nuggets unclaimed).".slice(0, 40),
+        "Player A: 0 nuggets, 250 unclaimed.",
         "+---+",
         "|.@*|",
         "+---+"
@@ -42,7 +42,7 @@ describe("joinGame", () => {
       yield* terminal.press("l")
       expect(yield* server.receive).toBe("KEY l")
       yield* server.send("GOLD 10 10 240", "DISPLAY\n+---+\n|..@|\n+---+\n")
-      yield* terminal.frameWhere((lines) => lines[2]?.startsWith("|..@|") === true && lines[0]!.includes("has 10"))
+      yield* terminal.frameWhere((lines) => lines[2]?.startsWith("|..@|") === true && lines[0]!.includes(": 10 nuggets"))
       yield* terminal.press("Q")
       expect(yield* server.receive).toBe("KEY Q")
       yield* server.send("QUIT Thanks for playing!")
@@ -65,15 +65,31 @@ describe("joinGame", () => {
       expect(yield* terminal.closed).toBe(1)
     }))
 
-  it.scopedLive("watches as the spectator and prints the game-over summary", () =>
+  it.scopedLive("watches as the spectator, shows the final standings until a key, and ends with the summary", () =>
     Effect.gen(function*() {
       const { client, server, terminal } = yield* setup({ _tag: "Spectator" })
       expect(yield* server.receive).toBe("SPECTATE")
       yield* server.send("GRID 3 5", "GOLD 0 0 7", `DISPLAY\n${grid}`)
       yield* terminal.frameWhere((lines) => lines[0]?.startsWith("Spectator: 7 nuggets unclaimed.") === true)
-      yield* server.send("QUIT GAME OVER:\nA 250 Alice\n")
-      expect(yield* Fiber.join(client)).toEqual({ _tag: "GameOver", summary: "A 250 Alice\n" })
+      yield* server.send("QUIT GAME OVER:\nA 20 Alice\nB 230 Bob\n")
+      const standings = yield* terminal.frameWhere((lines) => text(lines).includes("GAME OVER"))
+      expect(text(standings)).toContain("1. B 230 Bob  <- winner")
+      expect(yield* terminal.closed).toBe(0)
+      yield* terminal.press(" ")
+      expect(yield* Fiber.join(client)).toEqual({ _tag: "GameOver", summary: "A 20 Alice\nB 230 Bob\n" })
       expect(yield* terminal.closed).toBe(1)
+    }))
+
+  // On the test clock: nobody presses a key, and the standings go after their few seconds.
+  it.scoped("the final standings go by themselves after a few seconds", () =>
+    Effect.gen(function*() {
+      const { client, server, terminal } = yield* setup(alice)
+      expect(yield* server.receive).toBe("PLAY Alice")
+      yield* server.send("OK A", "GRID 3 5", "GOLD 0 0 250", `DISPLAY\n${grid}`, "GAMEOVER\nA 250 Alice\n")
+      const standings = yield* terminal.frameWhere((lines) => text(lines).includes("GAME OVER"))
+      expect(text(standings)).toContain("1. A 250 Alice  <- winner, you")
+      yield* TestClock.adjust("5 seconds")
+      expect(yield* Fiber.join(client)).toMatchObject({ _tag: "GameOver", you: "A" })
     }))
 
   it.scopedLive("cuts the name to MaxNameLength characters", () =>
@@ -91,7 +107,8 @@ describe("joinGame", () => {
       yield* terminal.frameWhere((lines) => text(lines).includes("need 5x4, have 4x10"))
       yield* terminal.resize({ columns: 5, rows: 4 })
       const fitted = yield* terminal.frameWhere((lines) => lines[1] === "+---+")
-      expect(fitted[0]).toBe("Playe")
+      // Five columns: the status line in its fewest words.
+      expect(fitted[0]).toBe("B 0/9")
       yield* terminal.resize({ columns: 40, rows: 3 })
       yield* terminal.frameWhere((lines) => text(lines).includes("need 5x4, have 40x3"))
       yield* Fiber.interrupt(client)

@@ -1,7 +1,8 @@
 import { cursorTo, eraseScreen } from "ansi-escapes"
 import { describe, expect, it } from "vitest"
-import { farewell, fit, frameDiff, sanitize, screenLines, statusLine } from "../src/client/screen.js"
-import { type ClientState, type JoinRequest, receive, startClient } from "../src/client/state.js"
+import { frameDiff } from "../src/client/paint.js"
+import { farewell, fit, gameOverScreen, rankedSummary, sanitize, screen, screenLines, statusBar, statusLine } from "../src/client/screen.js"
+import { type ClientState, type JoinRequest, receive, startClient, update } from "../src/client/state.js"
 
 const receiveAll = (state: ClientState, ...texts: ReadonlyArray<string>) => texts.reduce((s, text) => receive(s, text), state)
 const initialState = (request: JoinRequest) => startClient(request, "localhost:4000", { columns: 80, rows: 24 }, 0).state
@@ -41,7 +42,7 @@ describe("screen", () => {
   it("shows the status line, then the latest DISPLAY, then blanks, all exactly the window's size", () => {
     const lines = screenIn(spectator, { columns: 10, rows: 6 })
     expect(lines).toEqual([
-      "Spectator:",
+      "211 left  ",
       "+---+     ",
       "|.@*|     ",
       "+---+     ",
@@ -64,7 +65,7 @@ describe("screen", () => {
 
   it("says it in short when the full message does not fit", () => {
     expect(trimmed(screenIn(spectator, { columns: 40, rows: 2 })))
-      .toEqual(["Too small: need 5x4, have 40x2", ""])
+      .toEqual(["Too small: need 5x4, have 40x2; S", "scrolls"])
     expect(trimmed(screenIn(spectator, { columns: 4, rows: 3 }))).toEqual(["Too", "smal", "need"])
   })
 
@@ -105,28 +106,116 @@ describe("sanitize and fit", () => {
   })
 })
 
+const plain = (...texts: ReadonlyArray<string>) => texts.map((text) => ({ text, styles: " ".repeat(text.length) }))
+
 describe("frameDiff", () => {
   it("draws everything on a clear screen the first time, skipping blanks", () => {
-    expect(frameDiff(undefined, ["ab ", "   "])).toBe(cursorTo(0, 0) + eraseScreen + cursorTo(0, 0) + "ab")
+    expect(frameDiff(undefined, plain("ab ", "   "), false)).toBe(cursorTo(0, 0) + eraseScreen + cursorTo(0, 0) + "ab")
   })
 
   it("writes only the changed span of changed lines", () => {
-    expect(frameDiff(["abcd", "efgh"], ["abcd", "eXYh"])).toBe(cursorTo(1, 1) + "XY")
-    expect(frameDiff(["abcd", "efgh"], ["abcd", "efgh"])).toBe("")
+    expect(frameDiff(plain("abcd", "efgh"), plain("abcd", "eXYh"), false)).toBe(cursorTo(1, 1) + "XY")
+    expect(frameDiff(plain("abcd", "efgh"), plain("abcd", "efgh"), false)).toBe("")
   })
 
   it("redraws everything when the window size changed", () => {
-    expect(frameDiff(["ab"], ["ab", "cd"])).toBe(cursorTo(0, 0) + eraseScreen + cursorTo(0, 0) + "ab" + cursorTo(0, 1) + "cd")
-    expect(frameDiff(["ab"], ["abc"])).toContain(eraseScreen)
+    expect(frameDiff(plain("ab"), plain("ab", "cd"), false))
+      .toBe(cursorTo(0, 0) + eraseScreen + cursorTo(0, 0) + "ab" + cursorTo(0, 1) + "cd")
+    expect(frameDiff(plain("ab"), plain("abc"), false)).toContain(eraseScreen)
+  })
+
+  it("in colour, sets each style where it starts and resets at the end; a change of style alone is redrawn", () => {
+    const next = [{ text: "@*.", styles: "@gf" }]
+    expect(frameDiff(plain("   "), next, true)).toBe(
+      cursorTo(0, 0) + "\u001b[0;1;7m@\u001b[0;1;33m*\u001b[0;2m.\u001b[0m"
+    )
+    expect(frameDiff([{ text: "@*.", styles: "   " }], next, false)).toBe("")
+    expect(frameDiff([{ text: "@*.", styles: "   " }], next, true)).not.toBe("")
+  })
+})
+
+describe("colour, status line, help and game-over screens", () => {
+  it("styles the grid: walls, floor, passages, gold, you and the others", () => {
+    const styles = screen({ ...player, window: { columns: 10, rows: 4 } })[2]!.styles
+    expect(styles.slice(0, 5)).toBe("wf@gw")
+    const others = receive(player, "DISPLAY\n+-#-+\n|B@*|\n+---+\n")
+    expect(screen({ ...others, window: { columns: 5, rows: 4 } }).slice(1, 3).map((line) => line.styles))
+      .toEqual(["wwpww", "wo@gw"])
+  })
+
+  it("keeps the spec's words whole: shorter forms in narrow windows, the note shortened first", () => {
+    const spec = "Player A has 39 nuggets (211 nuggets unclaimed)."
+    expect(statusBar(player, 80).text.trimEnd()).toBe(`${spec}  GOLD received: 39`)
+    expect(statusBar(player, 60).text.trimEnd()).toBe(`${spec}  GOLD...`)
+    expect(statusBar(player, 48).text.trimEnd()).toBe(spec)
+    expect(statusBar(player, 47).text.trimEnd()).toBe("Player A: 39 nuggets, 211 unclaimed.  GOLD...")
+    expect(statusBar(player, 40).text.trimEnd()).toBe("Player A: 39 nuggets, 211 unclaimed.")
+    expect(statusBar(player, 20).text.trimEnd()).toBe("A: 39, 211 left")
+    const hinted = { ...player, note: "", hint: ["friends join with: nuggets join host 4000 NAME", "port 4000"] }
+    expect(statusBar(hinted, 100).text.trimEnd()).toBe(`${spec}  friends join with: nuggets join host 4000 NAME`)
+    expect(statusBar(hinted, 100).styles).toContain("h".repeat(10))
+    expect(statusBar(hinted, 60).text.trimEnd()).toBe(`${spec}  port 4000`)
+  })
+
+  it("? opens the keys over the map; any key closes it, and sends nothing", () => {
+    const opened = update(player, { _tag: "Key", sequence: "?" }, 1)
+    expect(opened.send).toEqual([])
+    const text = screenIn(opened.state, { columns: 80, rows: 20 }).join("\n")
+    expect(text).toContain("Ctrl-L")
+    expect(text).toContain("run that way as far as you can")
+    const closed = update(opened.state, { _tag: "Key", sequence: "h" }, 2)
+    expect(closed.send).toEqual([])
+    expect(closed.state.helpOpen).toBe(false)
+  })
+
+  it("ranks the final standings by purse, marking the winner and you", () => {
+    expect(rankedSummary("A    10 Alice\nB   200 Bob\nC    40 Cy\n", "C").map(([text]) => text)).toEqual([
+      " 1. B 200 Bob  <- winner",
+      " 2. C  40 Cy  <- you",
+      " 3. A  10 Alice"
+    ])
+    // A summary in another form is shown as it came.
+    expect(rankedSummary("everyone wins\n", "A")).toEqual([["everyone wins", " "]])
+    const over = gameOverScreen({ ...player, window: { columns: 80, rows: 20 } }, "A 39 Alice\nB 211 Bob\n")
+    const text = over.map((line) => line.text).join("\n")
+    expect(text).toContain("GAME OVER")
+    expect(text).toContain(" 1. B 211 Bob  <- winner")
+    expect(text).toContain(" 2. A  39 Alice  <- you")
+  })
+})
+
+describe("a map larger than the window", () => {
+  const rows = Array.from({ length: 30 }, () => "|" + ".".repeat(98) + "|")
+  rows[0] = rows[29] = "+" + "-".repeat(98) + "+"
+  const big = (at: number) => {
+    const view = rows.map((line, index) => (index === at ? line.slice(0, 50) + "@" + line.slice(51) : line))
+    return `DISPLAY\n${view.join("\n")}\n`
+  }
+  const start = receiveAll(initialState({ _tag: "Player", name: "Alice" }), "OK A", "GRID 30 100", "GOLD 0 0 9", big(5))
+
+  it("offers a scrolling view on the too-small screen; S takes it, and the view keeps the player in sight", () => {
+    const small = { ...start, window: { columns: 40, rows: 12 } }
+    expect(screenLines(small).join(" ").replace(/\s+/g, " ")).toMatch(/press S to play in a view that scrolls/)
+    expect(update(small, { _tag: "Key", sequence: "l" }, 1).send).toEqual([])
+    const scrolling = update(small, { _tag: "Key", sequence: "S" }, 1).state
+    const shown = screenLines(scrolling)
+    expect(shown[0]).toMatch(/^Player A: 0 nuggets, 9 unclaimed\./)
+    expect(shown.slice(1).some((line) => line.includes("@"))).toBe(true)
+    expect(update(scrolling, { _tag: "Key", sequence: "l" }, 2).send).toEqual([{ _tag: "Key", key: "l" }])
+    // The player walks down: the view follows.
+    const later = update(scrolling, { _tag: "Datagram", data: big(25) }, 3).state
+    expect(screenLines(later).slice(1).some((line) => line.includes("@"))).toBe(true)
+    expect(later.scroll!.top).toBeGreaterThan(scrolling.scroll!.top)
   })
 })
 
 describe("farewell", () => {
   it("prints the QUIT reason, or the game-over summary under a heading", () => {
     expect(farewell({ _tag: "Quit", reason: "Thanks for playing!" }, 80)).toBe("Thanks for playing!")
-    expect(farewell({ _tag: "GameOver", summary: "A    39 Alice\nB   211 Bob\n" }, 80))
-      .toBe("GAME OVER:\nA    39 Alice\nB   211 Bob")
-    expect(farewell({ _tag: "UserQuit", how: "interrupt" }, 80)).toBe("")
+    expect(farewell({ _tag: "GameOver", summary: "A    39 Alice\nB   211 Bob\n", you: "A" }, 80))
+      .toBe("GAME OVER:\n 1. B 211 Bob  <- winner\n 2. A  39 Alice  <- you")
+    expect(farewell({ _tag: "UserQuit", how: "interrupt" }, 80)).toBe("You left the game.")
+    expect(farewell({ _tag: "UserQuit", how: "end of input" }, 80)).toBe("End of input: you left the game.")
     expect(farewell({ _tag: "UserQuit", how: "no answer" }, 80)).toBe("The server did not answer; left anyway.")
   })
 
@@ -134,6 +223,6 @@ describe("farewell", () => {
     const text = farewell({ _tag: "GameOver", summary: "A 1 \u001b[31mEve\u001b[0m\r\nB 2 " + "x".repeat(200) }, 40)
     expect(text).toMatch(/^[\x20-\x7e\n]*$/)
     expect(text.split("\n").every((line) => line.length <= 40)).toBe(true)
-    expect(text.split("\n")[1]).toBe("A 1 ?[31mEve?[0m")
+    expect(text.split("\n")[2]).toBe(" 2. A 1 ?[31mEve?[0m")
   })
 })

@@ -155,8 +155,8 @@ describe("messages during play", () => {
 
   it("ends on QUIT and on GAMEOVER in both dialects", () => {
     expect(receive(playing, "QUIT Thanks for playing!").exit).toEqual({ _tag: "Quit", reason: "Thanks for playing!" })
-    expect(receive(playing, "GAMEOVER\nA 10 Alice\n").exit).toEqual({ _tag: "GameOver", summary: "A 10 Alice\n" })
-    expect(receive(playing, "QUIT GAME OVER:\nA 10 Alice\n").exit).toEqual({ _tag: "GameOver", summary: "A 10 Alice\n" })
+    expect(receive(playing, "GAMEOVER\nA 10 Alice\n").exit).toEqual({ _tag: "GameOver", summary: "A 10 Alice\n", you: "A" })
+    expect(receive(playing, "QUIT GAME OVER:\nA 10 Alice\n").exit).toEqual({ _tag: "GameOver", summary: "A 10 Alice\n", you: "A" })
     expect(exitCode(receive(playing, "QUIT").exit!)).toBe(0)
   })
 

@@ -116,15 +116,18 @@ describe("the client in tmux", () => {
       expect(yield* badGrid.display("#{alternate_on} #{cursor_flag}")).toBe("0 1")
     }), 30_000)
 
-  it.scopedLive("prints the game-over summary, sanitized, after restoring the terminal", () =>
+  it.scopedLive("shows the standings until a key, then prints them, sanitized, after restoring the terminal", () =>
     Effect.gen(function*() {
       const { pane, server } = yield* eveOnATinyMap
-      yield* server.send("GAMEOVER\nA   250 Eve\u001b[2J\u001b]2;owned\u0007\nB     0 Bob\n")
+      yield* server.send("GAMEOVER\nB     0 Bob\nA   250 Eve\u001b[2J\u001b]2;owned\u0007\n")
+      const standings = yield* pane.waitFor((lines) => lines.some((line) => line.includes("GAME OVER")))
+      expect(standings.join("\n")).toContain(" 1. A 250 Eve?[2J?]2;owned?  <- winner, you")
+      yield* pane.sendKeys("Space")
       const after = yield* pane.waitFor((lines) => lines.some((line) => line.startsWith("tty=")))
       expect(after.slice(0, 6)).toEqual([
         "GAME OVER:",
-        "A   250 Eve?[2J?]2;owned?",
-        "B     0 Bob",
+        " 1. A 250 Eve?[2J?]2;owned?  <- winner, you",
+        " 2. B   0 Bob",
         "exit=0",
         "tty=restored",
         ""
@@ -132,9 +135,10 @@ describe("the client in tmux", () => {
       expect(yield* pane.display("#{alternate_on} #{cursor_flag} #{pane_title}")).not.toMatch(/owned|^1/)
     }), 30_000)
 
-  for (const [how, quit] of [
-    ["Ctrl-C", (pane: Pane) => pane.sendKeys("C-c")],
-    ["SIGTERM", (pane: Pane) => pane.signalChild("SIGTERM")]
+  for (const [how, quit, word] of [
+    ["Ctrl-C", (pane: Pane) => pane.sendKeys("C-c"), ["You left the game."]],
+    ["Ctrl-D", (pane: Pane) => pane.sendKeys("C-d"), ["End of input: you left the game."]],
+    ["SIGTERM", (pane: Pane) => pane.signalChild("SIGTERM"), []]
   ] as const) {
     it.scopedLive(`sends KEY Q, restores the terminal and exits 0 on ${how}`, () =>
       Effect.gen(function*() {
@@ -142,7 +146,7 @@ describe("the client in tmux", () => {
         yield* quit(pane)
         expect(yield* server.receive).toBe("KEY Q")
         const after = yield* pane.waitFor((lines) => lines.some((line) => line.startsWith("tty=")))
-        expect(after.slice(0, 2)).toEqual(["exit=0", "tty=restored"])
+        expect(after.slice(0, word.length + 2)).toEqual([...word, "exit=0", "tty=restored"])
         expect(yield* pane.display("#{alternate_on} #{cursor_flag}")).toBe("0 1")
       }), 30_000)
   }

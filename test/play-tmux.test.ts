@@ -24,7 +24,9 @@ describe("nuggets play", () => {
         [...command, "play", "Alice", "--map", "maps/small.txt", "--seed", "1", "--port", String(port), "--host", "127.0.0.1"],
         { columns: 80, rows: 20 }
       )
-      yield* pane.waitFor((lines) => lines[0] === "Player A has 0 nuggets (250 nuggets unclaimed).")
+      // With no note to show, the status line shows how friends join.
+      const first = yield* pane.waitFor((lines) => lines[0]!.startsWith("Player A has 0 nuggets (250 nuggets unclaimed)."))
+      expect(first[0]).toMatch(new RegExp(`^Player A has 0 nuggets \\(250 nuggets unclaimed\\)\\.  (join: \\S+ ${port}|port ${port})$`))
 
       const friend = yield* Effect.acquireRelease(
         Effect.promise(() => TestClient.open(port)),

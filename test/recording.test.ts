@@ -93,7 +93,10 @@ describe("recordings", () => {
     expect(times.every((time: number, i: number) => i === 0 || time >= times[i - 1]!)).toBe(true)
     expect(events.every(([, kind, text]: [number, string, string]) => kind === "o" && typeof text === "string")).toBe(true)
     expect(events[0][2]).toContain("Player B has")
-    expect(events.at(-1)[2]).toContain(`GAME OVER:\r\n${summary.trimEnd().split("\n").join("\r\n")}`)
+    const final: string = events.at(-1)[2]
+    expect(final).toContain("GAME OVER:\r\n 1. ")
+    for (const row of summary.trimEnd().split("\n")) expect(final).toContain(row.split(/ +/).slice(2).join(" "))
+    expect(final).toMatch(/ B +\d+ [^\r]*<- (winner, )?you/)
   }, 60_000)
 
   it("a game that never ended, and a recording cut mid-line, still replay", async () => {

@@ -11,7 +11,7 @@ export interface BotsOptions {
   readonly count: number
   readonly strategy: Strategy
   readonly seed: number
-  /** Keys per second, per bot. */
+  /** Keys per second, per bot, on average. */
   readonly rate: number
   /** The name bot `index` (from 0) plays under; `bot-1`, `bot-2`, ... by default. */
   readonly name?: (index: number) => string
@@ -53,6 +53,10 @@ export const runBots = (options: BotsOptions): Effect.Effect<ReadonlyArray<BotRe
   Effect.gen(function*() {
     // Once for all bots, rather than a lookup per datagram sent.
     const { address, family } = yield* resolveHost(options.host)
+    yield* Effect.logInfo(
+      `${options.count} ${options.strategy} bot(s) joining ${options.host}:${options.port}, ` +
+        `${options.rate} keys/s each, seed ${options.seed}`
+    )
     return yield* Effect.forEach(
       Array.from({ length: options.count }, (_, index) => index),
       (index) => playOne(options, { address, port: options.port }, family, index),
@@ -127,7 +131,10 @@ const playOne = (
       yield* Queue.takeAll(moved)
       socket.sendNow(encodeClientMessage({ _tag: "Key", key: decision.key }), server)
       yield* Queue.take(moved).pipe(Effect.timeout(moveTimeout), Effect.ignore)
-    }).pipe(Effect.repeat(Schedule.fixed(interval)))
+    }).pipe(
+      // Jittered a little, as a person's keys are, and so that bots do not march in step.
+      Effect.repeat(Schedule.spaced(interval).pipe(Schedule.jittered))
+    )
 
     const play = socket.send(encodeClientMessage({ _tag: "Play", name }), server)
     const heard = yield* Deferred.await(answered).pipe(

@@ -8,6 +8,9 @@ import { maxSeed, seedOrClock } from "./shared.js"
 
 const maxBots = 100
 
+/** About a person's pace, so that people can play against bots. */
+const defaultRate = 2
+
 interface BotCommandOptions {
   readonly host: string
   readonly port: number
@@ -27,7 +30,6 @@ const bot = (options: BotCommandOptions) =>
     if (options.name.trim() === "") return yield* new CliError({ message: "--name — must not be blank" })
     const seed = yield* seedOrClock(options.seed)
     const where = `${options.host}:${options.port}`
-    yield* Effect.logInfo(`${options.count} ${options.strategy} bot(s) joining ${where}, ${options.rate} keys/s, seed ${seed}`)
     const results = yield* runBots({
       host: options.host,
       port: options.port,
@@ -71,7 +73,7 @@ const botCommand = Command.make(
     count: wholeNumberOption("count", 1, maxBots).pipe(Options.withDefault(1)),
     strategy: Options.choice("strategy", strategies).pipe(Options.withDefault("greedy" as Strategy)),
     seed: wholeNumberOption("seed", 0, maxSeed).pipe(Options.optional),
-    rate: decimalOption("rate", 0.01, 1_000_000).pipe(Options.withDefault(10)),
+    rate: decimalOption("rate", 0.01, 1_000_000).pipe(Options.withDefault(defaultRate)),
     name: Options.text("name").pipe(Options.withDefault("bot")),
     timeout: decimalOption("timeout", 0.1, 3600).pipe(Options.withDefault(3)),
     deadline: decimalOption("deadline", 0.1, 86_400).pipe(Options.withDefault(Duration.toSeconds(defaultDeadline)))
@@ -91,7 +93,7 @@ export const botNode = leaf(botCommand, {
     { term: "--count N", text: `how many bots join, each its own player (1..${maxBots}; 26 fill a game)`, default: "1" },
     { term: "--strategy S", text: "random: random moves; greedy: to the nearest gold seen, else explore", default: "greedy" },
     { term: "--seed N", text: "makes the bots' choices reproducible", default: "the clock" },
-    { term: "--rate R", text: "keys per second, per bot", default: "10" },
+    { term: "--rate R", text: "keys per second, per bot, with a little jitter: about a person's pace by default", default: String(defaultRate) },
     { term: "--name NAME", text: "bots play as NAME-1, NAME-2, ...", default: "bot" },
     { term: "--timeout S", text: "seconds to wait for the server's answer to PLAY", default: "3" },
     {

@@ -5,7 +5,7 @@ import { defaultTimings } from "../client/state.js"
 import { terminalLayer } from "../client/terminal.js"
 import { CliError } from "./error.js"
 import { decimalOption, leaf, wholeNumberArg } from "./runner.js"
-import { keysHelp, logHelp, logOption, reportExit, screenLogging } from "./shared.js"
+import { checkName, keysHelp, logHelp, logOption, noColorHelp, noColorOption, reportExit, screenLogging } from "./shared.js"
 
 const joinCommand = Command.make(
   "join",
@@ -14,10 +14,12 @@ const joinCommand = Command.make(
     port: wholeNumberArg("PORT", 1, 65535),
     playername: Args.text({ name: "NAME" }).pipe(Args.optional),
     log: logOption,
-    timeout: decimalOption("timeout", 0.1, 3600).pipe(Options.withDefault(defaultTimings.answerTimeout / 1000))
+    timeout: decimalOption("timeout", 0.1, 3600).pipe(Options.withDefault(defaultTimings.answerTimeout / 1000)),
+    noColor: noColorOption
   },
-  ({ host, log, playername, port, timeout }) =>
+  ({ host, log, noColor, playername, port, timeout }) =>
     Effect.gen(function*() {
+      if (Option.isSome(playername)) yield* checkName(playername.value)
       const exit = yield* joinGame(
         {
           host,
@@ -28,7 +30,7 @@ const joinCommand = Command.make(
           }),
           timings: { ...defaultTimings, answerTimeout: timeout * 1000 }
         },
-        terminalLayer
+        terminalLayer({ noColor })
       )
       if (exit._tag === "UserQuit" && exit.how === "hangup") {
         // The terminal is gone. End as the signal would have, which also skips Node's own
@@ -55,7 +57,8 @@ export const joinNode = leaf(joinCommand, {
   ],
   options: [
     logHelp,
-    { term: "--timeout S", text: "seconds to wait for the server's first answer", default: String(defaultTimings.answerTimeout / 1000) }
+    { term: "--timeout S", text: "seconds to wait for the server's first answer", default: String(defaultTimings.answerTimeout / 1000) },
+    noColorHelp
   ],
   more: keysHelp
 })

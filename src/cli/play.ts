@@ -10,6 +10,7 @@ import { runServer } from "../server/server.js"
 import { CliError } from "./error.js"
 import { leaf, wholeNumberOption } from "./runner.js"
 import {
+  checkName,
   gameSetup,
   hostHelp,
   hostOption,
@@ -17,6 +18,8 @@ import {
   logHelp,
   logOption,
   maxSeed,
+  noColorHelp,
+  noColorOption,
   portHelp,
   portOption,
   recordHelp,
@@ -48,6 +51,7 @@ interface PlayOptions {
   readonly variant: Variant
   readonly record: Option.Option<string>
   readonly log: Option.Option<string>
+  readonly noColor: boolean
 }
 
 /**
@@ -57,7 +61,7 @@ interface PlayOptions {
 const play = (options: PlayOptions) =>
   Effect.gen(function*() {
     const { map, seed } = yield* gameSetup(options)
-    const name = Option.getOrElse(options.name, loginName)
+    const name = yield* checkName(Option.getOrElse(options.name, loginName))
     const exit = yield* Effect.scoped(
       Effect.gen(function*() {
         const socket = yield* Layer.build(
@@ -74,17 +78,17 @@ const play = (options: PlayOptions) =>
         // The server is up, or it failed to start (it could not open the recording, say).
         yield* Effect.raceFirst(Deferred.await(ready), Fiber.join(server).pipe(Effect.asVoid))
         yield* Effect.logInfo(`playing a ${map.rows}x${map.cols} map, seed ${seed}`)
-        yield* Console.log(
-          `Nuggets server on port ${socket.local.port}; friends join with: ` +
-            `nuggets join ${hostname()} ${socket.local.port} NAME`
-        )
+        const port = socket.local.port
+        const joinLine = `nuggets join ${hostname()} ${port} NAME`
+        yield* Console.log(`Nuggets server on port ${port}; friends join with: ${joinLine}`)
         const exit = yield* joinGame(
           {
             host: localAddress(options.host),
             port: socket.local.port,
-            request: { _tag: "Player", name }
+            request: { _tag: "Player", name },
+            hint: [`friends join with: ${joinLine}`, `join: ${joinLine}`, `join: ${hostname()} ${port}`, `port ${port}`]
           },
-          terminalLayer
+          terminalLayer({ noColor: options.noColor })
         )
         yield* Fiber.interrupt(server)
         return exit
@@ -110,7 +114,8 @@ const playCommand = Command.make(
     host: hostOption,
     variant: variantOption,
     record: recordOption,
-    log: logOption
+    log: logOption,
+    noColor: noColorOption
   },
   play
 )
@@ -126,7 +131,8 @@ export const playNode = leaf(playCommand, {
     hostHelp,
     variantHelp,
     recordHelp,
-    logHelp
+    logHelp,
+    noColorHelp
   ],
   more: keysHelp
 })

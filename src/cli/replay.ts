@@ -10,7 +10,7 @@ import { watchRecording } from "../recording/player.js"
 import { replayRecording } from "../recording/replay.js"
 import { CliError } from "./error.js"
 import { decimalOption, leaf } from "./runner.js"
-import { fileFailure } from "./shared.js"
+import { fileFailure, noColorHelp, noColorOption } from "./shared.js"
 
 interface ReplayOptions {
   readonly file: string
@@ -18,6 +18,7 @@ interface ReplayOptions {
   readonly speed: number
   readonly check: boolean
   readonly cast: Option.Option<string>
+  readonly noColor: boolean
 }
 
 const loadRecording = (file: string) =>
@@ -72,7 +73,7 @@ const replay = (options: ReplayOptions) =>
       })
       return yield* Console.log(`${out}: ${frames.length} frames of ${as === "spectator" ? "the spectator" : `player ${as}`}`)
     }
-    const watched = yield* watchRecording(frames, options.speed).pipe(Effect.provide(terminalLayer))
+    const watched = yield* watchRecording(frames, options.speed).pipe(Effect.provide(terminalLayer({ noColor: options.noColor })))
     const width = process.stdout.columns || 80
     yield* Console.log(
       watched.exit
@@ -90,7 +91,8 @@ const replayCommand = Command.make(
     as: Options.text("as").pipe(Options.withDefault("spectator")),
     speed: decimalOption("speed", 0.125, 64).pipe(Options.withDefault(1)),
     check: Options.boolean("check"),
-    cast: Options.text("cast").pipe(Options.optional)
+    cast: Options.text("cast").pipe(Options.optional),
+    noColor: noColorOption
   },
   replay
 )
@@ -103,7 +105,8 @@ export const replayNode = leaf(replayCommand, {
     { term: "--as WHO", text: "whose screen: spectator (the whole map) or a player's letter", default: "spectator" },
     { term: "--speed X", text: "times the recorded pace, 0.125..64 (idle gaps are cut to 2 s)", default: "1" },
     { term: "--check", text: "replay with the real core and compare every checkpoint and the summary; exit 1 at the first difference" },
-    { term: "--cast OUT", text: "write an asciinema v2 cast of that screen to OUT instead of showing it" }
+    { term: "--cast OUT", text: "write an asciinema v2 cast of that screen to OUT instead of showing it" },
+    noColorHelp
   ],
   more: `Keys while watching:
   space     pause or go on

@@ -2,7 +2,7 @@ import { Options } from "@effect/cli"
 import { Clock, Console, Effect, Either, FiberRef, HashSet, Layer, Logger, LogLevel, Option } from "effect"
 import { closeSync, openSync } from "node:fs"
 import { readFile } from "node:fs/promises"
-import { farewell } from "../client/screen.js"
+import { farewell, keyHelp } from "../client/screen.js"
 import { type ClientExit, exitCode } from "../client/state.js"
 import { cs50Rules, type Rules, specRules, type Variant, variants } from "../core/game.js"
 import { type GameMap, mapProblems, parseMap } from "../core/map.js"
@@ -113,13 +113,17 @@ export const recordHelp: HelpEntry = {
 export const logOption = Options.text("log").pipe(Options.optional)
 export const logHelp: HelpEntry = { term: "--log FILE", text: "write a log to this file (the screen is never written over)" }
 
-/** The keys, as help lists them under the commands that play. */
-export const keysHelp = `Keys:
-  h j k l   move left, down, up, right
-  y u b n   move diagonally: up-left, up-right, down-left, down-right
-  H J K L Y U B N
-            run that way as far as possible
-  Q         quit (the spectator can only quit)`
+/** The keys, as help lists them under the commands that play: the same list as the `?` overlay. */
+export const keysHelp = `Keys:\n${
+  keyHelp.map(([keys, what]) => `  ${keys.padEnd(Math.max(...keyHelp.map(([each]) => each.length)))}  ${what}`).join("\n")
+}\nThe spectator can only quit.`
+
+export const noColorOption = Options.boolean("no-color")
+export const noColorHelp: HelpEntry = { term: "--no-color", text: "no colours (as when NO_COLOR is set or the output is not a terminal)" }
+
+/** A player's name, checked here rather than refused by the server: not empty, not only blanks. */
+export const checkName = (name: string): Effect.Effect<string, CliError> =>
+  name.trim() === "" ? Effect.fail(new CliError({ message: "NAME — must not be empty or blank" })) : Effect.succeed(name)
 
 /** Exactly these loggers, instead of whatever the program set up (stderr, where the screen is). */
 const onlyLoggers = (...loggers: ReadonlyArray<Logger.Logger<unknown, void>>) =>

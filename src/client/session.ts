@@ -3,8 +3,17 @@ import * as dns from "node:dns"
 import { RedrawKey } from "../core/constants.js"
 import { type Endpoint, makeUdpSocket } from "../net/udp.js"
 import { type ClientMessage, encodeClientMessage, excerpt } from "../protocol/messages.js"
-import { screenLines } from "./screen.js"
-import { type ClientEvent, type ClientExit, type ClientState, type JoinRequest, startClient, type Timings, update } from "./state.js"
+import { gameOverScreen, screen } from "./screen.js"
+import {
+  type ClientEvent,
+  type ClientExit,
+  type ClientState,
+  type JoinRequest,
+  startClient,
+  SuspendKey,
+  type Timings,
+  update
+} from "./state.js"
 import { Terminal } from "./terminal.js"
 
 /** No game to join: the host name does not resolve. */
@@ -19,7 +28,12 @@ export interface JoinOptions {
   readonly request: JoinRequest
   /** How patient to be; the defaults where not given. */
   readonly timings?: Timings
+  /** Shown on the status line when there is no note: `nuggets play` puts its join line there. */
+  readonly hint?: ReadonlyArray<string>
 }
+
+/** How long the game-over screen stays, unless a key is pressed first. */
+const gameOverPause = "5 seconds"
 
 /** A name or an address (IPv4 first, as most servers listen there), and its UDP family. */
 export const resolveHost = (host: string) =>
@@ -41,7 +55,7 @@ const tickInterval = "100 millis"
  * Joins the game at host:port and plays it until it ends, on the terminal the `screen`
  * layer gives, which is restored before this returns.
  */
-export const joinGame = (options: JoinOptions, screen: Layer.Layer<Terminal>) =>
+export const joinGame = (options: JoinOptions, terminalLayer: Layer.Layer<Terminal>) =>
   Effect.gen(function*() {
     const { address, family } = yield* resolveHost(options.host)
     const server: Endpoint = { address, port: options.port }
@@ -60,11 +74,12 @@ export const joinGame = (options: JoinOptions, screen: Layer.Layer<Terminal>) =>
         `${options.host}:${options.port}`,
         yield* terminal.size,
         yield* Clock.currentTimeMillis,
-        options.timings
+        options.timings,
+        options.hint
       )
       yield* Effect.forEach(start.send, send, { discard: true })
       const current = yield* Ref.make(start.state)
-      const redraw = (state: ClientState) => terminal.draw(screenLines(state))
+      const redraw = (state: ClientState) => terminal.draw(screen(state))
 
       const events: Stream.Stream<ClientEvent> = Stream.mergeAll([
         socket.incoming.pipe(
@@ -98,6 +113,7 @@ export const joinGame = (options: JoinOptions, screen: Layer.Layer<Terminal>) =>
             yield* Effect.forEach(next.send, send, { discard: true })
             // Ctrl-L also repaints the whole screen, whatever garbled it.
             if (event._tag === "Key" && event.sequence === RedrawKey) yield* terminal.forget
+            if (event._tag === "Key" && event.sequence === SuspendKey) yield* terminal.suspend
             if (!next.state.exit) yield* redraw(next.state)
             return next.state
           })),
@@ -108,8 +124,14 @@ export const joinGame = (options: JoinOptions, screen: Layer.Layer<Terminal>) =>
           )
         )
       )
-      return last.exit ?? ({ _tag: "UserQuit", how: "end of input" } satisfies ClientExit)
-    }).pipe(Effect.provide(screen))
+      const exit = last.exit ?? ({ _tag: "UserQuit", how: "end of input" } satisfies ClientExit)
+      if (exit._tag === "GameOver") {
+        // The standings stay on the screen until a key, or a few seconds.
+        yield* terminal.draw(gameOverScreen(last, exit.summary))
+        yield* terminal.keys.pipe(Stream.take(1), Stream.runDrain, Effect.ignore, Effect.timeout(gameOverPause), Effect.option)
+      }
+      return exit
+    }).pipe(Effect.provide(terminalLayer))
     yield* Effect.logInfo(`the session ended: ${describeExit(exit)}`)
     return exit
   }).pipe(Effect.scoped)

@@ -14,7 +14,9 @@ export type JoinRequest = { readonly _tag: "Player"; readonly name: string } | {
 
 /** Why the client stops: the server ended the session, none answered, or the user left. */
 export type ClientExit =
-  | SessionEnd
+  | Exclude<SessionEnd, { readonly _tag: "GameOver" }>
+  /** `you`: our letter, to mark our line in the standings. */
+  | { readonly _tag: "GameOver"; readonly summary: string; readonly you?: string }
   | { readonly _tag: "NoServer"; readonly server: string; readonly why: "no answer" | "port unreachable" }
   | { readonly _tag: "UserQuit"; readonly how: "interrupt" | "end of input" | "hangup" | "no answer" }
 
@@ -71,6 +73,21 @@ export interface ClientState {
   readonly quitSentAt: number | undefined
   /** When we last asked the server for what we were missing (a view, the end of the game). */
   readonly askedAt: number
+  /**
+   * Shown where a note goes while there is none, in the longest form that fits: `nuggets
+   * play` puts its join line there.
+   */
+  readonly hint: ReadonlyArray<string>
+  /** The help overlay is open: the next key closes it. */
+  readonly helpOpen: boolean
+  /** Playing a map larger than the window through a view that scrolls; undefined when not. */
+  readonly scroll: Viewport | undefined
+}
+
+/** The part of the grid a scrolling view shows: its top-left gridpoint. */
+export interface Viewport {
+  readonly top: number
+  readonly left: number
 }
 
 /** The spec: a player's name is cut to MaxNameLength characters before PLAY. */
@@ -103,7 +120,8 @@ export const startClient = (
   server: string,
   window: WindowSize,
   now: number,
-  timings: Timings = defaultTimings
+  timings: Timings = defaultTimings,
+  hint: ReadonlyArray<string> = []
 ): ClientUpdate => ({
   state: {
     request,
@@ -120,7 +138,10 @@ export const startClient = (
     serverSilent: false,
     refusalsToHide: 0,
     quitSentAt: undefined,
-    askedAt: now
+    askedAt: now,
+    hint,
+    helpOpen: false,
+    scroll: undefined
   },
   send: [joinMessage(request)]
 })
@@ -139,13 +160,13 @@ export const update = (state: ClientState, event: ClientEvent, now: number): Cli
   if (state.exit) return stay(state)
   switch (event._tag) {
     case "Datagram":
-      return stay(receive(state, event.data))
+      return stay(follow(receive(state, event.data)))
     case "Key":
       return onKeystroke(state, event.sequence, now)
     case "Tick":
       return onTick(state, now)
     case "Resize":
-      return stay({ ...state, window: event.window })
+      return stay(follow({ ...state, window: event.window }))
     case "Unreachable":
       return stay(
         state.report.joined
@@ -167,7 +188,9 @@ export const receive = (state: ClientState, data: Uint8Array | string): ClientSt
     ...state,
     report,
     note: hidden ? state.note : report.note ?? state.note,
-    exit: report.ending,
+    exit: report.ending?._tag === "GameOver" && report.letter !== undefined
+      ? { ...report.ending, you: report.letter }
+      : report.ending,
     awaitingViewSince: report.latest === "Display" ? undefined : state.awaitingViewSince,
     unansweredSince: undefined,
     serverSilent: false,
@@ -232,11 +255,17 @@ const arrows: Readonly<Record<string, string>> = {
   "\u001bOD": "h"
 }
 
-/** A keystroke: most go to the server, which judges them. */
+/** Ctrl-Z: the session suspends the client; nothing goes to the server. */
+export const SuspendKey = "\u001a"
+
+/** A keystroke: the client's own keys (help, suspend, scrolling) stay here; the rest go to the server, which judges them. */
 export const onKeystroke = (state: ClientState, sequence: string, now: number): ClientUpdate => {
   const cleared = { ...state, note: "" }
   if (sequence === Interrupt) return userQuit(cleared, "interrupt")
   if (sequence === EndOfTransmission) return userQuit(cleared, "end of input")
+  if (state.helpOpen) return stay({ ...cleared, helpOpen: false })
+  if (sequence === "?") return stay({ ...cleared, helpOpen: true })
+  if (sequence === SuspendKey) return stay(state)
   const keys = Array.from(arrows[sequence] ?? sequence)
   // Function keys and Alt combinations arrive as sequences: no single keystroke to send.
   if (keys.length !== 1) return stay({ ...cleared, note: "unknown keystroke" })
@@ -249,7 +278,17 @@ export const onKeystroke = (state: ClientState, sequence: string, now: number): 
   }
   if (!state.report.joined) return stay(state)
   if (key === RedrawKey) return { state: askForView(cleared, now), send: [redrawKey] }
-  if (!windowFits(state)) return stay({ ...cleared, note: "the window is too small to play: keys are not sent" })
+  if (!windowFits(state)) {
+    if (key === "S") return stay(follow({ ...cleared, scroll: { top: 0, left: 0 } }))
+    return stay({ ...cleared, note: "the window is too small: keys are not sent (S: a scrolling view)" })
+  }
+  // The spectator moves nothing: in a scrolling view its move keys move the view.
+  const pan = state.scroll && state.report.role === "spectator" ? MoveDirections[key.toLowerCase()] : undefined
+  if (pan && state.scroll) {
+    const [dRow, dCol] = pan
+    const step = key === key.toLowerCase() ? 1 : 10
+    return stay(follow({ ...cleared, scroll: { top: state.scroll.top + dRow * step, left: state.scroll.left + dCol * step } }))
+  }
   const moves = state.report.role === "player" && MoveDirections[key.toLowerCase()] !== undefined
   return {
     state: {
@@ -270,11 +309,36 @@ export const gridSize = (state: ClientState): GridSize | undefined => {
 /** The window the spec asks for: NR+1 rows (the status line and the grid) by NC columns. */
 export const neededWindow = (grid: GridSize): WindowSize => ({ columns: grid.cols, rows: grid.rows + 1 })
 
+/** Whether the grid is shown whole, or through a scrolling view. */
 export const windowFits = (state: ClientState): boolean => {
   const grid = gridSize(state)
-  if (grid === undefined) return true
+  if (grid === undefined || state.scroll !== undefined) return true
   const needed = neededWindow(grid)
   return state.window.columns >= needed.columns && state.window.rows >= needed.rows
+}
+
+/** The rows of the grid a window shows below its status line, and its columns. */
+export const gridArea = (window: WindowSize): WindowSize => ({ columns: window.columns, rows: Math.max(0, window.rows - 1) })
+
+/**
+ * The scrolling view, kept within the grid and around the player: when `@` comes within a
+ * quarter of the view's edge, the view moves to put it in the middle again.
+ */
+export const follow = (state: ClientState): ClientState => {
+  const grid = gridSize(state)
+  if (state.scroll === undefined || grid === undefined) return state
+  const area = gridArea(state.window)
+  let { left, top } = state.scroll
+  const at = state.report.position
+  if (at) {
+    const marginRows = Math.floor(area.rows / 4)
+    const marginCols = Math.floor(area.columns / 4)
+    if (at.row < top + marginRows || at.row >= top + area.rows - marginRows) top = at.row - Math.floor(area.rows / 2)
+    if (at.col < left + marginCols || at.col >= left + area.columns - marginCols) left = at.col - Math.floor(area.columns / 2)
+  }
+  top = Math.max(0, Math.min(top, grid.rows - area.rows))
+  left = Math.max(0, Math.min(left, grid.cols - area.columns))
+  return top === state.scroll.top && left === state.scroll.left ? state : { ...state, scroll: { top, left } }
 }
 
 export const exitCode = (exit: ClientExit): number =>

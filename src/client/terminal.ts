@@ -1,7 +1,8 @@
 import { cursorHide, cursorShow, enterAlternativeScreen, exitAlternativeScreen } from "ansi-escapes"
 import { Context, Data, Effect, Layer, Stream } from "effect"
 import * as readline from "node:readline"
-import { frameDiff } from "./screen.js"
+import { colourWanted, frameDiff } from "./paint.js"
+import type { Screen } from "./screen.js"
 import type { WindowSize } from "./state.js"
 
 /**
@@ -16,10 +17,12 @@ export class Terminal extends Context.Tag("nuggets/Terminal")<Terminal, {
   readonly keys: Stream.Stream<string, TerminalGone>
   /** The terminal went away (SIGHUP). */
   readonly hangups: Stream.Stream<void>
-  /** Shows exactly this frame (one string per row), writing only what changed since the last. */
-  readonly draw: (frame: ReadonlyArray<string>) => Effect.Effect<void>
+  /** Shows exactly this screen, writing only what changed since the last. */
+  readonly draw: (screen: Screen) => Effect.Effect<void>
   /** The screen may have been garbled: the next draw writes all of it. */
   readonly forget: Effect.Effect<void>
+  /** Ctrl-Z: gives the terminal back and stops the process; returns once it is continued (fg), screen taken again. */
+  readonly suspend: Effect.Effect<void>
 }>() {}
 
 /** The terminal can no longer be read: it hung up. */
@@ -27,11 +30,23 @@ export class TerminalGone extends Data.TaggedError("TerminalGone")<{ readonly me
 
 const fallbackSize: WindowSize = { columns: 80, rows: 24 }
 
+export interface TerminalOptions {
+  /** --no-color: never colour, even on a terminal. */
+  readonly noColor?: boolean
+}
+
 export const makeTerminal = (
+  options: TerminalOptions = {},
   input: NodeJS.ReadStream = process.stdin,
   output: NodeJS.WriteStream = process.stdout
 ) =>
   Effect.gen(function*() {
+    const colour = colourWanted(output, options.noColor === true)
+    const take = () => {
+      // Piped input has no raw mode: keys still arrive, and end of input quits.
+      if (input.isTTY) input.setRawMode(true)
+      output.write(enterAlternativeScreen + cursorHide)
+    }
     const restore = () => {
       output.write(cursorShow + exitAlternativeScreen)
       try {
@@ -47,9 +62,7 @@ export const makeTerminal = (
     yield* Effect.acquireRelease(
       Effect.sync(() => {
         output.on("error", ignore)
-        // Piped input has no raw mode: keys still arrive, and end of input quits.
-        if (input.isTTY) input.setRawMode(true)
-        output.write(enterAlternativeScreen + cursorHide)
+        take()
         process.on("exit", onExit)
       }),
       () =>
@@ -99,11 +112,11 @@ export const makeTerminal = (
       return Effect.sync(() => process.off("SIGHUP", onHangup))
     })
 
-    let shown: ReadonlyArray<string> | undefined
-    const draw = (frame: ReadonlyArray<string>) =>
+    let shown: Screen | undefined
+    const draw = (screen: Screen) =>
       Effect.sync(() => {
-        const diff = frameDiff(shown, frame)
-        shown = frame
+        const diff = frameDiff(shown, screen, colour)
+        shown = screen
         if (diff) output.write(diff)
       })
 
@@ -111,7 +124,19 @@ export const makeTerminal = (
       shown = undefined
     })
 
-    return Terminal.of({ size, resizes, keys, hangups, draw, forget })
+    const suspend = Effect.async<void>((resume) => {
+      // Without a terminal to give back (piped input), there is no job control either.
+      if (!input.isTTY) return resume(Effect.void)
+      restore()
+      process.once("SIGCONT", () => {
+        take()
+        shown = undefined
+        resume(Effect.void)
+      })
+      process.kill(process.pid, "SIGTSTP")
+    })
+
+    return Terminal.of({ size, resizes, keys, hangups, draw, forget, suspend })
   })
 
-export const terminalLayer: Layer.Layer<Terminal> = Layer.scoped(Terminal, makeTerminal())
+export const terminalLayer = (options: TerminalOptions = {}): Layer.Layer<Terminal> => Layer.scoped(Terminal, makeTerminal(options))

@@ -1,6 +1,7 @@
 import { cursorHide, cursorTo, eraseScreen } from "ansi-escapes"
-import { farewell, frameDiff } from "../client/screen.js"
-import { type Frame, frameLines, gapBefore } from "./frames.js"
+import { frameDiff } from "../client/paint.js"
+import { farewell, type Screen } from "../client/screen.js"
+import { type Frame, frameScreen, gapBefore } from "./frames.js"
 
 /**
  * An asciinema v2 cast of a viewer's screen: a header line, then `[seconds, "o", text]`
@@ -24,12 +25,13 @@ export const castOf = (
   }
   const lines = [JSON.stringify(header)]
   let seconds = 0
-  let shown: ReadonlyArray<string> | undefined
+  let shown: Screen | undefined
   const event = (text: string) => lines.push(JSON.stringify([Number(seconds.toFixed(3)), "o", text]))
   frames.forEach((frame, index) => {
     seconds += gapBefore(frames, index) / 1000
-    const next = frameLines(frame, window, { moves: options.moves })
-    const diff = (shown === undefined ? cursorHide : "") + frameDiff(shown, next)
+    const next = frameScreen(frame, window, { moves: options.moves })
+    // In colour: asciinema plays the terminal's colours back.
+    const diff = (shown === undefined ? cursorHide : "") + frameDiff(shown, next, true)
     shown = next
     if (diff) event(diff)
   })

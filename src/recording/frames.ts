@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { screenLines } from "../client/screen.js"
+import { type Screen, screen } from "../client/screen.js"
 import { type ClientState, receive, startClient } from "../client/state.js"
 import { PlayerLetters } from "../core/constants.js"
 import { type Envelope, type GameState, standings, type Viewer } from "../core/game.js"
@@ -102,12 +102,12 @@ const clockText = (ms: number) => {
 }
 
 /** The frame as the client's screen, with where the replay is on the status line. */
-export const frameLines = (
+export const frameScreen = (
   frame: Frame,
   window: { readonly columns: number; readonly rows: number },
   where: { readonly moves: number; readonly speed?: number; readonly paused?: boolean }
-): ReadonlyArray<string> => {
+): Screen => {
   const speed = where.speed === undefined || where.speed === 1 ? "" : ` x${where.speed}`
   const position = `[move ${frame.move}/${where.moves} ${clockText(frame.t)}${speed}${where.paused ? " paused" : ""}]`
-  return screenLines({ ...frame.client, window, note: frame.client.note ? `${position}  ${frame.client.note}` : position })
+  return screen({ ...frame.client, window, note: frame.client.note ? `${position}  ${frame.client.note}` : position })
 }

@@ -1,7 +1,8 @@
 import { Clock, Effect, Stream } from "effect"
 import type { ClientExit, WindowSize } from "../client/state.js"
 import { Terminal } from "../client/terminal.js"
-import { type Frame, frameLines, gapBefore } from "./frames.js"
+import type { Screen } from "../client/screen.js"
+import { type Frame, frameScreen, gapBefore } from "./frames.js"
 
 /**
  * Watching a recording in the terminal: the frames at the recording's pace (times
@@ -82,8 +83,8 @@ export const updatePlayback = (
 }
 
 /** The screen for the playback: the frame, and the keys, while the help fits on the status line. */
-export const playbackLines = (playback: Playback, frames: ReadonlyArray<Frame>): ReadonlyArray<string> =>
-  frameLines(frames[playback.index]!, playback.window, {
+export const playbackScreen = (playback: Playback, frames: ReadonlyArray<Frame>): Screen =>
+  frameScreen(frames[playback.index]!, playback.window, {
     moves: frames.at(-1)?.move ?? 0,
     speed: playback.speed,
     paused: playback.paused
@@ -94,7 +95,7 @@ export const watchRecording = (frames: ReadonlyArray<Frame>, speed: number) =>
   Effect.gen(function*() {
     const terminal = yield* Terminal
     let playback = startPlayback(frames, speed, yield* terminal.size, yield* Clock.currentTimeMillis)
-    if (playback.done === undefined) yield* terminal.draw(playbackLines(playback, frames))
+    if (playback.done === undefined) yield* terminal.draw(playbackScreen(playback, frames))
     const events: Stream.Stream<PlaybackEvent> = Stream.mergeAll([
       terminal.keys.pipe(
         Stream.map((sequence): PlaybackEvent => ({ _tag: "Key", sequence })),
@@ -108,7 +109,7 @@ export const watchRecording = (frames: ReadonlyArray<Frame>, speed: number) =>
       Stream.runFoldWhileEffect(playback, (state) => state.done === undefined, (state, event) =>
         Effect.gen(function*() {
           const next = updatePlayback(state, frames, event, yield* Clock.currentTimeMillis)
-          if (next.done === undefined) yield* terminal.draw(playbackLines(next, frames))
+          if (next.done === undefined) yield* terminal.draw(playbackScreen(next, frames))
           return next
         }))
     )

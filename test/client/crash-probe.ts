@@ -11,10 +11,10 @@ const how = process.argv[2]
 
 Effect.gen(function*() {
   const terminal = yield* Terminal
-  yield* terminal.draw(["the screen is open"])
+  yield* terminal.draw([{ text: "the screen is open", styles: " ".repeat(18) }])
   yield* Effect.sleep("200 millis")
   if (how === "defect") return yield* Effect.dieMessage("crash probe")
   if (how === "exit") process.exit(3)
   if (how === "throw") setTimeout(() => { throw new Error("crash probe") }, 0)
   yield* Effect.never
-}).pipe(Effect.provide(terminalLayer), NodeRuntime.runMain({ disablePrettyLogger: true }))
+}).pipe(Effect.provide(terminalLayer()), NodeRuntime.runMain({ disablePrettyLogger: true }))

@@ -66,8 +66,9 @@ export const fakeTerminal = (initial: WindowSize) =>
             Stream.takeWhile((key): key is string => key !== EndOfInput)
           ),
           hangups: Stream.never,
-          draw: (lines) => SubscriptionRef.set(frame, lines),
-          forget: Effect.void
+          draw: (screen) => SubscriptionRef.set(frame, screen.map((line) => line.text)),
+          forget: Effect.void,
+          suspend: Effect.void
         }))
       )
     )

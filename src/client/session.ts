@@ -109,13 +109,16 @@ export const joinGame = (options: JoinOptions, terminalLayer: Layer.Layer<Termin
         Stream.runFoldWhileEffect(start.state, (state) => state.exit === undefined, (state, event) =>
           Effect.gen(function*() {
             const next = update(state, event, yield* Clock.currentTimeMillis)
-            yield* Ref.set(current, next.state)
             yield* Effect.forEach(next.send, send, { discard: true })
+            let shown = next.state
             // Ctrl-L also repaints the whole screen, whatever garbled it.
             if (event._tag === "Key" && event.sequence === RedrawKey) yield* terminal.forget
-            if (event._tag === "Key" && event.sequence === SuspendKey) yield* terminal.suspend
-            if (!next.state.exit) yield* redraw(next.state)
-            return next.state
+            if (event._tag === "Key" && event.sequence === SuspendKey && !(yield* terminal.suspend)) {
+              shown = { ...shown, note: "Ctrl-Z: cannot suspend, no shell with job control" }
+            }
+            yield* Ref.set(current, shown)
+            if (!shown.exit) yield* redraw(shown)
+            return shown
           })),
         // SIGINT or SIGTERM interrupt the program: still tell the server we are gone.
         Effect.onInterrupt(() =>

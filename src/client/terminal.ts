@@ -21,8 +21,11 @@ export class Terminal extends Context.Tag("nuggets/Terminal")<Terminal, {
   readonly draw: (screen: Screen) => Effect.Effect<void>
   /** The screen may have been garbled: the next draw writes all of it. */
   readonly forget: Effect.Effect<void>
-  /** Ctrl-Z: gives the terminal back and stops the process; returns once it is continued (fg), screen taken again. */
-  readonly suspend: Effect.Effect<void>
+  /**
+   * Ctrl-Z: gives the terminal back and stops the process; once continued (fg), takes the
+   * screen again. False when the process could not be stopped: no shell with job control.
+   */
+  readonly suspend: Effect.Effect<boolean>
 }>() {}
 
 /** The terminal can no longer be read: it hung up. */
@@ -124,16 +127,26 @@ export const makeTerminal = (
       shown = undefined
     })
 
-    const suspend = Effect.async<void>((resume) => {
+    const suspend = Effect.async<boolean>((resume) => {
       // Without a terminal to give back (piped input), there is no job control either.
-      if (!input.isTTY) return resume(Effect.void)
+      if (!input.isTTY) return resume(Effect.succeed(false))
       restore()
-      process.once("SIGCONT", () => {
+      let done = false
+      const sentAt = performance.now()
+      const back = (stopped: boolean) => {
+        if (done) return
+        done = true
+        process.off("SIGCONT", onContinue)
         take()
         shown = undefined
-        resume(Effect.void)
-      })
+        resume(Effect.succeed(stopped))
+      }
+      const onContinue = () => back(true)
+      process.on("SIGCONT", onContinue)
       process.kill(process.pid, "SIGTSTP")
+      // A process with no shell to continue it (an orphaned process group) is not stopped:
+      // the signal is dropped. Then take the screen back at once. A stop shows as time passed.
+      setTimeout(() => back(performance.now() - sentAt > 200), 50)
     })
 
     return Terminal.of({ size, resizes, keys, hangups, draw, forget, suspend })

@@ -68,7 +68,7 @@ export const fakeTerminal = (initial: WindowSize) =>
           hangups: Stream.never,
           draw: (screen) => SubscriptionRef.set(frame, screen.map((line) => line.text)),
           forget: Effect.void,
-          suspend: Effect.void
+          suspend: Effect.succeed(false)
         }))
       )
     )

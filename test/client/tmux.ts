@@ -32,8 +32,14 @@ export const tmuxPane = (command: ReadonlyArray<string>, size: { readonly column
       () => tmux("kill-server").pipe(Effect.catchAllDefect(() => Effect.void))
     )
     const capture = tmux("capture-pane", "-p", "-t", "test").pipe(Effect.map((text) => text.split("\n")))
+    const childPid = tmux("display-message", "-p", "-t", "test", "#{pane_pid}").pipe(
+      Effect.flatMap((shell) => Effect.promise(() => run("pgrep", ["-P", shell.trim()]))),
+      Effect.map(({ stdout }) => Number(stdout.trim().split("\n")[0]))
+    )
     return {
       capture,
+      /** The screen with its colours and attributes, as escape sequences. */
+      captureStyled: tmux("capture-pane", "-p", "-e", "-t", "test").pipe(Effect.map((text) => text.split("\n"))),
       /** Polls the screen until `predicate` holds; fails with the last screen after `timeout`. */
       waitFor: (predicate: (lines: ReadonlyArray<string>) => boolean, timeout: Duration.DurationInput = "15 seconds") =>
         capture.pipe(
@@ -49,13 +55,10 @@ export const tmuxPane = (command: ReadonlyArray<string>, size: { readonly column
       display: (format: string) => tmux("display-message", "-p", "-t", "test", format).pipe(Effect.map((s) => s.trim())),
       /** Closes the terminal under the command, as closing its window would (SIGHUP, EIO). */
       hangUp: tmux("kill-session", "-t", "test"),
-      /** Signals the command itself (the child of pane.sh). */
-      signalChild: (signal: NodeJS.Signals) =>
-        tmux("display-message", "-p", "-t", "test", "#{pane_pid}").pipe(
-          Effect.flatMap((shell) => Effect.promise(() => run("pgrep", ["-P", shell.trim()]))),
-          Effect.map(({ stdout }) => Number(stdout.trim().split("\n")[0])),
-          Effect.flatMap((pid) => Effect.sync(() => process.kill(pid, signal)))
-        )
+      /** The command itself: the child of pane.sh. */
+      childPid,
+      /** Signals the command itself. */
+      signalChild: (signal: NodeJS.Signals) => childPid.pipe(Effect.flatMap((pid) => Effect.sync(() => process.kill(pid, signal))))
     }
   })
 

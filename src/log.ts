@@ -11,8 +11,11 @@ const text = (message: unknown): string =>
 export const lineLogger = (fd = 2) =>
   Logger.make(({ cause, date, logLevel, message }) => {
     const failure = Cause.isEmpty(cause) ? "" : ` ${Cause.pretty(cause).split("\n")[0]}`
+    // A message of several lines becomes several entries, each with the time and level.
+    const prefix = `${date.toISOString()} ${logLevel.label} `
+    const lines = `${text(message)}${failure}`.split("\n")
     try {
-      writeSync(fd, `${date.toISOString()} ${logLevel.label} ${text(message)}${failure}\n`)
+      writeSync(fd, lines.map((line) => prefix + line + "\n").join(""))
     } catch {
       // A closed or full log must never take the game down.
     }

@@ -1,4 +1,4 @@
-import { Duration, Effect, Random } from "effect"
+import { Duration, Effect, Random, type Scope } from "effect"
 import type { ClientId, Rules } from "../core/game.js"
 import type { GameMap } from "../core/map.js"
 import { type Endpoint, UdpSocket } from "../net/udp.js"
@@ -19,9 +19,10 @@ export interface ServerOptions {
   readonly record?: string
   /**
    * Called once the game is set up (and its recording started), before the first
-   * datagram: to announce the port, or for other ways in, such as the web.
+   * datagram: to announce the port, or for other ways in, such as the web. It runs in
+   * the game's scope: what it opens lasts as long as the game.
    */
-  readonly started?: (host: GameHost) => Effect.Effect<void>
+  readonly started?: (host: GameHost) => Effect.Effect<unknown, never, Scope.Scope>
   /** Called at game over, before the server lingers: to print the summary at once. */
   readonly ended?: (result: GameResult) => Effect.Effect<void>
   /** How long the server stays after game over, answering latecomers with GAMEOVER. */

@@ -1,0 +1,73 @@
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { createHash } from "node:crypto"
+import { pageScript } from "./page/script.js"
+import { pageStyle } from "./page/style.js"
+import { safeHeaders } from "./server.js"
+
+const speedOptions = [0.25, 0.5, 1, 2, 4, 8, 16]
+  .map((speed) => `<option value="${speed}"${speed === 1 ? " selected" : ""}>x${speed}</option>`)
+  .join("")
+
+/** The one page, live or replay: everything it needs is in it, so it works with no internet. */
+export const pageHtml = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Nuggets</title>
+<link rel="icon" href="data:,">
+<style>${pageStyle}</style>
+</head>
+<body data-mode="connecting">
+<header>
+  <h1>Nuggets</h1>
+  <span id="left"></span>
+  <span id="watchers"></span>
+  <span id="conn" role="status"></span>
+</header>
+<main>
+  <section id="play-area">
+    <div id="statusbar"><span id="status">Connecting to the game…</span><span id="note"></span></div>
+    <div id="board"><div id="grid" role="img" aria-label="the map"></div></div>
+  </section>
+  <aside>
+    <form id="join" autocomplete="off">
+      <label for="name">Play: type a name, then Enter</label>
+      <input id="name" name="name" maxlength="50" placeholder="your name" spellcheck="false">
+      <p id="join-note"></p>
+    </form>
+    <div id="replay" hidden>
+      <button id="pause" type="button">Pause</button>
+      <label>speed <select id="speed">${speedOptions}</select></label>
+      <input id="seek" type="range" min="0" max="0" value="0" aria-label="move">
+      <span id="where"></span>
+    </div>
+    <section id="summary" hidden><h2>Game over</h2><pre id="summary-text"></pre></section>
+    <table id="roster"><thead><tr><th></th><th>name</th><th>purse</th><th></th></tr></thead><tbody></tbody></table>
+    <p id="keys">Keys: <b>h j k l y u b n</b> or the arrows move, capitals run, <b>Q</b> quits.
+      In a replay: space pauses, + and − change speed, ← and → step.</p>
+  </aside>
+</main>
+<script>${pageScript}</script>
+</body>
+</html>
+`
+
+const sha256 = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`
+
+/** Only this page's own script and style run, and it talks to this server only. */
+const contentSecurityPolicy = [
+  "default-src 'none'",
+  `script-src ${sha256(pageScript)}`,
+  `style-src ${sha256(pageStyle)}`,
+  "connect-src 'self'",
+  "img-src data:",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'"
+].join("; ")
+
+export const pageResponse = HttpServerResponse.uint8Array(new TextEncoder().encode(pageHtml), {
+  contentType: "text/html; charset=utf-8",
+  headers: { ...safeHeaders, "content-security-policy": contentSecurityPolicy }
+})

@@ -1,0 +1,287 @@
+import { afterEach, describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { connect, createServer, type Socket } from "node:net"
+import { mapText } from "../src/core/map.js"
+import { Latest } from "../src/web/broadcast.js"
+import { startWeb } from "../src/web/live.js"
+import { collectAllGold, gridOf, TestClient } from "./server/harness.js"
+import { loadMap } from "./support.js"
+import { PageSocket, startWebGame, Watcher } from "./web/harness.js"
+
+const main = loadMap("main.txt")
+
+const cleanups: Array<() => unknown> = []
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!()
+})
+const later = <A>(resource: A, close: (resource: A) => unknown): A => {
+  cleanups.push(() => close(resource))
+  return resource
+}
+
+const game = async (options: Partial<Parameters<typeof startWebGame>[0]> = {}) =>
+  later(await startWebGame({ map: main, seed: 7, ...options }), (game) => game.stop())
+const watcher = async (url: string) => later(await Watcher.open(url), (watcher) => watcher.close())
+const page = async (url: string) => later(await PageSocket.open(url), (page) => page.close())
+const udpClient = async (port: number) => later(await TestClient.open(port), (client) => client.close())
+
+/** A raw HTTP request, with headers fetch would not send (Host, Upgrade, Origin): its status. */
+const rawGet = (url: string, path: string, headers: Record<string, string>) =>
+  new Promise<{ status: number }>((resolve, reject) => {
+    const { hostname, port } = new URL(url)
+    const lines = [`GET ${path} HTTP/1.1`, ...Object.entries({ host: `${hostname}:${port}`, ...headers }).map(([k, v]) => `${k}: ${v}`)]
+    const socket = connect(Number(port), hostname, () => socket.write(`${lines.join("\r\n")}\r\n\r\n`))
+    let text = ""
+    socket.on("data", (chunk) => {
+      text += chunk
+      const status = /^HTTP\/1\.1 (\d{3}) /.exec(text)
+      if (status) {
+        socket.destroy()
+        resolve({ status: Number(status[1]) })
+      }
+    })
+    socket.on("error", reject)
+    socket.on("close", () => reject(new Error(`closed without a status: ${JSON.stringify(text)}`)))
+  })
+
+const upgradeHeaders = {
+  connection: "Upgrade",
+  upgrade: "websocket",
+  "sec-websocket-version": "13",
+  "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ=="
+}
+
+describe("web: routes", () => {
+  it("/ is the whole page, inline, with a policy that lets nothing else in", async () => {
+    const { url } = await game()
+    const response = await fetch(url)
+    expect(response.status).toBe(200)
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8")
+    const policy = response.headers.get("content-security-policy")!
+    expect(policy).toContain("default-src 'none'")
+    expect(policy).toMatch(/script-src 'sha256-[^']+'/)
+    const html = await response.text()
+    expect(html).toContain('<div id="grid"')
+    // Nothing is fetched from elsewhere: the page works offline.
+    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//)
+    expect(html).not.toMatch(/<script src|<link rel="stylesheet"/)
+  })
+
+  it("anything but the fixed routes is 404, and no path reaches a file", async () => {
+    const { url } = await game()
+    for (const path of ["nope", "index.html", "watch/x", "..%2f..%2fetc%2fpasswd", "%2e%2e/%2e%2e/etc/passwd", "play/../../etc/passwd"]) {
+      const response = await fetch(new URL(path, url))
+      expect({ path, status: response.status }).toEqual({ path, status: 404 })
+    }
+    expect((await fetch(url, { method: "POST", body: "x" })).status).toBe(404)
+    expect((await rawGet(url, "/../../etc/passwd", {})).status).toBe(404)
+  })
+
+  it("bound to loopback, it answers only to loopback names: a rebound DNS name gets 421", async () => {
+    const { url } = await game()
+    const { port } = new URL(url)
+    expect((await rawGet(url, "/", { host: `evil.example:${port}` })).status).toBe(421)
+    expect((await rawGet(url, "/", { host: `localhost:${port}` })).status).toBe(200)
+  })
+
+  it("a port in use is a WebError, PortInUse", async () => {
+    const taken = later(createServer(), (server) => new Promise((resolve) => server.close(resolve)))
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve))
+    const port = (taken.address() as { port: number }).port
+    const { host } = await game()
+    const error = await Effect.runPromise(Effect.scoped(Effect.flip(startWeb(host, { host: "127.0.0.1", port }))))
+    expect(error).toMatchObject({ _tag: "WebError", reason: "PortInUse" })
+    expect(error.message).toBe(`cannot serve the web page on 127.0.0.1:${port}: the port is in use`)
+  })
+})
+
+describe("web: watching", () => {
+  it("a late watcher gets the map and the current frame at once, without taking the SPECTATE place", async () => {
+    const { host, port, url } = await game()
+    const alice = await udpClient(port)
+    alice.send("PLAY Alice")
+    await alice.nextStarting("DISPLAY")
+    const started = Date.now()
+    const seen = await watcher(url)
+    const hello = await seen.events.next()
+    expect(hello.event).toBe("hello")
+    expect(hello.data).toEqual({ mode: "live", rows: 21, cols: 79, map: mapText(main).replace(/\n$/, "") })
+    const frame = await seen.frame()
+    expect(Date.now() - started).toBeLessThan(1000)
+    const state = host.state()
+    expect(frame).toEqual({
+      players: [{ letter: "A", name: "Alice", purse: 0, cell: state.players[0]!.position }],
+      gold: [...state.gold.keys()],
+      remaining: 250,
+      watchers: 1
+    })
+    // The protocol's one spectator place is still free.
+    const spectator = await udpClient(port)
+    spectator.send("SPECTATE")
+    expect(await spectator.next()).toMatch(/^GRID /)
+    expect(host.state().spectator).toBeDefined()
+  })
+
+  it("follows moves, counts watchers as they come and go, and shows the summary at the end", async () => {
+    const { port, result, url } = await game({ map: loadMap("small.txt") })
+    const first = await watcher(url)
+    await first.frame((frame) => frame.watchers === 1)
+    const second = await watcher(url)
+    await first.frame((frame) => frame.watchers === 2)
+    second.close()
+    await first.frame((frame) => frame.watchers === 1)
+    const player = await udpClient(port)
+    player.send("PLAY Runner")
+    await first.frame((frame) => frame.players.length === 1)
+    const spectator = await udpClient(port)
+    spectator.send("SPECTATE")
+    await collectAllGold(player, spectator, gridOf(await spectator.nextStarting("DISPLAY")))
+    const { summary } = await result
+    const last = await first.frame((frame) => frame.summary !== undefined)
+    expect(last.summary).toBe(summary)
+    expect(last.remaining).toBe(0)
+  })
+
+  it("turns watchers away beyond the limit with 503, and lets one in again once another leaves", async () => {
+    const { url } = await game({ web: { watch: { maxWatchers: 2 } } })
+    const first = await watcher(url)
+    const second = await watcher(url)
+    await first.frame((frame) => frame.watchers === 2)
+    expect((await watcher(url)).status).toBe(503)
+    second.close()
+    await first.frame((frame) => frame.watchers === 1)
+    expect((await watcher(url)).status).toBe(200)
+  })
+
+  it("a reader that falls behind gets the newest frame, not a backlog", async () => {
+    const latest = new Latest<number>()
+    for (let i = 1; i <= 1000; i++) latest.publish(i)
+    const [frame, version] = await Effect.runPromise(latest.next(0))
+    expect([frame, version]).toEqual([1000, 1000])
+    const waiting = Effect.runPromise(latest.next(version))
+    latest.publish(1001)
+    latest.publish(1002)
+    expect(await waiting).toEqual([1001, 1001])
+    expect(await Effect.runPromise(latest.next(1001))).toEqual([1002, 1002])
+  })
+
+  it("a watcher that never reads does not hold the game up", async () => {
+    const { port, url } = await game({ map: loadMap("large.txt"), web: { watch: { frameInterval: 0 } } })
+    const { hostname, port: webPort } = new URL(url)
+    // Connected and asking, but never reading: its buffers fill and the game must not care.
+    const stalled = later(
+      await new Promise<Socket>((resolve) => {
+        const socket: Socket = connect(Number(webPort), hostname, () => resolve(socket))
+      }),
+      (socket) => socket.destroy()
+    )
+    stalled.pause()
+    stalled.write(`GET /watch HTTP/1.1\r\nHost: ${hostname}:${webPort}\r\n\r\n`)
+    const player = await udpClient(port)
+    player.send("PLAY Pacer")
+    await player.nextStarting("DISPLAY")
+    // Ctrl-L: the game takes it (a frame for watchers each time) and answers with the view.
+    for (let i = 0; i < 300; i++) {
+      player.send("KEY \f")
+      await player.nextStarting("DISPLAY")
+    }
+  })
+})
+
+describe("web: playing over a WebSocket", () => {
+  it("PLAY and KEY go through the game like datagrams; DISPLAY comes back; a UDP player shares the game", async () => {
+    const { host, port, url } = await game()
+    const browser = await page(url)
+    browser.send("PLAY Web Walker")
+    expect(await browser.next()).toBe("OK A")
+    expect(await browser.next()).toBe("GRID 21 79")
+    expect(await browser.next()).toBe("GOLD 0 0 250")
+    const display = await browser.next()
+    expect(display.startsWith("DISPLAY\n")).toBe(true)
+    expect(display).toContain("@")
+    expect(host.state().players[0]).toMatchObject({ letter: "A", name: "Web Walker", client: "web#1", active: true })
+
+    const udp = await udpClient(port)
+    udp.send("PLAY Terminal")
+    expect(await udp.next()).toBe("OK B")
+    // The browser's player sees the terminal's arrive, when in sight, and learns of it either way.
+    browser.send("KEY Q")
+    expect(await browser.nextStarting("QUIT")).toBe("QUIT Thanks for playing!")
+    expect(host.state().players.map((each) => [each.letter, each.active])).toEqual([["A", false], ["B", true]])
+  })
+
+  it("a move key moves the browser's player, and the spectator over UDP sees it", async () => {
+    const { host, port, url } = await game()
+    const browser = await page(url)
+    browser.send("PLAY Mover")
+    await browser.nextStarting("DISPLAY")
+    const spectator = await udpClient(port)
+    spectator.send("SPECTATE")
+    const before = gridOf(await spectator.nextStarting("DISPLAY"))
+    const from = host.state().players[0]!.position
+    const key = ["h", "l", "j", "k", "y", "u", "b", "n"].find((k) => {
+      const step = { h: -1, l: 1, j: main.cols, k: -main.cols, y: -main.cols - 1, u: -main.cols + 1, b: main.cols - 1, n: main.cols + 1 }[k]!
+      return main.cells[from + step] === 0x2e
+    })!
+    browser.send(`KEY ${key}`)
+    const after = gridOf(await spectator.nextStarting("DISPLAY"))
+    expect(after).not.toBe(before)
+    expect(host.state().players[0]!.position).not.toBe(from)
+    expect(await browser.nextStarting("DISPLAY")).toContain("@")
+  })
+
+  it("malformed and unknown messages are answered as over UDP, and harm nothing", async () => {
+    const { host, port, url } = await game()
+    const browser = await page(url)
+    browser.send("KEY h")
+    expect(await browser.next()).toMatch(/^NO /)
+    browser.send("PLAY")
+    expect(await browser.next()).toMatch(/^(NO|QUIT) /)
+    browser.send("HELLO there")
+    browser.send(new Uint8Array([0xff, 0x00, 0xfe]))
+    browser.send("PLAY Fine")
+    expect(await browser.next()).toBe("OK A")
+    const udp = await udpClient(port)
+    udp.send("PLAY Also")
+    expect(await udp.next()).toBe("OK B")
+    expect(host.state().players.map((each) => each.name)).toEqual(["Fine", "Also"])
+  })
+
+  it("a message over 1 KB closes that socket (1009); a sender that never finishes a message is cut off", async () => {
+    const { port, url } = await game()
+    const big = await page(url)
+    big.send(`PLAY ${"x".repeat(2000)}`)
+    expect((await big.closed).code).toBe(1009)
+    const huge = await page(url)
+    huge.send(`PLAY ${"x".repeat(200_000)}`)
+    expect((await huge.closed).code).toBe(1006)
+    const udp = await udpClient(port)
+    udp.send("PLAY Unharmed")
+    expect(await udp.next()).toBe("OK A")
+  })
+
+  it("closing the socket (a closed tab says 1001) quits its player", async () => {
+    const { host, port, url } = await game()
+    const browser = await page(url)
+    browser.send("PLAY Leaver")
+    await browser.nextStarting("DISPLAY")
+    const spectator = await udpClient(port)
+    spectator.send("SPECTATE")
+    expect(gridOf(await spectator.nextStarting("DISPLAY"))).toContain("A")
+    await browser.close(1001)
+    const after = gridOf(await spectator.nextStarting("DISPLAY"))
+    expect(after).not.toContain("A")
+    expect(host.state().players[0]!.active).toBe(false)
+  })
+
+  it("refuses a WebSocket from another site's page (403), a plain GET (426), and connections beyond the limit (503)", async () => {
+    const { url } = await game({ web: { play: { maxConnections: 1 } } })
+    const { port } = new URL(url)
+    expect((await rawGet(url, "/play", { ...upgradeHeaders, origin: "http://evil.example" })).status).toBe(403)
+    expect((await rawGet(url, "/play", {})).status).toBe(426)
+    const first = await page(url)
+    first.send("PLAY One")
+    await first.nextStarting("OK")
+    expect((await rawGet(url, "/play", { ...upgradeHeaders, origin: `http://127.0.0.1:${port}` })).status).toBe(503)
+  })
+})

@@ -40,8 +40,19 @@ export const watchLive = (host: GameHost, options: WatchOptions): Effect.Effect<
     let watchers = 0
     let stale = true
     let wake: (() => void) | undefined
+    const publish = () => {
+      stale = false
+      const state = host.state()
+      latest.publish(sseEvent("frame", frameOf(state, { watchers, ...(state.over ? { summary: host.summary() } : {}) })))
+    }
+    let ended = false
     const changed = () => {
       stale = true
+      // The last frame goes at once, whatever the pace: the server may close soon after.
+      if (!ended && host.state().over) {
+        ended = true
+        return publish()
+      }
       if (wake !== undefined && watchers > 0) {
         const resume = wake
         wake = undefined
@@ -55,12 +66,7 @@ export const watchLive = (host: GameHost, options: WatchOptions): Effect.Effect<
       wake = () => resume(Effect.void)
       return Effect.sync(() => (wake = undefined))
     })
-    const publish = Effect.sync(() => {
-      stale = false
-      const state = host.state()
-      latest.publish(sseEvent("frame", frameOf(state, { watchers, ...(state.over ? { summary: host.summary() } : {}) })))
-    })
-    yield* Effect.forkScoped(Effect.forever(Effect.zipRight(Effect.zipRight(somethingToSend, publish), Effect.sleep(options.frameInterval))))
+    yield* Effect.forkScoped(Effect.forever(somethingToSend.pipe(Effect.zipRight(Effect.sync(publish)), Effect.zipRight(Effect.sleep(options.frameInterval)))))
 
     const route = Effect.gen(function*() {
       if (watchers >= options.maxWatchers) return tooManyWatchers

@@ -333,8 +333,9 @@ export const pageScript = String.raw`
     else return;
     event.preventDefault();
   }
-  pauseButton.addEventListener("click", togglePause);
-  speedSelect.addEventListener("change", function () { setSpeed(Number(speedSelect.value)); });
+  // Each control gives the keyboard back at once: space, + and the arrows then work as keys again.
+  pauseButton.addEventListener("click", function () { pauseButton.blur(); togglePause(); });
+  speedSelect.addEventListener("change", function () { speedSelect.blur(); setSpeed(Number(speedSelect.value)); });
   seekInput.addEventListener("input", function () { replay.index = Number(seekInput.value); schedule(); });
 })();
 `

@@ -1,0 +1,207 @@
+/**
+ * The page in a real browser: Debian's chromium, headless, driven by playwright-core,
+ * against a real game server (UDP and web) in this process.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect, Either, Exit, Logger, LogLevel, Scope } from "effect"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { type Browser, chromium, type Page } from "playwright-core"
+import { runBots } from "../src/bot/bots.js"
+import type { GameState } from "../src/core/game.js"
+import { parseRecording } from "../src/recording/format.js"
+import { startReplayWeb } from "../src/web/replay.js"
+import { gridOf, startServer, TestClient } from "./server/harness.js"
+import { loadMap, renderView } from "./support.js"
+import { startWebGame } from "./web/harness.js"
+
+/** What the tests touch in the page, inside functions that run there: the project's types have no DOM. */
+declare const document: any
+declare const Event: any
+
+const quiet = Logger.withMinimumLogLevel(LogLevel.None)
+const main = loadMap("main.txt")
+
+let browser: Browser
+beforeAll(async () => {
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"]
+  })
+})
+afterAll(() => browser?.close())
+
+const cleanups: Array<() => unknown> = []
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!()
+})
+const later = <A>(resource: A, close: (resource: A) => unknown): A => {
+  cleanups.push(() => close(resource))
+  return resource
+}
+
+const game = async (options: Partial<Parameters<typeof startWebGame>[0]> = {}) =>
+  later(await startWebGame({ map: main, seed: 11, ...options }), (game) => game.stop())
+const udpClient = async (port: number) => later(await TestClient.open(port), (client) => client.close())
+const open = async (url: string): Promise<Page> => {
+  const page = later(await browser.newPage({ viewport: { width: 1366, height: 768 } }), (page) => page.close())
+  const problems: Array<string> = []
+  page.on("pageerror", (error) => problems.push(String(error)))
+  page.on("console", (message) => message.type() === "error" && problems.push(message.text()))
+  cleanups.push(() => expect(problems.filter((text) => !text.includes("ERR_CONNECTION_REFUSED"))).toEqual([]))
+  await page.goto(url)
+  return page
+}
+
+const gridText = (page: Page) => page.$$eval("#grid div", (rows) => rows.map((row: any) => row.textContent).join("\n") + "\n")
+const waitForGrid = (page: Page, expected: string) =>
+  page.waitForFunction(
+    (expected) => Array.from(document.querySelectorAll("#grid div"), (row: any) => row.textContent).join("\n") + "\n" === expected,
+    expected,
+    { timeout: 3000 }
+  )
+/** The next message from `client` that satisfies `wanted`, skipping others. */
+const nextWhere = async (client: TestClient, wanted: (message: string) => boolean) => {
+  for (;;) {
+    const message = await client.next()
+    if (wanted(message)) return message
+  }
+}
+const text = (page: Page, selector: string) => page.$eval(selector, (element) => element.textContent ?? "")
+
+/** A move key that takes player `index` onto a room spot from where it stands. */
+const openMove = (state: GameState, index: number): string => {
+  const at = state.players[index]!.position
+  const cols = state.map.cols
+  const steps: Record<string, number> = { h: -1, l: 1, j: cols, k: -cols, y: -cols - 1, u: -cols + 1, b: cols - 1, n: cols + 1 }
+  return ["h", "l", "j", "k", "y", "u", "b", "n"].find((key) => state.map.cells[at + steps[key]!] === 0x2e && !state.gold.has(at + steps[key]!))!
+}
+
+describe("the page in a browser", () => {
+  it("shows the whole map as the spectator sees it, the roster and the nuggets left", async () => {
+    const { host, port, url } = await game()
+    const alice = await udpClient(port)
+    alice.send("PLAY Alice")
+    await alice.nextStarting("DISPLAY")
+    const page = await open(url)
+    await waitForGrid(page, renderView(host.state(), "spectator"))
+    await page.waitForSelector("#roster tbody tr")
+    const roster = await page.$$eval("#roster tbody tr", (rows) =>
+      rows.map((row: any) => Array.from(row.cells, (cell: any) => cell.textContent)))
+    expect(roster).toEqual([["A", "Alice", "0", "playing"]])
+    expect(await text(page, "#left")).toBe("250 nuggets unclaimed")
+    expect(await text(page, "#watchers")).toBe("1 watching")
+    expect(await page.evaluate(() => document.body.dataset.mode)).toBe("watching")
+    // The spectator's place was not taken.
+    expect(host.state().spectator).toBeUndefined()
+  })
+
+  it("a visitor joins by name, moves with the keys, reads the status line; a UDP spectator sees the moves", async () => {
+    const { host, port, url } = await game()
+    const spectator = await udpClient(port)
+    spectator.send("SPECTATE")
+    await spectator.nextStarting("DISPLAY")
+    const page = await open(url)
+    await page.fill("#name", "Pat")
+    await page.press("#name", "Enter")
+    await page.waitForFunction(() => document.body.dataset.mode === "playing")
+    await page.waitForFunction(() => document.getElementById("status")!.textContent!.includes("unclaimed"))
+    expect(await text(page, "#status")).toBe("Player A has 0 nuggets (250 nuggets unclaimed).")
+    expect(host.state().players[0]).toMatchObject({ name: "Pat", active: true })
+    const joined = gridOf(await nextWhere(spectator, (m) => m.startsWith("DISPLAY") && m.includes("A")))
+    // The player's own view, limited by its sight: not the spectator's.
+    await waitForGrid(page, renderView(host.state(), 0))
+
+    const key = openMove(host.state(), 0)
+    const from = host.state().players[0]!.position
+    await page.keyboard.press(key)
+    const moved = gridOf(await spectator.nextStarting("DISPLAY"))
+    expect(moved.indexOf("A")).not.toBe(joined.indexOf("A"))
+    expect(host.state().players[0]!.position).not.toBe(from)
+    await waitForGrid(page, renderView(host.state(), 0))
+
+    // An arrow is a move key too.
+    const arrow = { h: "ArrowLeft", l: "ArrowRight", k: "ArrowUp", j: "ArrowDown" }[openMove(host.state(), 0)]
+    expect(arrow).toBeDefined()
+    const before = host.state().players[0]!.position
+    await page.keyboard.press(arrow!)
+    await spectator.nextStarting("DISPLAY")
+    expect(host.state().players[0]!.position).not.toBe(before)
+
+    // The server's refusal shows as the terminal's note.
+    await page.keyboard.press("z")
+    await page.waitForFunction(() => document.getElementById("note")!.textContent === "unknown keystroke")
+
+    await page.keyboard.press("Q")
+    await page.waitForFunction(() => document.body.dataset.mode === "watching")
+    expect(await text(page, "#join-note")).toBe("Thanks for playing!")
+    expect(host.state().players[0]!.active).toBe(false)
+  })
+
+  it("two pages watch while bots play to the end, and both show the summary", async () => {
+    const { port, result, url } = await game({ map: loadMap("small.txt") })
+    const pages = [await open(url), await open(url)]
+    await Promise.all(pages.map((page) => page.waitForFunction(() => document.getElementById("watchers")!.textContent === "2 watching")))
+    await Effect.runPromise(runBots({ host: "127.0.0.1", port, count: 3, strategy: "greedy", seed: 5, rate: 400 }).pipe(quiet))
+    const { summary } = await result
+    for (const page of pages) {
+      await page.waitForSelector("#summary:not([hidden])", { timeout: 3000 })
+      expect(await text(page, "#summary-text")).toBe(summary)
+      expect(await text(page, "#left")).toBe("0 nuggets unclaimed")
+    }
+  })
+
+  it("closing a player's tab quits that player", async () => {
+    const { host, port, url } = await game()
+    const spectator = await udpClient(port)
+    spectator.send("SPECTATE")
+    await spectator.nextStarting("DISPLAY")
+    const page = await open(url)
+    await page.fill("#name", "Closer")
+    await page.press("#name", "Enter")
+    await page.waitForFunction(() => document.body.dataset.mode === "playing")
+    await nextWhere(spectator, (m) => m.startsWith("DISPLAY") && m.includes("A"))
+    await page.close()
+    await nextWhere(spectator, (m) => m.startsWith("DISPLAY") && !gridOf(m).includes("A"))
+    expect(host.state().players[0]!.active).toBe(false)
+  })
+})
+
+describe("a recording in the page", () => {
+  it("plays with pause, step and seek controls, and shows the summary at the end", async () => {
+    const dir = later(mkdtempSync(join(tmpdir(), "nuggets-web-replay-")), (dir) => rmSync(dir, { recursive: true, force: true }))
+    const file = join(dir, "game.ndjson")
+    const server = await startServer({ map: loadMap("small.txt"), seed: 4, record: file })
+    await Effect.runPromise(runBots({ host: "127.0.0.1", port: server.port, count: 2, strategy: "greedy", seed: 2, rate: 300 }).pipe(quiet))
+    const { summary } = await server.result
+    await server.stop()
+    const recording = Either.getOrThrow(parseRecording(readFileSync(file, "utf8")))
+    const scope = Effect.runSync(Scope.make())
+    later(scope, (scope) => Effect.runPromise(Scope.close(scope, Exit.void)))
+    const { url } = await Effect.runPromise(startReplayWeb(recording, { host: "127.0.0.1", port: 0 }).pipe(Scope.extend(scope)))
+    const page = await open(url)
+    await page.waitForFunction(() => document.body.dataset.mode === "replay")
+    expect(await page.isVisible("#join")).toBe(false)
+    await page.click("#pause")
+    await page.waitForFunction(() => document.getElementById("where")!.textContent!.endsWith(" paused]"))
+    // Back to the start, then one move on.
+    await page.$eval("#seek", (seek: any) => {
+      seek.value = "0"
+      seek.dispatchEvent(new Event("input"))
+    })
+    await page.keyboard.press("ArrowRight")
+    await page.waitForFunction(() => /^\[move 2\/\d+ \d+:\d\d paused\]$/.test(document.getElementById("where")!.textContent!))
+    expect(await page.isVisible("#summary")).toBe(false)
+    await page.selectOption("#speed", "4")
+    await page.waitForFunction(() => document.getElementById("where")!.textContent!.includes(" x4 paused]"))
+    // To the end: the last move's summary.
+    await page.$eval("#seek", (seek: any) => {
+      seek.value = seek.max
+      seek.dispatchEvent(new Event("input"))
+    })
+    await page.waitForSelector("#summary:not([hidden])")
+    expect(await text(page, "#summary-text")).toBe(summary)
+    expect(await gridText(page)).toContain("|")
+  })
+})

@@ -33,6 +33,8 @@ export const bundle = async (outfile: string, options: { readonly minify?: boole
     minify: options.minify ?? true,
     legalComments: "none",
     logLevel: "warning",
+    // The web's WebSocket library would look for optional native add-ons a single executable cannot load.
+    define: { "process.env.WS_NO_BUFFER_UTIL": '"1"', "process.env.WS_NO_UTF_8_VALIDATE": '"1"' },
     plugins: [embedDefaultMap]
   })
 }

@@ -7,6 +7,7 @@ import { terminalLayer } from "../client/terminal.js"
 import type { Variant } from "../core/game.js"
 import { udpLayer, UdpSocket } from "../net/udp.js"
 import { runServer } from "../server/server.js"
+import { startWeb } from "../web/live.js"
 import { CliError } from "./error.js"
 import { leaf, wholeNumberOption } from "./runner.js"
 import {
@@ -28,7 +29,10 @@ import {
   rulesFor,
   screenLogging,
   variantHelp,
-  variantOption
+  variantOption,
+  webAddress,
+  webHelp,
+  webOption
 } from "./shared.js"
 
 /** The address this process's own client uses to reach a server bound to `host`. */
@@ -52,6 +56,7 @@ interface PlayOptions {
   readonly record: Option.Option<string>
   readonly log: Option.Option<string>
   readonly noColor: boolean
+  readonly web: Option.Option<string>
 }
 
 /**
@@ -62,25 +67,34 @@ const play = (options: PlayOptions) =>
   Effect.gen(function*() {
     const { map, seed } = yield* gameSetup(options)
     const name = yield* checkName(Option.getOrElse(options.name, loginName))
+    const web = yield* webAddress(options.web)
     const exit = yield* Effect.scoped(
       Effect.gen(function*() {
         const socket = yield* Layer.build(
           udpLayer({ port: options.port, host: options.host, family: isIPv6(options.host) ? "udp6" : "udp4" })
         ).pipe(Effect.map(Context.get(UdpSocket)))
-        const ready = yield* Deferred.make<void>()
+        const ready = yield* Deferred.make<Option.Option<string>>()
         const server = yield* runServer({
           map,
           seed,
           rules: rulesFor("spec", options.variant),
           ...Option.match(options.record, { onNone: () => ({}), onSome: (record) => ({ record }) }),
-          started: () => Deferred.succeed(ready, undefined)
+          started: (host) =>
+            Option.match(web, {
+              onNone: () => Effect.succeed(Option.none<string>()),
+              onSome: (address) => startWeb(host, address).pipe(Effect.map(({ url }) => Option.some(url)))
+            }).pipe(Effect.flatMap((page) => Deferred.succeed(ready, page)))
         }).pipe(Effect.provideService(UdpSocket, socket), Effect.forkScoped)
-        // The server is up, or it failed to start (it could not open the recording, say).
-        yield* Effect.raceFirst(Deferred.await(ready), Fiber.join(server).pipe(Effect.asVoid))
+        // The server is up, or it failed to start (it could not open the recording or the web page, say).
+        const page = yield* Effect.raceFirst(
+          Deferred.await(ready),
+          Fiber.join(server).pipe(Effect.as(Option.none<string>()))
+        )
         yield* Effect.logInfo(`playing a ${map.rows}x${map.cols} map, seed ${seed}`)
         const port = socket.local.port
         const joinLine = `nuggets join ${hostname()} ${port} NAME`
         yield* Console.log(`Nuggets server on port ${port}; friends join with: ${joinLine}`)
+        if (Option.isSome(page)) yield* Console.log(`Watch and play in a browser: ${page.value}`)
         const exit = yield* joinGame(
           {
             host: localAddress(options.host),
@@ -100,7 +114,8 @@ const play = (options: PlayOptions) =>
     Effect.catchTags({
       ConnectError: (error) => new CliError({ message: error.message }),
       UdpError: (error) => new CliError({ message: error.message }),
-      RecordingError: (error) => new CliError({ message: error.message })
+      RecordingError: (error) => new CliError({ message: error.message }),
+      WebError: (error) => new CliError({ message: error.message })
     })
   )
 
@@ -115,7 +130,8 @@ const playCommand = Command.make(
     variant: variantOption,
     record: recordOption,
     log: logOption,
-    noColor: noColorOption
+    noColor: noColorOption,
+    web: webOption
   },
   play
 )
@@ -131,6 +147,7 @@ export const playNode = leaf(playCommand, {
     hostHelp,
     variantHelp,
     recordHelp,
+    webHelp,
     logHelp,
     noColorHelp
   ],

@@ -10,7 +10,8 @@ import { watchRecording } from "../recording/player.js"
 import { replayRecording } from "../recording/replay.js"
 import { CliError } from "./error.js"
 import { decimalOption, leaf } from "./runner.js"
-import { fileFailure, noColorHelp, noColorOption } from "./shared.js"
+import { startReplayWeb } from "../web/replay.js"
+import { fileFailure, noColorHelp, noColorOption, webAddress, webOption } from "./shared.js"
 
 interface ReplayOptions {
   readonly file: string
@@ -19,6 +20,7 @@ interface ReplayOptions {
   readonly check: boolean
   readonly cast: Option.Option<string>
   readonly noColor: boolean
+  readonly web: Option.Option<string>
 }
 
 const loadRecording = (file: string) =>
@@ -48,6 +50,17 @@ const replay = (options: ReplayOptions) =>
     const { file } = options
     const recording = yield* loadRecording(file)
     const as = yield* watching(options.as)
+    const web = yield* webAddress(options.web)
+    if (Option.isSome(web)) {
+      // Served until interrupted (Ctrl-C): the page plays the recording at its own pace.
+      return yield* Effect.scoped(
+        startReplayWeb(recording, web.value).pipe(
+          Effect.mapError((error) => new CliError({ message: error.message })),
+          Effect.flatMap(({ url }) => Console.log(`Watch ${file} in a browser: ${url}`)),
+          Effect.zipRight(Effect.never)
+        )
+      )
+    }
     if (options.check) {
       const result = yield* replayRecording(recording).pipe(
         Effect.mapError((mismatch) => new CliError({ message: `${file} — ${mismatch.message}` }))
@@ -92,7 +105,8 @@ const replayCommand = Command.make(
     speed: decimalOption("speed", 0.125, 64).pipe(Options.withDefault(1)),
     check: Options.boolean("check"),
     cast: Options.text("cast").pipe(Options.optional),
-    noColor: noColorOption
+    noColor: noColorOption,
+    web: webOption
   },
   replay
 )
@@ -106,6 +120,7 @@ export const replayNode = leaf(replayCommand, {
     { term: "--speed X", text: "times the recorded pace, 0.125..64 (idle gaps are cut to 2 s)", default: "1" },
     { term: "--check", text: "replay with the real core and compare every checkpoint and the summary; exit 1 at the first difference" },
     { term: "--cast OUT", text: "write an asciinema v2 cast of that screen to OUT instead of showing it" },
+    { term: "--web [HOST:]PORT", text: "show it in a browser instead, with pause and speed controls, until Ctrl-C" },
     noColorHelp
   ],
   more: `Keys while watching:

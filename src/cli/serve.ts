@@ -5,6 +5,7 @@ import type { Variant } from "../core/game.js"
 import { udpLayer, UdpSocket } from "../net/udp.js"
 import type { Dialect } from "../protocol/dialect.js"
 import { runServer } from "../server/server.js"
+import { startWeb } from "../web/live.js"
 import { CliError } from "./error.js"
 import { leaf, wholeNumberArg } from "./runner.js"
 import {
@@ -21,6 +22,9 @@ import {
   rulesFor,
   variantHelp,
   variantOption,
+  webAddress,
+  webHelp,
+  webOption,
   withLogLevel
 } from "./shared.js"
 
@@ -33,11 +37,13 @@ interface ServeOptions {
   readonly variant: Variant
   readonly logLevel: "debug" | "info" | "warning" | "error" | "none"
   readonly record: Option.Option<string>
+  readonly web: Option.Option<string>
 }
 
 const serve = (options: ServeOptions) =>
   Effect.gen(function*() {
     const { map, seed } = yield* gameSetup(options)
+    const web = yield* webAddress(options.web)
     const game = Effect.gen(function*() {
       const socket = yield* UdpSocket
       yield* runServer({
@@ -46,13 +52,20 @@ const serve = (options: ServeOptions) =>
         dialect: options.dialect,
         rules: rulesFor(options.dialect, options.variant),
         ...Option.match(options.record, { onNone: () => ({}), onSome: (record) => ({ record }) }),
-        started: () =>
-          Console.log(`Ready to play, waiting at port ${socket.local.port}`).pipe(Effect.zipRight(Effect.logInfo(
-            `serving a ${map.rows}x${map.cols} map on ${socket.local.address}:${socket.local.port}, seed ${seed}` +
-              (options.dialect === "spec" ? "" : `, ${options.dialect} dialect`) +
-              (options.variant === "classic" ? "" : `, ${options.variant} variant`) +
-              Option.match(options.record, { onNone: () => "", onSome: (file) => `, recording to ${file}` })
-          ))),
+        started: (host) =>
+          Effect.gen(function*() {
+            // The page first: the port line announces a game ready in every way it is offered.
+            const page = Option.isSome(web) ? Option.some(yield* startWeb(host, web.value)) : Option.none()
+            yield* Console.log(`Ready to play, waiting at port ${socket.local.port}`)
+            if (Option.isSome(page)) yield* Console.log(`Watch and play in a browser: ${page.value.url}`)
+            yield* Effect.logInfo(
+              `serving a ${map.rows}x${map.cols} map on ${socket.local.address}:${socket.local.port}, seed ${seed}` +
+                (options.dialect === "spec" ? "" : `, ${options.dialect} dialect`) +
+                (options.variant === "classic" ? "" : `, ${options.variant} variant`) +
+                Option.match(options.record, { onNone: () => "", onSome: (file) => `, recording to ${file}` }) +
+                Option.match(page, { onNone: () => "", onSome: ({ url }) => `, web page at ${url}` })
+            )
+          }),
         ended: (result) => Console.log(result.summary.trimEnd())
       })
     })
@@ -72,10 +85,11 @@ const serveCommand = Command.make(
     compat: Options.choice("compat", ["cs50-2021"]).pipe(Options.optional),
     variant: variantOption,
     logLevel: logLevelOption,
-    record: recordOption
+    record: recordOption,
+    web: webOption
   },
-  ({ compat, host, logLevel, mapFile, port, record, seed, variant }) =>
-    serve({ mapFile, seed, port, host, dialect: Option.getOrElse(compat, () => "spec" as const), variant, logLevel, record })
+  ({ compat, host, logLevel, mapFile, port, record, seed, variant, web }) =>
+    serve({ mapFile, seed, port, host, dialect: Option.getOrElse(compat, () => "spec" as const), variant, logLevel, record, web })
 )
 
 export const serveNode = leaf(serveCommand, {
@@ -94,6 +108,7 @@ export const serveNode = leaf(serveCommand, {
     },
     variantHelp,
     recordHelp,
+    webHelp,
     logLevelHelp
   ]
 })

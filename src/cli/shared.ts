@@ -10,6 +10,7 @@ import { lineLogger } from "../log.js"
 import type { Dialect } from "../protocol/dialect.js"
 import { fitsInDatagram, MaxBytes } from "../protocol/display.js"
 import { defaultMapText } from "../server/defaultMap.js"
+import { parseWebAddress, type WebAddress } from "../web/address.js"
 import { CliError } from "./error.js"
 import { type HelpEntry, wholeNumberOption } from "./runner.js"
 
@@ -109,6 +110,23 @@ export const recordHelp: HelpEntry = {
   term: "--record FILE",
   text: "record the game to FILE as it is played; watch it again with 'nuggets replay FILE'"
 }
+
+export const webOption = Options.text("web").pipe(Options.optional)
+export const webHelp: HelpEntry = {
+  term: "--web [HOST:]PORT",
+  text: "also serve the game to browsers, to watch and to play (HOST 127.0.0.1 unless given; 0.0.0.0 for a LAN)"
+}
+
+/** `--web`'s address, checked before anything starts. */
+export const webAddress = (text: Option.Option<string>): Effect.Effect<Option.Option<WebAddress>, CliError> =>
+  Option.match(text, {
+    onNone: () => Effect.succeed(Option.none()),
+    onSome: (value) =>
+      parseWebAddress(value).pipe(
+        Either.map(Option.some),
+        Either.mapLeft((error) => new CliError({ message: error.message }))
+      )
+  })
 
 export const logOption = Options.text("log").pipe(Options.optional)
 export const logHelp: HelpEntry = { term: "--log FILE", text: "write a log to this file (the screen is never written over)" }

@@ -8,7 +8,7 @@ import { type GameHost, type GameResult, type Handled, makeGameHost, type Peer }
 
 export type { GameResult } from "./host.js"
 
-export interface ServerOptions {
+export interface ServerOptions<E = never> {
   readonly map: GameMap
   readonly seed: number
   readonly rules?: Rules
@@ -22,7 +22,7 @@ export interface ServerOptions {
    * datagram: to announce the port, or for other ways in, such as the web. It runs in
    * the game's scope: what it opens lasts as long as the game.
    */
-  readonly started?: (host: GameHost) => Effect.Effect<unknown, never, Scope.Scope>
+  readonly started?: (host: GameHost) => Effect.Effect<unknown, E, Scope.Scope>
   /** Called at game over, before the server lingers: to print the summary at once. */
   readonly ended?: (result: GameResult) => Effect.Effect<void>
   /** How long the server stays after game over, answering latecomers with GAMEOVER. */
@@ -43,7 +43,7 @@ const clientKey = (from: Endpoint): ClientId =>
  * end by the game host. Returns a little while after all gold is collected (see `linger`).
  * Interrupting it (SIGINT, SIGTERM, the end of `nuggets play`) tells every client to quit.
  */
-export const runServer = (options: ServerOptions): Effect.Effect<GameResult, RecordingError, UdpSocket> =>
+export const runServer = <E = never>(options: ServerOptions<E>): Effect.Effect<GameResult, RecordingError | E, UdpSocket> =>
   Effect.gen(function*() {
     const socket = yield* UdpSocket
     const host = yield* makeGameHost({

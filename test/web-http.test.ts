@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Either } from "effect"
 import { connect, createServer, type Socket } from "node:net"
+import { Writable } from "node:stream"
 import { mapText } from "../src/core/map.js"
-import { Latest } from "../src/web/broadcast.js"
+import { pageUrl, parseWebAddress } from "../src/web/address.js"
+import { Audience } from "../src/web/audience.js"
 import { startWeb } from "../src/web/live.js"
 import { collectAllGold, gridOf, TestClient } from "./server/harness.js"
 import { loadMap } from "./support.js"
@@ -50,6 +52,38 @@ const upgradeHeaders = {
   "sec-websocket-version": "13",
   "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ=="
 }
+
+describe("web: --web [HOST:]PORT", () => {
+  it("reads a port alone (on loopback), an IPv4 address or localhost with a port, a bracketed IPv6 one", () => {
+    expect(Either.getOrThrow(parseWebAddress("8080"))).toEqual({ host: "127.0.0.1", port: 8080 })
+    expect(Either.getOrThrow(parseWebAddress("0"))).toEqual({ host: "127.0.0.1", port: 0 })
+    expect(Either.getOrThrow(parseWebAddress("0.0.0.0:8080"))).toEqual({ host: "0.0.0.0", port: 8080 })
+    expect(Either.getOrThrow(parseWebAddress("localhost:80"))).toEqual({ host: "localhost", port: 80 })
+    expect(Either.getOrThrow(parseWebAddress("[::1]:8080"))).toEqual({ host: "::1", port: 8080 })
+    expect(Either.getOrThrow(parseWebAddress("[::]:65535"))).toEqual({ host: "::", port: 65535 })
+  })
+
+  it("refuses anything else with a one-line reason", () => {
+    const reasons = Object.fromEntries(
+      ["", " 8080", "80a", "+80", "65536", "-1", "::1:8080", "example.com:80", "[::1]", "1.2.3:80", "[127.0.0.1]:80", "8080:"].map(
+        (text) => [text, Either.match(parseWebAddress(text), { onLeft: (error) => error.message, onRight: () => "accepted" })]
+      )
+    )
+    for (const [text, reason] of Object.entries(reasons)) {
+      expect(reason, text).toMatch(/^--web ".*": .+; write \[HOST:\]PORT, e\.g\. 8080, 0\.0\.0\.0:8080 or \[::1\]:8080$/)
+    }
+    expect(reasons["::1:8080"]).toContain("an IPv6 address goes in brackets")
+    expect(reasons["65536"]).toContain('"65536" is not a port (0 to 65535)')
+    expect(reasons["example.com:80"]).toContain('"example.com" is not an IP address')
+  })
+
+  it("gives the page's address as a browser here reaches it", () => {
+    expect(pageUrl("127.0.0.1", 8080)).toBe("http://127.0.0.1:8080/")
+    expect(pageUrl("0.0.0.0", 8080)).toBe("http://127.0.0.1:8080/")
+    expect(pageUrl("::", 80)).toBe("http://[::1]:80/")
+    expect(pageUrl("::1", 80)).toBe("http://[::1]:80/")
+  })
+})
 
 describe("web: routes", () => {
   it("/ is the whole page, inline, with a policy that lets nothing else in", async () => {
@@ -153,16 +187,31 @@ describe("web: watching", () => {
     expect((await watcher(url)).status).toBe(200)
   })
 
-  it("a reader that falls behind gets the newest frame, not a backlog", async () => {
-    const latest = new Latest<number>()
-    for (let i = 1; i <= 1000; i++) latest.publish(i)
-    const [frame, version] = await Effect.runPromise(latest.next(0))
-    expect([frame, version]).toEqual([1000, 1000])
-    const waiting = Effect.runPromise(latest.next(version))
-    latest.publish(1001)
-    latest.publish(1002)
-    expect(await waiting).toEqual([1001, 1001])
-    expect(await Effect.runPromise(latest.next(1001))).toEqual([1002, 1002])
+  it("a watcher that falls behind skips frames and then gets the newest, not a backlog", async () => {
+    // A connection that takes bytes only when told to: its buffer fills like a slow reader's.
+    const taken: Array<string> = []
+    const pending: Array<() => void> = []
+    const slow = new Writable({
+      highWaterMark: 64,
+      write(chunk: Buffer, _encoding, done) {
+        taken.push(chunk.toString())
+        pending.push(done)
+      }
+    })
+    const fast = new Writable({ write: (_chunk, _encoding, done) => done() })
+    const audience = new Audience()
+    audience.join(slow, Buffer.from("first"))
+    audience.join(fast, Buffer.from("first"))
+    for (let i = 1; i <= 1000; i++) audience.publish(Buffer.from(`frame ${i} `.padEnd(40)))
+    // One write in flight, one buffered past the mark; the rest were skipped, not queued.
+    expect(slow.writableLength).toBeLessThan(200)
+    while (pending.length > 0) pending.shift()!()
+    expect(taken.at(-1)!.trim()).toBe("frame 1000")
+    expect(taken.length).toBeLessThan(5)
+    slow.destroy()
+    await new Promise((resolve) => slow.once("close", resolve))
+    audience.publish(Buffer.from("after"))
+    expect(audience.size).toBe(1)
   })
 
   it("a watcher that never reads does not hold the game up", async () => {
@@ -272,6 +321,12 @@ describe("web: playing over a WebSocket", () => {
     const after = gridOf(await spectator.nextStarting("DISPLAY"))
     expect(after).not.toContain("A")
     expect(host.state().players[0]!.active).toBe(false)
+  })
+
+  it("a socket that does not join in time is closed (1008)", async () => {
+    const { url } = await game({ web: { play: { joinWithin: "100 millis" } } })
+    const idle = await page(url)
+    expect(await idle.closed).toEqual({ code: 1008, reason: "join the game first" })
   })
 
   it("refuses a WebSocket from another site's page (403), a plain GET (426), and connections beyond the limit (503)", async () => {

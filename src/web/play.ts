@@ -2,7 +2,7 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Socket from "@effect/platform/Socket"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
-import { Effect, type Scope } from "effect"
+import { Duration, Effect, type Scope } from "effect"
 import type { Socket as NetSocket } from "node:net"
 import type { ClientId } from "../core/game.js"
 import type { GameHost, Peer } from "../server/host.js"
@@ -13,9 +13,11 @@ export interface PlayOptions {
   readonly maxConnections: number
   /** The largest message a page may send; a larger one closes its socket (1009). */
   readonly maxMessageBytes: number
+  /** A socket not in the game this long after it opened is closed (1008): idle ones must not use up the connections. */
+  readonly joinWithin: Duration.DurationInput
 }
 
-export const defaultPlayOptions: PlayOptions = { maxConnections: 64, maxMessageBytes: 1024 }
+export const defaultPlayOptions: PlayOptions = { maxConnections: 64, maxMessageBytes: 1024, joinWithin: Duration.seconds(30) }
 
 /** Bytes waiting to go to a page beyond which its DISPLAYs are held back, only the newest kept. */
 const holdDisplaysAbove = 256 * 1024
@@ -96,7 +98,8 @@ export const playRoute = (
 
     const socket = yield* request.upgrade.pipe(Effect.orDie)
     const write = yield* socket.writer
-    const writeNow = (data: Uint8Array | string | Socket.CloseEvent) => Effect.runSync(write(data).pipe(Effect.ignore))
+    // Called from the game's own synchronous code: an Exit, never a throw (a socket that is closing loses it, like a datagram).
+    const writeNow = (data: Uint8Array | string | Socket.CloseEvent) => void Effect.runSyncExit(write(data))
     const raw = NodeHttpServerRequest.toIncomingMessage(request).socket
     const peer = new PagePeer(`web#${++made}`, raw, writeNow)
     let received = 0
@@ -111,18 +114,25 @@ export const playRoute = (
       if (bytes.length > options.maxMessageBytes) return writeNow(new Socket.CloseEvent(1009, "message too big"))
       host.receive(peer, bytes)
     }
+    const inGame = () => {
+      const state = host.state()
+      return state.spectator === peer.id || state.players.some((each) => each.client === peer.id && each.active)
+    }
+    let deadline: ReturnType<typeof setTimeout> | undefined
     const opened = Effect.sync(() => {
       peer.open = true
+      deadline = setTimeout(() => {
+        if (peer.open && !inGame()) writeNow(new Socket.CloseEvent(1008, "join the game first"))
+      }, Duration.toMillis(options.joinWithin)).unref()
       raw.on("data", onData)
       raw.on("drain", peer.drained)
     })
     const closed = Effect.sync(() => {
+      clearTimeout(deadline)
       peer.open = false
       raw.off("data", onData)
       raw.off("drain", peer.drained)
-      const state = host.state()
-      const inGame = state.spectator === peer.id || state.players.some((each) => each.client === peer.id && each.active)
-      if (inGame) host.receive(peer, quitKey)
+      if (inGame()) host.receive(peer, quitKey)
     })
     // A closed tab says 1001, which the socket reports as an error: any end of the socket is the page leaving.
     yield* socket.runRaw(onMessage, { onOpen: opened }).pipe(Effect.ignore, Effect.ensuring(closed))

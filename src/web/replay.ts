@@ -103,5 +103,7 @@ export const startReplayWeb = (
       HttpRouter.get("/", Effect.succeed(pageResponse)),
       HttpRouter.get("/watch", watch)
     )
-    return yield* listen(router, options)
+    const listening = yield* listen(router, options)
+    yield* Effect.logInfo(`replay at ${listening.url} (${Math.ceil(hello.length / 1024)} KB to each page)`)
+    return listening
   })

@@ -1,7 +1,9 @@
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Duration, Effect, type Scope, Stream } from "effect"
 import type { GameHost } from "../server/host.js"
-import { Latest } from "./broadcast.js"
+import { Audience } from "./audience.js"
 import { frameOf, helloOf, sseEvent } from "./frame.js"
 import { safeHeaders } from "./server.js"
 
@@ -10,13 +12,19 @@ export interface WatchOptions {
   readonly maxWatchers: number
   /** At most one frame per this long, whatever the pace of the game: watchers cost per second, not per key. */
   readonly frameInterval: Duration.DurationInput
+  /**
+   * Writes per second to all watchers together, at most: a large audience gets fewer frames
+   * (up to 50 watchers: 20 a second; 200: 5 a second), so that however many watch, they
+   * cost the game no more than this (about 2% of a core: see `scripts/bench/web.ts`).
+   */
+  readonly writesPerSecond: number
 }
 
-export const defaultWatchOptions: WatchOptions = { maxWatchers: 500, frameInterval: Duration.millis(50) }
+export const defaultWatchOptions: WatchOptions = { maxWatchers: 500, frameInterval: Duration.millis(50), writesPerSecond: 1000 }
 
 export interface Watching {
   /** The route: a Server-Sent Events stream, the map first, then the latest frame whenever it changes. */
-  readonly route: Effect.Effect<HttpServerResponse.HttpServerResponse, never, Scope.Scope>
+  readonly route: Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest | Scope.Scope>
   readonly watchers: () => number
 }
 
@@ -31,19 +39,23 @@ export const tooManyWatchers = HttpServerResponse.text("Too many watchers: try a
 /**
  * Watchers of a live game. The game only marks the frame stale (the host's callback must
  * stay cheap); one fiber builds a frame when there is something new and someone to see it,
- * at most once per `frameInterval`, and every watcher takes the newest when ready.
+ * at most once per `frameInterval` (longer for a large audience, see `writesPerSecond`),
+ * and writes it to every watcher (see `Audience`).
  */
 export const watchLive = (host: GameHost, options: WatchOptions): Effect.Effect<Watching, never, Scope.Scope> =>
   Effect.gen(function*() {
-    const latest = new Latest<Uint8Array>()
+    const audience = new Audience()
     const hello = sseEvent("hello", helloOf(host.state(), "live"))
     let watchers = 0
+    const frameNow = () => {
+      const state = host.state()
+      return sseEvent("frame", frameOf(state, { watchers, ...(state.over ? { summary: host.summary() } : {}) }))
+    }
     let stale = true
     let wake: (() => void) | undefined
     const publish = () => {
       stale = false
-      const state = host.state()
-      latest.publish(sseEvent("frame", frameOf(state, { watchers, ...(state.over ? { summary: host.summary() } : {}) })))
+      audience.publish(frameNow())
     }
     let ended = false
     const changed = () => {
@@ -66,16 +78,23 @@ export const watchLive = (host: GameHost, options: WatchOptions): Effect.Effect<
       wake = () => resume(Effect.void)
       return Effect.sync(() => (wake = undefined))
     })
-    yield* Effect.forkScoped(Effect.forever(somethingToSend.pipe(Effect.zipRight(Effect.sync(publish)), Effect.zipRight(Effect.sleep(options.frameInterval)))))
+    const shortest = Duration.toMillis(options.frameInterval)
+    const pace = Effect.suspend(() => Effect.sleep(Math.max(shortest, (1000 * watchers) / options.writesPerSecond)))
+    yield* Effect.forkScoped(Effect.forever(somethingToSend.pipe(Effect.zipRight(Effect.sync(publish)), Effect.zipRight(pace))))
 
     const route = Effect.gen(function*() {
       if (watchers >= options.maxWatchers) return tooManyWatchers
+      const request = yield* HttpServerRequest.HttpServerRequest
       // Counted from now until the response ends, however it ends: the request's scope says when.
       watchers++
       yield* Effect.addFinalizer(() => Effect.sync(() => (watchers--, changed())))
-      // The count changed, so a fresh frame is on its way: a late arrival waits for that one, not an old one.
       changed()
-      return eventStream(Stream.concat(Stream.succeed(hello), latest.stream(latest.published)))
+      // Once the headers are out, the map and the current frame go at once; later frames come from `publish`.
+      const join = Effect.sync(() => {
+        const first = Buffer.concat([hello, frameNow()])
+        audience.join(NodeHttpServerRequest.toServerResponse(request), first)
+      })
+      return eventStream(Stream.concat(Stream.execute(join), Stream.never))
     })
     return { route, watchers: () => watchers }
   })

@@ -68,6 +68,12 @@ const nextWhere = async (client: TestClient, wanted: (message: string) => boolea
     if (wanted(message)) return message
   }
 }
+const boardSize = (page: Page) =>
+  page.evaluate(() => {
+    const board = document.getElementById("board")
+    const fontPx = parseFloat(document.getElementById("grid").style.fontSize)
+    return { fontPx, scrollWidth: board.scrollWidth, clientWidth: board.clientWidth, scrollHeight: board.scrollHeight, clientHeight: board.clientHeight }
+  }) as Promise<{ fontPx: number; scrollWidth: number; clientWidth: number; scrollHeight: number; clientHeight: number }>
 const text = (page: Page, selector: string) => page.$eval(selector, (element) => element.textContent ?? "")
 
 /** A move key that takes player `index` onto a room spot from where it stands. */
@@ -95,6 +101,20 @@ describe("the page in a browser", () => {
     expect(await page.evaluate(() => document.body.dataset.mode)).toBe("watching")
     // The spectator's place was not taken.
     expect(host.state().spectator).toBeUndefined()
+    // A laptop's window shows the example map whole, at a readable size.
+    const board = await boardSize(page)
+    expect(board.fontPx).toBeGreaterThanOrEqual(14)
+    expect(board.scrollWidth).toBeLessThanOrEqual(board.clientWidth)
+    expect(board.scrollHeight).toBeLessThanOrEqual(board.clientHeight)
+  })
+
+  it("a map larger than the window scrolls, its font kept readable", async () => {
+    const { host, url } = await game({ map: loadMap("large.txt") })
+    const page = await open(url)
+    await waitForGrid(page, renderView(host.state(), "spectator"))
+    const board = await boardSize(page)
+    expect(board.fontPx).toBeGreaterThanOrEqual(9)
+    expect(board.scrollWidth).toBeGreaterThan(board.clientWidth)
   })
 
   it("a visitor joins by name, moves with the keys, reads the status line; a UDP spectator sees the moves", async () => {

@@ -31,6 +31,5 @@ export const startWeb = (host: GameHost, options: WebOptions): Effect.Effect<Liv
       HttpRouter.get("/play", playRoute(host, { ...defaultPlayOptions, ...options.play }))
     )
     const listening = yield* listen(router, options)
-    yield* Effect.logInfo(`web page at ${listening.url}`)
     return { ...listening, watchers: watching.watchers }
   })

@@ -103,7 +103,5 @@ export const startReplayWeb = (
       HttpRouter.get("/", Effect.succeed(pageResponse)),
       HttpRouter.get("/watch", watch)
     )
-    const listening = yield* listen(router, options)
-    yield* Effect.logInfo(`replay at ${listening.url} (${Math.ceil(hello.length / 1024)} KB to each page)`)
-    return listening
+    return yield* listen(router, options)
   })

@@ -32,6 +32,7 @@ export const pageScript = String.raw`
     joinForm.hidden = next === "replay" || next === "playing" || over;
     replayEl.hidden = next !== "replay";
     watchersEl.hidden = next === "replay";
+    fit(gridSize.rows, gridSize.cols);
   }
 
   // ---- The grid: a row per element, only changed rows redrawn ----
@@ -63,7 +64,8 @@ export const pageScript = String.raw`
     }
   }
 
-  // ---- Size: the whole map if the window allows a readable font, else scroll ----
+  // ---- Size: the whole map if the window allows a readable font, else scroll (following
+  // the player, whose own view is mostly dark: it may stay larger) ----
   var charWidth = 0.6, lineHeight = 1.2;
   (function measure() {
     var probe = document.createElement("span");
@@ -79,7 +81,7 @@ export const pageScript = String.raw`
     gridSize = { rows: rows, cols: cols };
     if (rows === 0 || cols === 0) return;
     var size = Math.min((boardEl.clientWidth - 2) / (cols * charWidth), (boardEl.clientHeight - 2) / (rows * lineHeight));
-    size = Math.max(9, Math.min(24, Math.floor(size * 10) / 10));
+    size = Math.max(mode === "playing" ? 14 : 9, Math.min(24, Math.floor(size * 10) / 10));
     gridEl.style.fontSize = size + "px";
   }
   window.addEventListener("resize", function () { fit(gridSize.rows, gridSize.cols); });

@@ -1,6 +1,6 @@
 /**
- * What watching in the browser costs the game server, end to end: the server (UDP and web)
- * as its own process, 21 players and a spectator over loopback UDP, and 0, 10 or 200
+ * What watching in the browser costs the game server, end to end: `nuggets serve --web` as
+ * its own process, 21 players and a spectator over loopback UDP, and 0, 10 or 200
  * watchers reading `/watch` over real TCP connections. Against it: the same game with 26
  * players, that is five more UDP clients. Two ways to press keys:
  *   - fast: one key at a time, the next as soon as all clients have their DISPLAY (the
@@ -12,64 +12,27 @@
  * are never shown on their own: that is the point).
  * `node --import tsx scripts/bench/web.ts [--quick] [MAP]` prints the figures.
  */
-import * as esbuild from "esbuild"
 import { mkdtempSync, rmSync } from "node:fs"
 import { type ChildProcess, spawn } from "node:child_process"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Client, Load, pickKey, seededRandom } from "./load.js"
-import { cpuMicros, root, type ServerProcess, startProcess } from "./process.js"
-import { endToEnd, type Target } from "./server.js"
+import { cpuMicros, root, type ServerProcess } from "./process.js"
+import { bundleNuggets, endToEnd, type Nuggets, startRealServer, type Target } from "./server.js"
 import { round, summarize } from "./stats.js"
 
-/** The game server with the web beside it, as `serve --web` will run them (its URL on stderr). */
-const serverEntry = `
-import { Console, Effect, Either } from "effect"
-import { readFileSync } from "node:fs"
-import { parseMap } from "./src/core/map.js"
-import { udpLayer, UdpSocket } from "./src/net/udp.js"
-import { runServer } from "./src/server/server.js"
-import { startWeb } from "./src/web/live.js"
-
-const map = Either.getOrThrow(parseMap(readFileSync(process.argv[2], "utf8")))
-const program = Effect.gen(function*() {
-  const socket = yield* UdpSocket
-  yield* runServer({
-    map,
-    seed: 1,
-    started: (host) => startWeb(host, { host: "127.0.0.1", port: 0 }).pipe(
-      Effect.flatMap((web) => Effect.sync(() => process.stderr.write("web " + web.url + "\\n"))),
-      Effect.zipRight(Console.log("Ready to play, waiting at port " + socket.local.port)),
-      Effect.orDie
-    )
-  })
-})
-Effect.runPromise(program.pipe(Effect.provide(udpLayer({ host: "127.0.0.1" }))))
-// Exits at once, so that a --cpu-prof profile is written.
-process.on("SIGTERM", () => process.exit(0))
-`
-
-const bundleWebServer = async (dir: string): Promise<string> => {
-  const outfile = join(dir, "web-server.cjs")
-  await esbuild.build({
-    stdin: { contents: serverEntry, resolveDir: root, loader: "ts", sourcefile: "web-server.ts" },
-    outfile,
-    bundle: true,
-    platform: "node",
-    target: "node20",
-    format: "cjs",
-    logLevel: "warning",
-    define: { "process.env.WS_NO_BUFFER_UTIL": '"1"', "process.env.WS_NO_UTF_8_VALIDATE": '"1"' }
-  })
-  return outfile
-}
-
-const startWebServer = async (script: string, mapFile: string): Promise<ServerProcess & { readonly url: string }> => {
-  const server = await startProcess([script, mapFile])
-  const url = /web (http:\S+)/.exec(server.log())?.[1]
-  if (url === undefined) throw new Error(`no web address in the log:\n${server.log()}`)
-  return { ...server, url }
+/** `nuggets serve MAP --web 0`: the game server with the web beside it; its page's address from its log. */
+const startWebServer = async (nuggets: Nuggets, mapFile: string): Promise<ServerProcess & { readonly url: string }> => {
+  const server = await startRealServer(nuggets, mapFile, undefined, ["--web", "0"])
+  // The log line may come a moment after the port line, on the other pipe.
+  for (const deadline = Date.now() + 5000; Date.now() < deadline;) {
+    const url = /http:\/\/[^\s,]+/.exec(server.log())?.[0]
+    if (url !== undefined) return { ...server, url }
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  await server.stop()
+  throw new Error(`no web address in the log:\n${server.log()}`)
 }
 
 /**
@@ -277,6 +240,8 @@ export const benchWatchers = async (
     readonly pacedSeconds?: number
     readonly pacedRate?: number
     readonly blocks?: number
+    /** How to run `nuggets` (see `bench.ts`); bundled here if not given. */
+    readonly nuggets?: Nuggets
   } = {}
 ): Promise<WatcherBench> => {
   const { blocks = 5, keys = 2000, pacedRate = 200, pacedSeconds = 10, warmup = 300 } = options
@@ -285,10 +250,10 @@ export const benchWatchers = async (
   const loads: Array<Load> = []
   const watcherSets: Array<Watchers> = []
   try {
-    const script = await bundleWebServer(dir)
+    const nuggets = options.nuggets ?? (await bundleNuggets(dir))
     const scenarios: Array<Scenario> = []
     for (const [name, players, watcherCount] of plan) {
-      const server = await startWebServer(script, mapFile)
+      const server = await startWebServer(nuggets, mapFile)
       servers.push(server)
       const watchers = watcherCount > 0 ? await Watchers.open(server.url, watcherCount) : undefined
       if (watchers) watcherSets.push(watchers)

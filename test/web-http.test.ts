@@ -6,6 +6,7 @@ import { mapText } from "../src/core/map.js"
 import { pageUrl, parseWebAddress } from "../src/web/address.js"
 import { Audience } from "../src/web/audience.js"
 import { startWeb } from "../src/web/live.js"
+import { PagePeer } from "../src/web/play.js"
 import { collectAllGold, gridOf, TestClient } from "./server/harness.js"
 import { loadMap } from "./support.js"
 import { PageSocket, startWebGame, Watcher } from "./web/harness.js"
@@ -321,6 +322,27 @@ describe("web: playing over a WebSocket", () => {
     const after = gridOf(await spectator.nextStarting("DISPLAY"))
     expect(after).not.toContain("A")
     expect(host.state().players[0]!.active).toBe(false)
+  })
+
+  it("what waits for a slow page is bounded: past 256 KB only the newest DISPLAY, past 4 MB the page is cut off", () => {
+    const raw = { writableLength: 0, destroyed: false, destroy: () => ((raw.destroyed = true), raw) }
+    const written: Array<string> = []
+    const peer = new PagePeer("web#1", raw as never, (data) => written.push(typeof data === "string" ? data : new TextDecoder().decode(data)))
+    peer.open = true
+    const display = (n: number) => new TextEncoder().encode(`DISPLAY\n${n}\n`)
+    peer.send(display(1))
+    raw.writableLength = 300 * 1024
+    peer.send(display(2))
+    peer.send("GOLD 5 5 245")
+    peer.send(display(3))
+    expect(written).toEqual(["DISPLAY\n1\n", "GOLD 5 5 245"])
+    raw.writableLength = 0
+    peer.drained()
+    expect(written.at(-1)).toBe("DISPLAY\n3\n")
+    raw.writableLength = 5 * 1024 * 1024
+    peer.send("GOLD 1 6 244")
+    expect(raw.destroyed).toBe(true)
+    expect(written).toHaveLength(3)
   })
 
   it("a socket that does not join in time is closed (1008)", async () => {

@@ -36,13 +36,21 @@ const quitKey = encoder.encode("KEY Q")
 
 const isDisplay = (data: Uint8Array | string) => typeof data !== "string" && data[0] === 0x44 && data[1] === 0x49
 
-/** A page in the game: the host's peer, sending on the page's WebSocket without blocking the game. */
-class PagePeer implements Peer {
+/**
+ * A page in the game: the host's peer, sending on the page's WebSocket without blocking the
+ * game. What waits for a slow page is bounded: past a point only its newest DISPLAY is
+ * kept (sent once the socket drains); a page that reads nothing at all is cut off.
+ */
+export class PagePeer implements Peer {
   readonly keepsBytes = true
   open = false
   private held: Uint8Array | undefined
 
-  constructor(readonly id: ClientId, private readonly raw: NetSocket, private readonly write: (data: Uint8Array | string) => void) {}
+  constructor(
+    readonly id: ClientId,
+    private readonly raw: Pick<NetSocket, "writableLength" | "destroy">,
+    private readonly write: (data: Uint8Array | string) => void
+  ) {}
 
   readonly send = (data: Uint8Array | string): void => {
     if (!this.open) return

@@ -71,7 +71,7 @@ describe("web: --web [HOST:]PORT", () => {
       )
     )
     for (const [text, reason] of Object.entries(reasons)) {
-      expect(reason, text).toMatch(/^--web ".*": .+; write \[HOST:\]PORT, e\.g\. 8080, 0\.0\.0\.0:8080 or \[::1\]:8080$/)
+      expect(reason, text).toMatch(/^--web — ".*": .+; write \[HOST:\]PORT, e\.g\. 8080, 0\.0\.0\.0:8080 or \[::1\]:8080$/)
     }
     expect(reasons["::1:8080"]).toContain("an IPv6 address goes in brackets")
     expect(reasons["65536"]).toContain('"65536" is not a port (0 to 65535)')
@@ -126,7 +126,7 @@ describe("web: routes", () => {
     const { host } = await game()
     const error = await Effect.runPromise(Effect.scoped(Effect.flip(startWeb(host, { host: "127.0.0.1", port }))))
     expect(error).toMatchObject({ _tag: "WebError", reason: "PortInUse" })
-    expect(error.message).toBe(`cannot serve the web page on 127.0.0.1:${port}: the port is in use`)
+    expect(error.message).toBe(`127.0.0.1:${port} — cannot serve the web page: the port is in use`)
   })
 })
 

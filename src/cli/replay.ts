@@ -55,7 +55,7 @@ const replay = (options: ReplayOptions) =>
       // Served until interrupted (Ctrl-C): the page plays the recording at its own pace.
       return yield* Effect.scoped(
         startReplayWeb(recording, web.value).pipe(
-          Effect.mapError((error) => new CliError({ message: error.message })),
+          Effect.mapError((error) => new CliError({ message: error.reason === "BadRecording" ? `${file} — ${error.message}` : error.message })),
           Effect.flatMap(({ url }) => Console.log(`Watch ${file} in a browser: ${url}`)),
           Effect.zipRight(Effect.never)
         )

@@ -14,7 +14,7 @@ export const defaultWebHost = "127.0.0.1"
 const usage = "write [HOST:]PORT, e.g. 8080, 0.0.0.0:8080 or [::1]:8080"
 
 const bad = (text: string, why: string) =>
-  Either.left(new WebError({ reason: "BadAddress", message: `--web ${JSON.stringify(text)}: ${why}; ${usage}` }))
+  Either.left(new WebError({ reason: "BadAddress", message: `--web — ${JSON.stringify(text)}: ${why}; ${usage}` }))
 
 const parsePort = (text: string): number | undefined => {
   if (!/^\d{1,5}$/.test(text)) return undefined

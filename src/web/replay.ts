@@ -67,7 +67,7 @@ export const replayHello = (recording: Recording): Effect.Effect<ReplayHello, We
         frames.push(frame)
       })
     const result = yield* replayRecording(recording, addFrame).pipe(
-      Effect.mapError((error) => new WebError({ reason: "BadRecording", message: `cannot replay: ${error.message}` }))
+      Effect.mapError((error) => new WebError({ reason: "BadRecording", message: error.message }))
     )
     const hello = helloOf(result.state, "replay")
     return {

@@ -33,13 +33,13 @@ const listenFailure = (address: WebAddress, cause: unknown): WebError => {
   const where = `${address.host}:${address.port}`
   switch (code) {
     case "EADDRINUSE":
-      return new WebError({ reason: "PortInUse", message: `cannot serve the web page on ${where}: the port is in use` })
+      return new WebError({ reason: "PortInUse", message: `${where} — cannot serve the web page: the port is in use` })
     case "EACCES":
-      return new WebError({ reason: "NoPermission", message: `cannot serve the web page on ${where}: permission denied` })
+      return new WebError({ reason: "NoPermission", message: `${where} — cannot serve the web page: permission denied` })
     case "EADDRNOTAVAIL":
-      return new WebError({ reason: "BadAddress", message: `cannot serve the web page on ${where}: no such address here` })
+      return new WebError({ reason: "BadAddress", message: `${where} — cannot serve the web page: no such address here` })
     default:
-      return new WebError({ reason: "Listen", message: `cannot serve the web page on ${where}: ${String((cause as Error)?.message ?? cause)}` })
+      return new WebError({ reason: "Listen", message: `${where} — cannot serve the web page: ${String((cause as Error)?.message ?? cause)}` })
   }
 }
 

@@ -14,13 +14,14 @@ export interface WatchOptions {
   readonly frameInterval: Duration.DurationInput
   /**
    * Writes per second to all watchers together, at most: a large audience gets fewer frames
-   * (up to 50 watchers: 20 a second; 200: 5 a second), so that however many watch, they
-   * cost the game no more than this (about 2% of a core: see `scripts/bench/web.ts`).
+   * (up to 25 watchers: 20 a second; 200: 2.5 a second), so that however many watch, they
+   * cost the game no more than this (see `scripts/bench/web.ts`: each write to a TCP
+   * socket costs the server tens of µs on loopback).
    */
   readonly writesPerSecond: number
 }
 
-export const defaultWatchOptions: WatchOptions = { maxWatchers: 500, frameInterval: Duration.millis(50), writesPerSecond: 1000 }
+export const defaultWatchOptions: WatchOptions = { maxWatchers: 500, frameInterval: Duration.millis(50), writesPerSecond: 500 }
 
 export interface Watching {
   /** The route: a Server-Sent Events stream, the map first, then the latest frame whenever it changes. */

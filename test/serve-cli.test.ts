@@ -57,6 +57,18 @@ describe("nuggets serve, as a program", () => {
     expect(server.stderr).toMatch(/WARN maps\/cramped\.txt: line 4, column 6: passage '#' meets a room at a corner/)
   }, 60_000)
 
+  it("--web: the page's address after the port line, the page itself there, and a bad address refused", async () => {
+    const { server } = await startServe("maps/small.txt", "3", "--web", "0")
+    const line = await server.line(/^Watch and play in a browser: http:\/\/127\.0\.0\.1:\d+\/$/)
+    expect(server.stdout.indexOf(line)).toBe(1)
+    const page = await fetch(line.split(": ")[1]!)
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain("<!doctype html>")
+    const bad = await run([...(await nuggetsCommand()), "serve", "--web", "99999"])
+    expect(bad.code).toBe(1)
+    expect(bad.stderr).toMatch(/^nuggets: --web — "99999": "99999" is not a port/)
+  }, 60_000)
+
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
   it(`on ${signal} tells every client QUIT server shutting down and exits cleanly`, async () => {
     const { port, server } = await startServe("maps/small.txt", "3")

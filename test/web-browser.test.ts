@@ -14,7 +14,7 @@ import { parseRecording } from "../src/recording/format.js"
 import { startReplayWeb } from "../src/web/replay.js"
 import { gridOf, startServer, TestClient } from "./server/harness.js"
 import { loadMap, renderView } from "./support.js"
-import { startWebGame } from "./web/harness.js"
+import { closeAll, later, startWebGame } from "./web/harness.js"
 
 /** What the tests touch in the page, inside functions that run there: the project's types have no DOM. */
 declare const document: any
@@ -32,14 +32,7 @@ beforeAll(async () => {
 })
 afterAll(() => browser?.close())
 
-const cleanups: Array<() => unknown> = []
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!()
-})
-const later = <A>(resource: A, close: (resource: A) => unknown): A => {
-  cleanups.push(() => close(resource))
-  return resource
-}
+afterEach(closeAll)
 
 const game = async (options: Partial<Parameters<typeof startWebGame>[0]> = {}) =>
   later(await startWebGame({ map: main, seed: 11, ...options }), (game) => game.stop())
@@ -49,7 +42,8 @@ const open = async (url: string): Promise<Page> => {
   const problems: Array<string> = []
   page.on("pageerror", (error) => problems.push(String(error)))
   page.on("console", (message) => message.type() === "error" && problems.push(message.text()))
-  cleanups.push(() => expect(problems.filter((text) => !text.includes("ERR_CONNECTION_REFUSED"))).toEqual([]))
+  // Checked as the test ends: the page's own errors fail it.
+  later(problems, (seen) => expect(seen.filter((text) => !text.includes("ERR_CONNECTION_REFUSED"))).toEqual([]))
   await page.goto(url)
   return page
 }

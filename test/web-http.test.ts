@@ -9,18 +9,11 @@ import { startWeb } from "../src/web/live.js"
 import { PagePeer } from "../src/web/play.js"
 import { collectAllGold, gridOf, TestClient } from "./server/harness.js"
 import { loadMap } from "./support.js"
-import { PageSocket, startWebGame, Watcher } from "./web/harness.js"
+import { closeAll, later, PageSocket, startWebGame, Watcher } from "./web/harness.js"
 
 const main = loadMap("main.txt")
 
-const cleanups: Array<() => unknown> = []
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!()
-})
-const later = <A>(resource: A, close: (resource: A) => unknown): A => {
-  cleanups.push(() => close(resource))
-  return resource
-}
+afterEach(closeAll)
 
 const game = async (options: Partial<Parameters<typeof startWebGame>[0]> = {}) =>
   later(await startWebGame({ map: main, seed: 7, ...options }), (game) => game.stop())

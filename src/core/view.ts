@@ -25,10 +25,6 @@ export const Occupant = {
 
 export const playerOccupant = (index: number): number => index + 1
 
-/** The player index of an occupant code, or -1 when it is not another player. */
-export const occupantPlayer = (occupant: number): number =>
-  occupant >= 1 && occupant <= 26 ? occupant - 1 : -1
-
 /**
  * Receives the new content of a gridpoint. A gridpoint may be painted more than once in
  * one call of `paintView` or `patchView`: the last paint wins.

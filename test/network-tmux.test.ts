@@ -22,13 +22,20 @@ const openStep = (lines: ReadonlyArray<string>) => {
   throw new Error("no open step")
 }
 
+/** The real server on the example map, and a relay in front of it. */
+const serverBehindRelay = (seed: number) =>
+  Effect.gen(function*() {
+    const server = yield* realServer(["maps/main.txt", String(seed)])
+    const relay = yield* relayResource({ server: { host: "127.0.0.1", port: server.port } })
+    return { relay, server }
+  })
+
 const joined = (lines: ReadonlyArray<string>) => statusLine.test(lines[0]!) && where(lines) !== undefined
 
 describe("nuggets join in tmux, on a network that loses datagrams", () => {
   it.scopedLive("its first PLAYs lost: it says it is connecting, asks again, and the game appears", () =>
     Effect.gen(function*() {
-      const server = yield* realServer(["maps/main.txt", "3"])
-      const relay = yield* relayResource({ server: { host: "127.0.0.1", port: server.port } })
+      const { relay } = yield* serverBehindRelay(3)
       // Held back as if lost, and let through late: the server then sees the same PLAY three times.
       const held = relay.hold({ dir: "up", match: "PLAY", when: { first: 2 } })
       const pane = yield* tmuxPane([...nuggets, "join", "127.0.0.1", String(relay.port), "Alice"], size)
@@ -47,8 +54,7 @@ describe("nuggets join in tmux, on a network that loses datagrams", () => {
 
   it.scopedLive("the DISPLAY after a move lost: the move shows anyway", () =>
     Effect.gen(function*() {
-      const server = yield* realServer(["maps/main.txt", "4"])
-      const relay = yield* relayResource({ server: { host: "127.0.0.1", port: server.port } })
+      const { relay } = yield* serverBehindRelay(4)
       const pane = yield* tmuxPane([...nuggets, "join", "127.0.0.1", String(relay.port), "Alice"], size)
       const step = openStep(yield* pane.waitFor(joined))
       const dropped = relay.drop({ dir: "down", match: "DISPLAY", when: { first: 1 } })
@@ -61,8 +67,7 @@ describe("nuggets join in tmux, on a network that loses datagrams", () => {
 
   it.scopedLive("the server killed, behind the relay: a key goes unanswered, the status line says so, and Q leaves at once", () =>
     Effect.gen(function*() {
-      const server = yield* realServer(["maps/main.txt", "5"])
-      const relay = yield* relayResource({ server: { host: "127.0.0.1", port: server.port } })
+      const { relay, server } = yield* serverBehindRelay(5)
       const pane = yield* tmuxPane([...nuggets, "join", "127.0.0.1", String(relay.port), "Alice"], size)
       yield* pane.waitFor(joined)
       yield* server.kill

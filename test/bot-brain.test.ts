@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Random } from "effect"
 import { type Brain, decide, hear, newBrain, type Strategy } from "../src/bot/brain.js"
-import { addPlayer, applyKey, type GameState } from "../src/core/game.js"
+import { addPlayer, applyKey } from "../src/core/game.js"
+import type { GameState } from "../src/core/state.js"
 import { loadMap, renderView, seeded, seededGame } from "./support.js"
 
 /** A brain that has joined as A and holds `lines` as its latest DISPLAY. */

@@ -1,15 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
-import {
-  addPlayer,
-  addSpectator,
-  applyKey,
-  type Envelope,
-  type GameState,
-  sanitizeName,
-  standings,
-  type Transition
-} from "../src/core/game.js"
+import { addPlayer, addSpectator, applyKey, sanitizeName } from "../src/core/game.js"
+import { type Envelope, type GameState, standings, type Transition } from "../src/core/state.js"
 import { parseMap, RoomSpot } from "../src/core/map.js"
 import { quitText, refusalText, summaryText } from "../src/protocol/dialect.js"
 import { cell, emptyGame, loadMap, placePlayer, pressKeys, renderView, seeded, seededGame } from "./support.js"

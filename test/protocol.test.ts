@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
-import { EmptyName, GameFull, UnknownKeystroke } from "../src/core/game.js"
+import { EmptyName, GameFull, UnknownKeystroke } from "../src/core/refusals.js"
 import { gameOverMessage, malformedMessage, refusalMessage } from "../src/protocol/dialect.js"
 import {
   decodeClientMessage,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "@effect/vitest"
 import { Either, FastCheck as fc } from "effect"
 import { readFileSync } from "node:fs"
-import type { GameState } from "../src/core/game.js"
+import type { GameState } from "../src/core/state.js"
 import { isSpot, parseMap } from "../src/core/map.js"
 import { mapsDir } from "./support.js"
 import { startServer, TestClient } from "./server/harness.js"

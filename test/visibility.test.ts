@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { readFileSync } from "node:fs"
-import { type GameState } from "../src/core/game.js"
+import type { GameState } from "../src/core/state.js"
 import { isSpot } from "../src/core/map.js"
 import { isVisible, makeSight, visibleByBruteForce } from "../src/core/visibility.js"
 import { cell, emptyGame, loadMap, placePlayer, pressKeys, renderView } from "./support.js"

@@ -1,6 +1,6 @@
 import { Effect, type Random } from "effect"
 import { MoveDirections, MoveKeys } from "../core/constants.js"
-import { PassageSpot, Rock, RoomSpot } from "../core/map.js"
+import { PassageSpot, Rock, RoomSpot, stepFrom } from "../core/map.js"
 import { isVisible } from "../core/visibility.js"
 import { canStepOn } from "../protocol/display.js"
 import { type GameReport, newReport, readDatagram } from "../protocol/reader.js"
@@ -121,13 +121,9 @@ export const remember = (memory: Memory | undefined, view: ReadonlyArray<string>
     }
   }
   // Standing here shows every neighbour, so a blank beside it is rock, not the unknown.
-  const row = Math.floor(position / cols)
-  const col = position - row * cols
   for (const key of MoveKeys) {
-    const [dRow, dCol] = MoveDirections[key]!
-    const r = row + dRow
-    const c = col + dCol
-    if (r >= 0 && c >= 0 && r < rows && c < cols) rock[r * cols + c] = 1
+    const next = stepFrom(rows, cols, position, MoveDirections[key]!)
+    if (next >= 0) rock[next] = 1
   }
   // Gold not drawn where the bot surely sees is gone. "Surely": sight through room spots
   // it knows, the narrowest rule, so out-of-sight gold is never forgotten by mistake.
@@ -147,18 +143,10 @@ const towardGold = (memory: Memory, rows: number, cols: number, position: number
 /** A step toward the nearest known spot beside a blank that may not be rock. */
 const towardUnknown = (memory: Memory, rows: number, cols: number, position: number): string | undefined => {
   const { rock, terrain } = memory
-  const isFrontier = (cell: number) => {
-    const row = Math.floor(cell / cols)
-    const col = cell - row * cols
-    for (const key of MoveKeys) {
-      const [dRow, dCol] = MoveDirections[key]!
-      const r = row + dRow
-      const c = col + dCol
-      if (r < 0 || c < 0 || r >= rows || c >= cols) continue
-      const next = r * cols + c
-      if (terrain[next] === Rock && rock[next] === 0) return true
-    }
-    return false
-  }
+  const isFrontier = (cell: number) =>
+    MoveKeys.some((key) => {
+      const next = stepFrom(rows, cols, cell, MoveDirections[key]!)
+      return next >= 0 && terrain[next] === Rock && rock[next] === 0
+    })
   return firstStepOnGrid(rows, cols, position, (cell) => isWalkable(terrain[cell]!), isFrontier)
 }

@@ -1,4 +1,5 @@
 import { MoveDirections, MoveKeys } from "../core/constants.js"
+import { stepFrom } from "../core/map.js"
 
 /**
  * The key for the first step of a shortest walk on a row-major grid from `from` over
@@ -20,15 +21,9 @@ export const firstStepOnGrid = (
   firstMove[from] = 255
   for (let head = 0; head < tail; head++) {
     const here = queue[head]!
-    const row = Math.floor(here / cols)
-    const col = here - row * cols
     for (let m = 0; m < MoveKeys.length; m++) {
-      const [dRow, dCol] = MoveDirections[MoveKeys[m]!]!
-      const r = row + dRow
-      const c = col + dCol
-      if (r < 0 || c < 0 || r >= rows || c >= cols) continue
-      const next = r * cols + c
-      if (firstMove[next] !== 0 || !passable(next)) continue
+      const next = stepFrom(rows, cols, here, MoveDirections[MoveKeys[m]!]!)
+      if (next < 0 || firstMove[next] !== 0 || !passable(next)) continue
       const first = here === from ? m + 1 : firstMove[here]!
       if (goal(next)) return MoveKeys[first - 1]
       firstMove[next] = first

@@ -1,7 +1,7 @@
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
 import { isIPv6 } from "node:net"
-import type { Variant } from "../core/game.js"
+import type { Variant } from "../core/rules.js"
 import { udpLayer, UdpSocket } from "../net/udp.js"
 import type { Dialect } from "../protocol/dialect.js"
 import { runServer } from "../server/server.js"

@@ -1,139 +1,39 @@
-import { Data, Effect, Either, Random } from "effect"
+import { Effect, Either, Random } from "effect"
 import * as C from "./constants.js"
-import { type GameMap, isSpot } from "./map.js"
-import { makeSight, type Sight, type SightRule } from "./visibility.js"
+import { type GameMap, isSpot, type Step, stepFrom } from "./map.js"
+import {
+  AlreadyJoined,
+  EmptyName,
+  GameFull,
+  GameIsOver,
+  type KeyRefusal,
+  NoRoomLeft,
+  NotJoined,
+  type PlayRefusal,
+  type Refusal,
+  type SpectateRefusal,
+  UnknownKeystroke
+} from "./refusals.js"
+import { type Rules, specRules } from "./rules.js"
+import {
+  audience,
+  type ClientId,
+  type Envelope,
+  type GameState,
+  noChanges,
+  type Notice,
+  type Player,
+  playerAt,
+  playerOf,
+  type Request,
+  type Theft,
+  type Transition,
+  type Viewer,
+  type Walk
+} from "./state.js"
+import { makeSight } from "./visibility.js"
 
-/** Opaque key of a client, chosen by the shell (e.g. "127.0.0.1:5000"); the core only compares it. */
-export type ClientId = string
-
-/** Whose eyes a view is for: a player's index (0 = A) or the spectator. */
-export type Viewer = number | "spectator"
-
-/**
- * `classic`: the requirements spec. `steal`: moving onto another player also takes 10% of
- * its purse, rounded down.
- */
-export type Variant = "classic" | "steal"
-export const variants: ReadonlyArray<Variant> = ["classic", "steal"]
-
-export interface Rules {
-  readonly maxPlayers: number
-  readonly maxNameLength: number
-  readonly goldTotal: number
-  readonly goldMinPiles: number
-  readonly goldMaxPiles: number
-  readonly sight: SightRule
-  readonly variant: Variant
-}
-
-export const specRules: Rules = {
-  maxPlayers: C.MaxPlayers,
-  maxNameLength: C.MaxNameLength,
-  goldTotal: C.GoldTotal,
-  goldMinPiles: C.GoldMinNumPiles,
-  goldMaxPiles: C.GoldMaxNumPiles,
-  sight: "spec",
-  variant: "classic"
-}
-
-/** The later CS50 servers' reading of the rules: sight passes through room spots only. */
-export const cs50Rules: Rules = { ...specRules, sight: "roomSpotsOnly" }
-
-export interface Player {
-  readonly index: number
-  readonly letter: string
-  readonly name: string
-  readonly client: ClientId
-  readonly position: number
-  readonly purse: number
-  /** False once the player has quit: off the map, purse kept for the summary. */
-  readonly active: boolean
-  /** 1 where the player has seen the gridpoint. Replaced, never changed, when it grows. */
-  readonly known: Uint8Array
-}
-
-export interface GameState {
-  readonly rules: Rules
-  readonly map: GameMap
-  readonly sight: Sight
-  /** Nuggets per pile, keyed by gridpoint. */
-  readonly gold: ReadonlyMap<number, number>
-  readonly goldRemaining: number
-  /** Everyone who ever joined, in letter order. */
-  readonly players: ReadonlyArray<Player>
-  readonly spectator: ClientId | undefined
-  readonly over: boolean
-}
-
-/** Why the server tells a client to quit; the words are the protocol's business. */
-export type QuitReason = "PlayerQuit" | "SpectatorQuit" | "SpectatorReplaced" | "ShutDown"
-
-/** What the server must tell a client, in order. A DISPLAY carries the viewer's current view. */
-export type Notice =
-  | { readonly _tag: "Ok"; readonly letter: string }
-  | { readonly _tag: "Grid"; readonly rows: number; readonly cols: number }
-  | { readonly _tag: "Gold"; readonly collected: number; readonly purse: number; readonly remaining: number }
-  | { readonly _tag: "Display" }
-  | { readonly _tag: "Quit"; readonly reason: QuitReason }
-  | { readonly _tag: "GameOver" }
-
-export interface Envelope {
-  readonly to: ClientId
-  readonly viewer: Viewer
-  readonly notice: Notice
-}
-
-/** A player's walk in one transition: every spot it stood on, from where it was to where it is. */
-export interface Walk {
-  readonly player: number
-  readonly path: ReadonlyArray<number>
-}
-
-export interface Theft {
-  readonly thief: number
-  readonly victim: number
-  readonly nuggets: number
-}
-
-/**
- * What a transition changed on the map, so that views are brought up to date without
- * comparing states.
- */
-export interface ChangeSet {
-  /** Gridpoints whose occupant may have changed: players left or arrived, gold taken or dropped. */
-  readonly cells: ReadonlyArray<number>
-  /** Players who moved (the mover, and anyone swapped), with their paths. */
-  readonly walks: ReadonlyArray<Walk>
-  /** Players who arrived on the map. */
-  readonly joined: ReadonlyArray<number>
-  /** Players who left the map. */
-  readonly left: ReadonlyArray<number>
-  readonly thefts: ReadonlyArray<Theft>
-}
-
-export const noChanges: ChangeSet = { cells: [], walks: [], joined: [], left: [], thefts: [] }
-
-/** One transition's result: the new state, what to send (in order), and what changed. */
-export interface Transition {
-  readonly state: GameState
-  readonly notices: ReadonlyArray<Envelope>
-  readonly changes: ChangeSet
-}
-
-// ---- Refusals a client can cause (their wording belongs to the protocol) ----
-
-export class GameFull extends Data.TaggedError("GameFull")<{ readonly maxPlayers: number }> {}
-export class EmptyName extends Data.TaggedError("EmptyName")<{}> {}
-export class AlreadyJoined extends Data.TaggedError("AlreadyJoined")<{ readonly as: Viewer }> {}
-export class NotJoined extends Data.TaggedError("NotJoined")<{}> {}
-export class UnknownKeystroke extends Data.TaggedError("UnknownKeystroke")<{ readonly key: string }> {}
-export class GameIsOver extends Data.TaggedError("GameIsOver")<{}> {}
-export class NoRoomLeft extends Data.TaggedError("NoRoomLeft")<{}> {}
-
-export type PlayRefusal = GameFull | EmptyName | AlreadyJoined | GameIsOver | NoRoomLeft
-export type SpectateRefusal = AlreadyJoined | GameIsOver
-export type KeyRefusal = UnknownKeystroke | NotJoined | GameIsOver
-export type Refusal = PlayRefusal | SpectateRefusal | KeyRefusal
+// The game's transitions: each takes a state and a request, and gives a `Transition` or a refusal.
 
 // ---- Setting up ----
 
@@ -172,22 +72,6 @@ export const newGame = (map: GameMap, rules: Rules = specRules): Effect.Effect<G
 /** Truncates to the maximum length and replaces each char that is neither graphic nor blank by `_`. */
 export const sanitizeName = (raw: string, maxLength: number = C.MaxNameLength): string =>
   Array.from(raw).slice(0, maxLength).map((ch) => (/^[\x21-\x7e \t]$/.test(ch) ? ch : "_")).join("")
-
-// ---- Looking things up ----
-
-export const playerOf = (state: GameState, client: ClientId): Player | undefined =>
-  state.players.find((player) => player.active && player.client === client)
-
-export const playerAt = (state: GameState, cell: number): Player | undefined =>
-  state.players.find((player) => player.active && player.position === cell)
-
-/** Everyone who gets DISPLAYs now: active players, then the spectator. */
-export const audience = (state: GameState): ReadonlyArray<{ readonly to: ClientId; readonly viewer: Viewer }> => {
-  const out: Array<{ to: ClientId; viewer: Viewer }> = []
-  for (const player of state.players) if (player.active) out.push({ to: player.client, viewer: player.index })
-  if (state.spectator !== undefined) out.push({ to: state.spectator, viewer: "spectator" })
-  return out
-}
 
 const display: Notice = { _tag: "Display" }
 
@@ -343,7 +227,7 @@ export const stolenFrom = (purse: number): number => Math.floor(purse / 10)
 const move = (
   state: GameState,
   moverIndex: number,
-  [dRow, dCol]: readonly [number, number],
+  direction: Step,
   repeat: boolean
 ): Transition => {
   const { map, sight } = state
@@ -357,11 +241,8 @@ const move = (
   const thefts: Array<Theft> = []
   for (;;) {
     const mover = players[moverIndex]!
-    const row = Math.floor(mover.position / map.cols) + dRow
-    const col = (mover.position % map.cols) + dCol
-    if (row < 0 || col < 0 || row >= map.rows || col >= map.cols) break
-    const target = row * map.cols + col
-    if (!isSpot(map.cells[target]!)) break
+    const target = stepFrom(map.rows, map.cols, mover.position, direction)
+    if (target < 0 || !isSpot(map.cells[target]!)) break
     let purse = mover.purse
     const other = players.find((p) => p.active && p.position === target)
     if (other) {
@@ -439,13 +320,6 @@ const goldNotices = (
     }
   }))
 }
-
-/** What a client can ask of the server: the protocol's PLAY, SPECTATE and KEY. */
-export type Request =
-  | { readonly _tag: "Play"; readonly name: string }
-  | { readonly _tag: "Spectate" }
-  | { readonly _tag: "Key"; readonly key: string }
-
 /** Any request: joining draws from `Random`; the others need nothing, as their Either shows. */
 export const applyRequest = (
   state: GameState,
@@ -469,8 +343,3 @@ export const shutDown = (state: GameState): Transition => ({
   changes: noChanges
 })
 
-/** Every player who ever joined, in letter order, with its purse: what the game-over summary lists. */
-export const standings = (
-  state: GameState
-): ReadonlyArray<{ readonly letter: string; readonly name: string; readonly purse: number }> =>
-  state.players.map(({ letter, name, purse }) => ({ letter, name, purse }))

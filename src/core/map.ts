@@ -18,6 +18,19 @@ export interface GameMap {
 
 export const isSpot = (ch: number): boolean => ch === RoomSpot || ch === PassageSpot
 
+/** A step on the grid: rows and columns to add. */
+export type Step = readonly [dRow: number, dCol: number]
+
+/**
+ * The gridpoint one `step` from `cell` on a row-major grid, or -1 off the grid: the one
+ * rule of neighbours that moves, map checks and bots share.
+ */
+export const stepFrom = (rows: number, cols: number, cell: number, [dRow, dCol]: Step): number => {
+  const row = Math.floor(cell / cols) + dRow
+  const col = cell - Math.floor(cell / cols) * cols + dCol
+  return row < 0 || col < 0 || row >= rows || col >= cols ? -1 : row * cols + col
+}
+
 /** Room spots a map needs so that every player and the most gold piles can be dropped on spots of their own. */
 export const requiredRoomSpots = MaxPlayers + GoldMaxNumPiles
 
@@ -133,28 +146,30 @@ export class TooFewSpots extends Data.TaggedError("TooFewSpots")<{ readonly spot
  */
 export type MapProblem = TooFewSpots | RoomNotClosed | PassageAtCorner | MapDisconnected
 
-const orthogonal = [[-1, 0], [1, 0], [0, -1], [0, 1]] as const
-const diagonal = [[-1, -1], [-1, 1], [1, -1], [1, 1]] as const
+const orthogonal: ReadonlyArray<Step> = [[-1, 0], [1, 0], [0, -1], [0, 1]]
+const diagonal: ReadonlyArray<Step> = [[-1, -1], [-1, 1], [1, -1], [1, 1]]
 const allNeighbours = [...orthogonal, ...diagonal]
 
 /** Every broken validity rule, one entry per offending gridpoint (per part, for connectivity), in reading order. */
 export const mapProblems = (map: GameMap): ReadonlyArray<MapProblem> => {
   const { rows, cols, cells } = map
   // Off the grid counts as rock, so a room spot on the edge is not closed.
-  const at = (row: number, col: number) =>
-    row < 0 || col < 0 || row >= rows || col >= cols ? Rock : cells[row * cols + col]!
+  const at = (cell: number, step: Step) => {
+    const next = stepFrom(rows, cols, cell, step)
+    return next < 0 ? Rock : cells[next]!
+  }
   const roomNotClosed: Array<MapProblem> = []
   const passageAtCorner: Array<MapProblem> = []
-  for (let row = 0; row < rows; row++) {
-    for (let col = 0; col < cols; col++) {
-      const ch = cells[row * cols + col]
-      if (ch === RoomSpot) {
-        if (allNeighbours.some(([dr, dc]) => at(row + dr, col + dc) === Rock)) roomNotClosed.push(new RoomNotClosed({ row, col }))
-      } else if (ch === PassageSpot) {
-        const touchesRoomDiagonally = diagonal.some(([dr, dc]) => at(row + dr, col + dc) === RoomSpot)
-        const entersRoom = orthogonal.some(([dr, dc]) => at(row + dr, col + dc) === RoomSpot)
-        if (touchesRoomDiagonally && !entersRoom) passageAtCorner.push(new PassageAtCorner({ row, col }))
-      }
+  for (let cell = 0; cell < cells.length; cell++) {
+    const row = Math.floor(cell / cols)
+    const col = cell - row * cols
+    const ch = cells[cell]
+    if (ch === RoomSpot) {
+      if (allNeighbours.some((step) => at(cell, step) === Rock)) roomNotClosed.push(new RoomNotClosed({ row, col }))
+    } else if (ch === PassageSpot) {
+      const touchesRoomDiagonally = diagonal.some((step) => at(cell, step) === RoomSpot)
+      const entersRoom = orthogonal.some((step) => at(cell, step) === RoomSpot)
+      if (touchesRoomDiagonally && !entersRoom) passageAtCorner.push(new PassageAtCorner({ row, col }))
     }
   }
   const tooFewSpots = map.roomSpots.length < requiredRoomSpots ? [new TooFewSpots({ spots: map.roomSpots.length })] : []
@@ -177,14 +192,9 @@ const disconnectedParts = (map: GameMap): ReadonlyArray<MapDisconnected> => {
     queue[tail++] = start
     while (head < tail) {
       const here = queue[head++]!
-      const row = Math.floor(here / cols)
-      const col = here - row * cols
-      for (const [dr, dc] of orthogonal) {
-        const r = row + dr
-        const c = col + dc
-        if (r < 0 || c < 0 || r >= rows || c >= cols) continue
-        const next = r * cols + c
-        if (part[next] === -1 && isSpot(cells[next]!)) {
+      for (const step of orthogonal) {
+        const next = stepFrom(rows, cols, here, step)
+        if (next >= 0 && part[next] === -1 && isSpot(cells[next]!)) {
           part[next] = id
           queue[tail++] = next
         }

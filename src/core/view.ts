@@ -1,4 +1,4 @@
-import type { ChangeSet, GameState, Viewer } from "./game.js"
+import type { ChangeSet, GameState, Viewer } from "./state.js"
 import { Rock } from "./map.js"
 
 /**

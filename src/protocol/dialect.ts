@@ -1,5 +1,6 @@
 import { PlayerLetters } from "../core/constants.js"
-import type { QuitReason, Refusal } from "../core/game.js"
+import type { Refusal } from "../core/refusals.js"
+import type { QuitReason } from "../core/state.js"
 import type { ServerMessage } from "./messages.js"
 
 /**

@@ -1,5 +1,5 @@
 import { Data, Either } from "effect"
-import type { Request } from "../core/game.js"
+import type { Request } from "../core/state.js"
 import { fitsInDatagram } from "./display.js"
 
 /**

@@ -1,5 +1,6 @@
 import { Either, Schema } from "effect"
-import { type GameState, variants } from "../core/game.js"
+import { variants } from "../core/rules.js"
+import type { GameState } from "../core/state.js"
 import { dialects } from "../protocol/dialect.js"
 
 /**

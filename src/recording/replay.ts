@@ -1,12 +1,6 @@
 import { Data, Effect, Either, Random } from "effect"
-import {
-  applyRequest,
-  type ClientId,
-  type GameState,
-  newGame,
-  standings,
-  type Transition
-} from "../core/game.js"
+import { applyRequest, newGame } from "../core/game.js"
+import { type ClientId, type GameState, standings, type Transition } from "../core/state.js"
 import { parseMap } from "../core/map.js"
 import { refusalText, summaryText } from "../protocol/dialect.js"
 import { decodeClientMessage } from "../protocol/messages.js"

@@ -1,6 +1,7 @@
 import { Data, Effect, Schedule, type Scope } from "effect"
 import { createWriteStream } from "node:fs"
-import type { ClientId, Rules } from "../core/game.js"
+import type { Rules } from "../core/rules.js"
+import type { ClientId } from "../core/state.js"
 import { type GameMap, mapText } from "../core/map.js"
 import type { Dialect } from "../protocol/dialect.js"
 import { encodeClientMessage } from "../protocol/messages.js"

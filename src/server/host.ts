@@ -1,21 +1,17 @@
 import { Deferred, Duration, Effect, Either, Exit, FiberSet, Runtime, type Scope } from "effect"
 import { PlayerLetters } from "../core/constants.js"
+import { applyKey, applyRequest, newGame, shutDown } from "../core/game.js"
+import type { Refusal } from "../core/refusals.js"
+import { type Rules, specRules } from "../core/rules.js"
 import {
-  applyKey,
-  applyRequest,
   type ClientId,
   type Envelope,
   type GameState,
-  newGame,
-  type Refusal,
   type Request,
-  type Rules,
-  shutDown,
-  specRules,
   standings,
   type Transition,
   type Viewer
-} from "../core/game.js"
+} from "../core/state.js"
 import type { GameMap } from "../core/map.js"
 import {
   type Dialect,

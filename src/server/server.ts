@@ -1,5 +1,6 @@
 import { Duration, Effect, Random, type Scope } from "effect"
-import type { ClientId, Rules } from "../core/game.js"
+import type { Rules } from "../core/rules.js"
+import type { ClientId } from "../core/state.js"
 import type { GameMap } from "../core/map.js"
 import { type Endpoint, UdpSocket } from "../net/udp.js"
 import type { Dialect } from "../protocol/dialect.js"

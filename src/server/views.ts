@@ -1,4 +1,4 @@
-import type { GameState, Transition, Viewer } from "../core/game.js"
+import type { GameState, Transition, Viewer } from "../core/state.js"
 import { Occupant, type Paint, paintView, patchView } from "../core/view.js"
 import { blankDisplay, cellOffset, occupantChars } from "../protocol/display.js"
 

@@ -1,4 +1,4 @@
-import type { GameState } from "../core/game.js"
+import type { GameState } from "../core/state.js"
 import { mapText } from "../core/map.js"
 
 /**

@@ -4,7 +4,7 @@ import * as Socket from "@effect/platform/Socket"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Duration, Effect, type Scope } from "effect"
 import type { Socket as NetSocket } from "node:net"
-import type { ClientId } from "../core/game.js"
+import type { ClientId } from "../core/state.js"
 import type { GameHost, Peer } from "../server/host.js"
 import { safeHeaders } from "./server.js"
 

@@ -1,6 +1,6 @@
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import { Effect, type Scope, Stream } from "effect"
-import { type GameState, standings } from "../core/game.js"
+import { type GameState, standings } from "../core/state.js"
 import { summaryText } from "../protocol/dialect.js"
 import type { Recording } from "../recording/format.js"
 import { moveCount, replayRecording } from "../recording/replay.js"

@@ -1,0 +1,32 @@
+import * as C from "./constants.js"
+import type { SightRule } from "./visibility.js"
+
+/**
+ * `classic`: the requirements spec. `steal`: moving onto another player also takes 10% of
+ * its purse, rounded down.
+ */
+export type Variant = "classic" | "steal"
+export const variants: ReadonlyArray<Variant> = ["classic", "steal"]
+
+export interface Rules {
+  readonly maxPlayers: number
+  readonly maxNameLength: number
+  readonly goldTotal: number
+  readonly goldMinPiles: number
+  readonly goldMaxPiles: number
+  readonly sight: SightRule
+  readonly variant: Variant
+}
+
+export const specRules: Rules = {
+  maxPlayers: C.MaxPlayers,
+  maxNameLength: C.MaxNameLength,
+  goldTotal: C.GoldTotal,
+  goldMinPiles: C.GoldMinNumPiles,
+  goldMaxPiles: C.GoldMaxNumPiles,
+  sight: "spec",
+  variant: "classic"
+}
+
+/** The later CS50 servers' reading of the rules: sight passes through room spots only. */
+export const cs50Rules: Rules = { ...specRules, sight: "roomSpotsOnly" }

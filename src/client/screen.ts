@@ -1,3 +1,4 @@
+import { parseStandings } from "../protocol/summary.js"
 import {
   type ClientExit,
   type ClientState,
@@ -234,20 +235,6 @@ export const screen = (state: ClientState): Screen => {
 
 /** The screen's text alone. */
 export const screenLines = (state: ClientState): ReadonlyArray<string> => screen(state).map((each) => each.text)
-
-/** One player's line of a game-over summary: `L purse name`, as every server we know writes it. */
-interface Standing {
-  readonly letter: string
-  readonly purse: number
-  readonly name: string
-}
-
-const parseStandings = (summary: string): ReadonlyArray<Standing> | undefined => {
-  const rows = summary.split("\n").map((row) => row.replace(/\r$/, "")).filter((row) => row.trim() !== "")
-  const standings = rows.map((row) => /^([A-Z])\s+(\d+)\s?(.*)$/.exec(row))
-  if (standings.length === 0 || standings.some((match) => match === null)) return undefined
-  return standings.map((match) => ({ letter: match![1]!, purse: Number(match![2]), name: match![3] ?? "" }))
-}
 
 /**
  * The final standings, best first: the winner (or winners, on a tie) and our own line

@@ -33,6 +33,14 @@ export const refusalText = (refusal: Refusal): string => {
 }
 
 /**
+ * Whether a refusal says the sender never joined: ours, or a CS50 server's ("Please start
+ * PLAY or SPECTATE first."). Sent to a client that did join, it means the server no longer
+ * knows the client's address.
+ */
+export const saysNotJoined = (reason: string): boolean =>
+  /not joined this game|start PLAY or SPECTATE first/i.test(reason)
+
+/**
  * The answer to a refused request. Both dialects tell a nameless player to quit, as the
  * CS50 servers do; the later one also turns a full game away with QUIT, and says ERROR
  * where the spec says NO.

@@ -58,14 +58,28 @@ export const blankDisplay = (rows: number, cols: number): Uint8Array => {
 }
 
 /**
- * The rows of a DISPLAY's grid text, checked: NR lines of NC characters each ending in a
- * newline, where NR x NC is `expected` (GRID's size) when known. The reason, when not.
+ * The rows of a DISPLAY's grid text: NR lines of NC characters, where NR x NC is
+ * `expected` (GRID's size) when known. The spec ends each row with a newline; real
+ * servers also end the last row without one, begin every row with one instead, or end
+ * rows with CRLF. No row is ever empty (NC >= 1), so an empty line at either end is a
+ * row ending, not a row, and all these read the same (see `variations.ts`). Refused only
+ * when the rows cannot be a grid: rows of different lengths, or not GRID's size.
  */
 export const parseDisplayGrid = (grid: string, expected?: GridSize): Either.Either<ReadonlyArray<string>, string> => {
   const rows = grid.split("\n")
-  // Every row ends in a newline, so the last piece is empty.
-  if (rows.pop() !== "") return Either.left("the DISPLAY grid does not end with a newline")
-  if (rows.length === 0) return Either.left("the DISPLAY grid is empty")
+  if (rows.at(-1) === "") rows.pop()
+  if (rows[0] === "") rows.shift()
+  const plain = checkRows(rows, expected)
+  // CRLF row ends, unless the CR is a column GRID counts.
+  if (Either.isLeft(plain) && rows.length > 0 && rows.every((row) => row.endsWith("\r"))) {
+    const stripped = checkRows(rows.map((row) => row.slice(0, -1)), expected)
+    if (Either.isRight(stripped)) return stripped
+  }
+  return plain
+}
+
+const checkRows = (rows: ReadonlyArray<string>, expected: GridSize | undefined): Either.Either<ReadonlyArray<string>, string> => {
+  if (rows.length === 0 || rows[0] === "") return Either.left("the DISPLAY grid is empty")
   const cols = rows[0]!.length
   if (rows.some((row) => row.length !== cols)) return Either.left("the DISPLAY grid's rows differ in length")
   if (expected && (rows.length !== expected.rows || cols !== expected.cols)) {

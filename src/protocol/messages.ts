@@ -96,6 +96,18 @@ export type ServerMessage =
   | { readonly _tag: "Display"; readonly grid: string }
   | { readonly _tag: "Quit"; readonly reason: string }
   | { readonly _tag: "GameOver"; readonly summary: string }
+  /**
+   * Not the spec's: one CS50 server's news of a theft, `GOLDSTEAL n p r L`: we took n
+   * nuggets from player L (n > 0), L took -n from us (n < 0), or L had none (n = 0); our
+   * purse is now p and r nuggets are left.
+   */
+  | {
+    readonly _tag: "GoldSteal"
+    readonly change: number
+    readonly purse: number
+    readonly remaining: number
+    readonly other: string
+  }
 
 /** The text of a message; `dialect.ts` chooses which message a dialect sends. */
 export const encodeServerMessage = (message: ServerMessage): string => {
@@ -116,31 +128,51 @@ export const encodeServerMessage = (message: ServerMessage): string => {
       return message.reason ? `QUIT ${message.reason}` : "QUIT"
     case "GameOver":
       return `GAMEOVER\n${message.summary}`
+    case "GoldSteal":
+      return `GOLDSTEAL ${message.change} ${message.purse} ${message.remaining} ${message.other}`
   }
 }
 
-const naturals = (text: string, count: number): ReadonlyArray<number> | undefined => {
-  const parts = text.trim().split(/ +/)
-  if (parts.length !== count || !parts.every((part) => /^\d{1,9}$/.test(part))) return undefined
+const numbers = (text: string, count: number, signed = false): ReadonlyArray<number> | undefined => {
+  const parts = text.trim().split(/\s+/)
+  const number = signed ? /^-?\d{1,9}$/ : /^\d{1,9}$/
+  if (parts.length !== count || !parts.every((part) => number.test(part))) return undefined
   return parts.map(Number)
 }
 
 const malformed = (reason: string) => Either.left(new ProtocolError({ kind: "malformed", reason }))
 
-/** Parses what a server sent. Speaks both dialects: `QUIT GAME OVER:\n...` is a game over. */
+/** The message types a server sends, for telling `ERROR.` (a type and a stop) from a word we do not know. */
+const serverTypes = new Set(["OK", "NO", "ERROR", "GRID", "GOLD", "DISPLAY", "QUIT", "GAMEOVER", "GOLDSTEAL"])
+
+/** A type word as some servers write it: followed by a stop, colon or comma (`ERROR. Invalid keystroke.`). */
+const typeOf = (word: string): string => {
+  if (serverTypes.has(word)) return word
+  const bare = word.replace(/[.:,;!]+$/, "")
+  return serverTypes.has(bare) ? bare : word
+}
+
+/**
+ * Parses what a server sent, liberally: each variation real servers send whose meaning is
+ * clear is read (they are listed, with examples, in `variations.ts`). Speaks both
+ * dialects: `QUIT GAME OVER:\n...` is a game over.
+ */
 export const decodeServerMessage = (datagram: Uint8Array | string): Either.Either<ServerMessage, ProtocolError> => {
   const text = typeof datagram === "string" ? datagram : decoder.decode(datagram)
   const { word, rest } = firstWord(text)
+  // A one-line message may end with a line end; it is not part of the message.
   const line = (rest ?? "").replace(/\r?\n$/, "")
-  switch (word) {
-    case "OK":
-      return /^[A-Z]$/.test(line) ? Either.right({ _tag: "Ok", letter: line }) : malformed(`bad OK ${excerpt(line)}`)
+  switch (typeOf(word)) {
+    case "OK": {
+      const letter = line.trim()
+      return /^[A-Z]$/.test(letter) ? Either.right({ _tag: "Ok", letter }) : malformed(`bad OK ${excerpt(line)}`)
+    }
     case "NO":
-      return Either.right({ _tag: "No", reason: line })
+      return Either.right({ _tag: "No", reason: line.trim() })
     case "ERROR":
-      return Either.right({ _tag: "Error", reason: line })
+      return Either.right({ _tag: "Error", reason: line.trim() })
     case "GRID": {
-      const size = naturals(line, 2)
+      const size = numbers(line, 2)
       if (!size) return malformed(`bad GRID ${excerpt(line)}`)
       const [rows, cols] = size as [number, number]
       if (rows < 1 || cols < 1) return malformed(`GRID ${rows}x${cols} has no gridpoints`)
@@ -148,19 +180,27 @@ export const decodeServerMessage = (datagram: Uint8Array | string): Either.Eithe
       return Either.right({ _tag: "Grid", rows, cols })
     }
     case "GOLD": {
-      const numbers = naturals(line, 3)
-      if (!numbers) return malformed(`bad GOLD ${excerpt(line)}`)
-      const [collected, purse, remaining] = numbers as [number, number, number]
+      const values = numbers(line, 3)
+      if (!values) return malformed(`bad GOLD ${excerpt(line)}`)
+      const [collected, purse, remaining] = values as [number, number, number]
       return Either.right({ _tag: "Gold", collected, purse, remaining })
     }
-    case "DISPLAY":
-      if (rest === undefined || !text.startsWith("DISPLAY\n")) return malformed("DISPLAY without its grid")
-      return Either.right({ _tag: "Display", grid: rest })
-    case "QUIT":
-      if (/^GAME OVER:\r?\n/.test(rest ?? "")) {
-        return Either.right({ _tag: "GameOver", summary: (rest ?? "").replace(/^GAME OVER:\r?\n/, "") })
+    case "GOLDSTEAL": {
+      const [change, purse, remaining, other] = line.trim().split(/\s+/)
+      const values = numbers(`${change} ${purse} ${remaining}`, 3, true)
+      if (!values || values[1]! < 0 || values[2]! < 0 || !/^[A-Z]$/.test(other ?? "")) {
+        return malformed(`bad GOLDSTEAL ${excerpt(line)}`)
       }
-      return Either.right({ _tag: "Quit", reason: line })
+      return Either.right({ _tag: "GoldSteal", change: values[0]!, purse: values[1]!, remaining: values[2]!, other: other! })
+    }
+    case "DISPLAY":
+      if (rest === undefined || text[word.length] !== "\n") return malformed("DISPLAY without its grid")
+      return Either.right({ _tag: "Display", grid: rest })
+    case "QUIT": {
+      const over = /^GAME OVER:?(?:\r?\n|$)/.exec(rest ?? "")
+      if (over) return Either.right({ _tag: "GameOver", summary: (rest ?? "").slice(over[0].length) })
+      return Either.right({ _tag: "Quit", reason: line.trim() })
+    }
     case "GAMEOVER":
       return Either.right({ _tag: "GameOver", summary: rest ?? "" })
     default:

@@ -1,4 +1,5 @@
 import { Either } from "effect"
+import { saysNotJoined } from "./dialect.js"
 import { type GridSize, parseDisplayGrid } from "./display.js"
 import { decodeServerMessage, type ServerMessage } from "./messages.js"
 
@@ -46,6 +47,12 @@ export interface GameReport {
   /** What the latest message gives the player to read on the status line, if anything. */
   readonly note: string | undefined
   readonly purseChange: PurseChange | undefined
+  /**
+   * The server refused a key of ours as from someone who never joined: it no longer knows
+   * our address (a NAT changed our port). The protocol cannot move a player to a new
+   * address; the only way back in is to join again as a new player.
+   */
+  readonly forgotten: boolean
 }
 
 export const newReport = (role: Role): GameReport => ({
@@ -60,7 +67,8 @@ export const newReport = (role: Role): GameReport => ({
   ending: undefined,
   latest: undefined,
   note: undefined,
-  purseChange: undefined
+  purseChange: undefined,
+  forgotten: false
 })
 
 /** Folds one datagram from the server into the report. */
@@ -91,7 +99,8 @@ export const readMessage = (report: GameReport, message: ServerMessage): GameRep
       // The later CS50 servers refuse with QUIT or ERROR; before we are in, each is a refusal.
       if (!report.joined) return { ...report, ending: { _tag: "Refused", reason: message.reason } }
       if (message._tag === "Quit") return { ...report, ending: { _tag: "Quit", reason: message.reason } }
-      return { ...report, note: message.reason || message._tag.toUpperCase() }
+      const forgotten = report.forgotten || (report.role === "player" && saysNotJoined(message.reason))
+      return { ...report, forgotten, note: message.reason || message._tag.toUpperCase() }
     }
     case "GameOver":
       return { ...report, ending: { _tag: "GameOver", summary: message.summary } }
@@ -104,6 +113,8 @@ export const readMessage = (report: GameReport, message: ServerMessage): GameRep
     }
     case "Gold":
       return readGold(report, message)
+    case "GoldSteal":
+      return readGoldSteal(report, message)
     case "Display": {
       const rows = parseDisplayGrid(message.grid, report.grid)
       if (Either.isLeft(rows)) return { ...report, note: rows.left }
@@ -112,15 +123,32 @@ export const readMessage = (report: GameReport, message: ServerMessage): GameRep
   }
 }
 
+/**
+ * The count of nuggets left never grows, so a GOLD with more left than one already read
+ * was sent before it and overtaken on the way: it is ignored, or it would take back
+ * nuggets (and, read as a shrinking purse, invent a theft).
+ */
+const isStale = (report: GameReport, remaining: number) => report.remaining !== undefined && remaining > report.remaining
+
 const readGold = (report: GameReport, gold: Extract<ServerMessage, { _tag: "Gold" }>): GameReport => {
+  if (isStale(report, gold.remaining)) return { ...report, joined: true }
   const next = { ...report, joined: true, purse: gold.purse, remaining: gold.remaining }
   if (report.role === "spectator") return next
   if (gold.collected > 0) {
     return { ...next, note: `GOLD received: ${gold.collected}`, purseChange: { gained: gold.collected } }
   }
+  // With the count of nuggets left unchanged, a smaller purse is a theft (the steal variant).
   const lost = report.purse - gold.purse
   if (lost > 0 && report.joined) return { ...next, note: `${lost} nuggets taken from you`, purseChange: { lost } }
   return next
+}
+
+const readGoldSteal = (report: GameReport, steal: Extract<ServerMessage, { _tag: "GoldSteal" }>): GameReport => {
+  if (isStale(report, steal.remaining)) return { ...report, joined: true }
+  const next = { ...report, joined: true, purse: steal.purse, remaining: steal.remaining, purseChange: undefined }
+  if (steal.change > 0) return { ...next, note: `you took ${steal.change} nuggets from ${steal.other}` }
+  if (steal.change < 0) return { ...next, note: `${steal.other} took ${-steal.change} nuggets from you` }
+  return { ...next, note: `${steal.other} had no nuggets to take` }
 }
 
 const findSelf = (rows: ReadonlyArray<string>): Position | undefined => {

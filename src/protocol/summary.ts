@@ -1,0 +1,46 @@
+/**
+ * The game-over summary, read: one line per player with its letter, purse and name. Servers
+ * write it as `L purse name` (the spec's order, ours and most CS50 servers') or as
+ * `name L purse` (one 2019 server); both are read. Blank lines are skipped.
+ */
+
+export interface Standing {
+  readonly letter: string
+  readonly purse: number
+  readonly name: string
+}
+
+const letterFirst = /^\s*([A-Z])\s+(\d{1,9})(?:\s(.*))?$/
+const nameFirst = /^\s*(.*?)\s+([A-Z])\s+(\d{1,9})\s*$/
+
+const standingOf = (row: string): Standing | undefined => {
+  const first = letterFirst.exec(row)
+  if (first) return { letter: first[1]!, purse: Number(first[2]), name: (first[3] ?? "").trim() }
+  const last = nameFirst.exec(row)
+  if (last) return { letter: last[2]!, purse: Number(last[3]), name: last[1]!.trim() }
+  return undefined
+}
+
+/** Every player's line, in the summary's order; undefined when a line is in neither form. */
+export const parseStandings = (summary: string): ReadonlyArray<Standing> | undefined => {
+  const rows = summary.split("\n").map((row) => row.replace(/\r$/, "")).filter((row) => row.trim() !== "")
+  const standings = rows.map(standingOf)
+  if (standings.length === 0 || standings.some((each) => each === undefined)) return undefined
+  return standings as ReadonlyArray<Standing>
+}
+
+/**
+ * A player's own line: by its letter when it knows it, else by its name (a player whose
+ * OK was lost may never learn its letter). Undefined when neither finds exactly one line.
+ */
+export const ownStanding = (
+  summary: string,
+  me: { readonly letter: string | undefined; readonly name: string | undefined }
+): Standing | undefined => {
+  const standings = parseStandings(summary) ?? []
+  const byLetter = me.letter === undefined ? [] : standings.filter((each) => each.letter === me.letter)
+  if (byLetter.length === 1) return byLetter[0]
+  const name = me.name?.trim()
+  const byName = name === undefined ? [] : standings.filter((each) => each.name === name)
+  return byName.length === 1 ? byName[0] : undefined
+}

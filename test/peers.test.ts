@@ -1,0 +1,85 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Either, Random } from "effect"
+import { readFileSync } from "node:fs"
+import { hear, newBrain } from "../src/bot/brain.js"
+import { type ClientState, defaultTimings, gridSize, startClient, update } from "../src/client/state.js"
+import { parseMap } from "../src/core/map.js"
+import { decodeClientMessage, decodeServerMessage } from "../src/protocol/messages.js"
+import { ownStanding } from "../src/protocol/summary.js"
+import { entryBytes, latin1 } from "../src/protocol/transcript.js"
+import { makeGameHost } from "../src/server/host.js"
+import { clientCaptures, datagrams, serverCaptures } from "./peers/fixtures.js"
+
+const window = { columns: 100, rows: 30 }
+const isDisplay = (data: Uint8Array) => latin1(data.subarray(0, 8)) === "DISPLAY\n"
+const summaryOf = (data: ReadonlyArray<Uint8Array>) => {
+  for (const each of data) {
+    const message = decodeServerMessage(latin1(each))
+    if (Either.isRight(message) && message.right._tag === "GameOver") return message.right.summary
+  }
+  throw new Error("the capture has no game over")
+}
+
+describe.each(serverCaptures.map((capture) => [capture.peer, capture] as const))("a game against %s's server", (_, capture) => {
+  const player = datagrams(capture.transcript, "server", 0)
+  const spectator = datagrams(capture.transcript, "server", 1)
+  const summary = summaryOf(player)
+
+  it.each([["the player", player, "player-1"], ["the spectator", spectator, undefined]] as const)(
+    "our client, as %s, reads every DISPLAY and plays to the game over",
+    (_, received, name) => {
+      const request = name === undefined ? { _tag: "Spectator" as const } : { _tag: "Player" as const, name }
+      let state: ClientState = startClient(request, "peer:1", window, 0, defaultTimings).state
+      let displays = 0
+      for (const [index, data] of received.entries()) {
+        state = update(state, { _tag: "Datagram", data: latin1(data) }, index).state
+        if (!isDisplay(data) || state.exit) continue
+        displays++
+        // The DISPLAY was taken as it came, in full: no note, and it is the view now.
+        expect(state.report.note, `DISPLAY #${displays}`).toBeUndefined()
+        expect(latin1(data)).toContain(state.report.view!.join("\n"))
+        expect(state.report.view).toHaveLength(gridSize(state)!.rows)
+      }
+      expect(displays).toBeGreaterThan(name === undefined ? 5 : 20)
+      expect(state.exit).toMatchObject({ _tag: "GameOver", summary })
+    }
+  )
+
+  it("a bot hears the same game to its end, and finds its own line in the summary", () => {
+    const brain = player.reduce((each, data) => hear(each, data), newBrain("greedy"))
+    expect(brain.report.ending).toEqual({ _tag: "GameOver", summary })
+    const own = ownStanding(summary, { letter: brain.report.letter, name: "player-1" })
+    expect(own).toMatchObject({ letter: "A", name: "player-1" })
+    expect(own!.purse).toBeGreaterThan(200)
+  })
+})
+
+describe.each(clientCaptures.map((capture) => [capture.peer, capture] as const))("%s's client, as captured", (_, capture) => {
+  const dialect = /--compat cs50-2021/.test(capture.transcript.header.source) ? "cs50-2021" : "spec"
+  const sent = capture.transcript.entries.filter((entry) => entry.from === "client")
+
+  it("sends only messages our server reads", () => {
+    for (const entry of sent) expect(Either.isRight(decodeClientMessage(entryBytes(entry))), entry.data).toBe(true)
+    expect(new Set(sent.map((entry) => entry.data.split(" ")[0]))).toEqual(new Set(["PLAY", "SPECTATE", "KEY"]))
+  })
+
+  it.effect("is let in, moves, watches and quits on our server, as on the capture's", () =>
+    Effect.gen(function*() {
+      const host = yield* makeGameHost({ map: Either.getOrThrow(parseMap(readFileSync("maps/small.txt", "utf8"))), dialect })
+      const inbox = new Map<number, Array<string>>()
+      for (const entry of sent) {
+        const box = inbox.get(entry.client) ?? []
+        inbox.set(entry.client, box)
+        host.receive({ id: `c${entry.client}`, keepsBytes: false, send: (data) => box.push(typeof data === "string" ? data : latin1(data)) }, entryBytes(entry))
+      }
+      const [player = [], quitter = [], spectator = []] = [0, 1, 2].map((client) => inbox.get(client))
+      expect(player.slice(0, 3)).toEqual(["OK A", "GRID 10 29", "GOLD 0 0 250"])
+      expect(player.filter((text) => text.startsWith("DISPLAY")).length).toBeGreaterThan(10)
+      // The one key no server knows, x, is the one refusal.
+      expect(player.filter((text) => /^(NO|ERROR) /.test(text))).toEqual([dialect === "spec" ? "NO unknown keystroke" : "ERROR unknown keystroke"])
+      expect(quitter[0]).toBe("OK B")
+      expect(quitter.at(-1)).toBe("QUIT Thanks for playing!")
+      expect(spectator[0]).toBe("GRID 10 29")
+      expect(host.state().players.map((each) => each.name)).toEqual(["Carol", "Dave", "bot-1"])
+    }).pipe(Effect.scoped, Effect.withRandom(Random.make(7))))
+})

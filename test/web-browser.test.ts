@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type Browser, chromium, type Page } from "playwright-core"
+import { requireTool } from "./tools.js"
 import { runBots } from "../src/bot/bots.js"
 import type { GameState } from "../src/core/state.js"
 import { parseRecording } from "../src/recording/format.js"
@@ -26,7 +27,7 @@ const main = loadMap("main.txt")
 let browser: Browser
 beforeAll(async () => {
   browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    executablePath: requireTool(process.env.CHROMIUM ?? "/usr/bin/chromium", "chromium"),
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"]
   })
 })

@@ -4,6 +4,7 @@ import { rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { promisify } from "node:util"
 import { nuggetsCommand, projectDir } from "../cli/process.js"
+import { requireTool } from "../tools.js"
 
 export { projectDir }
 
@@ -22,8 +23,9 @@ export const tmuxPane = (command: ReadonlyArray<string>, size: { readonly column
   Effect.gen(function*() {
     const socket = `${tmpdir()}/nuggets-test-${process.pid}-${++sessions}.tmux`
     yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(socket, { force: true })))
+    const tmuxPath = requireTool("tmux", "tmux")
     const tmux = (...args: ReadonlyArray<string>) =>
-      Effect.promise(() => run("tmux", ["-S", socket, ...args], { cwd: projectDir }).then(({ stdout }) => stdout))
+      Effect.promise(() => run(tmuxPath, ["-S", socket, ...args], { cwd: projectDir }).then(({ stdout }) => stdout))
     yield* Effect.acquireRelease(
       tmux(
         "new-session", "-d", "-x", String(size.columns), "-y", String(size.rows), "-s", "test",

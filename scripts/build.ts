@@ -5,7 +5,7 @@
  */
 import { execFileSync } from "node:child_process"
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as esbuild from "esbuild"
 
@@ -15,7 +15,7 @@ const root = fileURLToPath(new URL("../", import.meta.url))
 const embedDefaultMap: esbuild.Plugin = {
   name: "embed-default-map",
   setup(build) {
-    build.onLoad({ filter: /[\\/]src[\\/]server[\\/]defaultMap\.ts$/ }, () => ({
+    build.onLoad({ filter: /[\\/]maps[\\/]default\.ts$/ }, () => ({
       contents: `export const defaultMapText = ${JSON.stringify(readFileSync(join(root, "maps/main.txt"), "utf8"))}`,
       loader: "ts"
     }))
@@ -50,11 +50,17 @@ const run = (command: string, args: ReadonlyArray<string>) => {
   }
 }
 
-export const buildExecutable = async (): Promise<string> => {
-  const buildDir = join(root, "build")
-  const distDir = join(root, "dist")
+/**
+ * Builds the single executable at `executable` (dist/nuggets by default), with its
+ * intermediate files in `buildDir`. Tests build elsewhere: never over a binary that may be
+ * running (a game being played), which the system refuses to write (ETXTBSY).
+ */
+export const buildExecutable = async (
+  executable: string = join(root, "dist/nuggets"),
+  buildDir: string = join(root, "build")
+): Promise<string> => {
   mkdirSync(buildDir, { recursive: true })
-  mkdirSync(distDir, { recursive: true })
+  mkdirSync(dirname(executable), { recursive: true })
   const bundled = join(buildDir, "nuggets.cjs")
   await bundle(bundled)
   const blob = join(buildDir, "nuggets.blob")
@@ -64,7 +70,6 @@ export const buildExecutable = async (): Promise<string> => {
     JSON.stringify({ main: bundled, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true })
   )
   run(process.execPath, ["--experimental-sea-config", config])
-  const executable = join(distDir, "nuggets")
   copyFileSync(process.execPath, executable)
   chmodSync(executable, 0o755)
   try {

@@ -1,20 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { buildExecutable } from "../scripts/build.js"
 import { Program, projectDir, run } from "./cli/process.js"
 import { collectAllGold, gridOf, TestClient } from "./server/harness.js"
 
-/** The real single executable, copied to a folder with no node_modules and no sources. */
+/**
+ * The real single executable, built into a folder of its own with no node_modules and no
+ * sources: never over the user's dist/nuggets, which may be running.
+ */
 let nuggets = ""
 let workDir = ""
 
 beforeAll(async () => {
-  const built = await buildExecutable()
   workDir = mkdtempSync(join(tmpdir(), "nuggets-binary-"))
-  nuggets = join(workDir, "nuggets")
-  copyFileSync(built, nuggets)
+  nuggets = await buildExecutable(join(workDir, "nuggets"), join(workDir, "build"))
   writeFileSync(join(workDir, "small.txt"), readFileSync(join(projectDir, "maps/small.txt")))
   writeFileSync(join(workDir, "open.txt"), readFileSync(join(projectDir, "maps/main.txt"), "utf8").replace("|", " "))
 }, 180_000)

@@ -5,11 +5,7 @@ import { runCli } from "./cli/nuggets.js"
 import { stderrLogging } from "./log.js"
 
 runCli(process.argv).pipe(
-  Effect.catchTag("CliError", (error) =>
-    Effect.sync(() => {
-      process.stderr.write(`nuggets: ${error.message}\n`)
-      process.exitCode = 1
-    })),
+  Effect.flatMap((code) => Effect.sync(() => (process.exitCode = code))),
   Effect.provide(NodeContext.layer),
   Effect.provide(stderrLogging),
   NodeRuntime.runMain({ disablePrettyLogger: true })

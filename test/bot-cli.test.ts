@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "@effect/vitest"
 import * as dgram from "node:dgram"
+import { nuggetsInProcess } from "./cli/in-process.js"
 import { nuggetsCommand, run } from "./cli/process.js"
 import { startServer } from "./server/harness.js"
 import { loadMap } from "./support.js"
@@ -23,20 +24,19 @@ describe("nuggets bot, as a program", () => {
   }, 60_000)
 
   it("rejects bad arguments, an unknown host, and a port where no server answers, with one line and exit 1", async () => {
-    const nuggets = await nuggetsCommand()
     const silent = dgram.createSocket("udp4")
     await new Promise<void>((resolve) => silent.bind(0, "127.0.0.1", resolve))
     cleanups.push(() => new Promise((resolve) => silent.close(() => resolve())))
     const cases: ReadonlyArray<readonly [ReadonlyArray<string>, RegExp]> = [
       [["bot", "127.0.0.1", "0"], /^nuggets: PORT — must be 1\.\.65535, not 0$/],
       [["bot", "127.0.0.1", "4000", "--count", "0"], /^nuggets: --count — must be 1\.\.100, not 0$/],
-      [["bot", "127.0.0.1", "4000", "--rate", "-1"], /^nuggets: --rate — '-1' is not a number$/],
+      [["bot", "127.0.0.1", "4000", "--rate", "-1"], /^nuggets: --rate — must be 0\.01\.\.1000000, not -1$/],
       [["bot", "127.0.0.1", "4000", "--seed", "x"], /^nuggets: --seed — 'x' is not a whole number$/],
       [["bot", "no-such-host.invalid", "4000"], /^nuggets: no-such-host\.invalid — unknown host$/],
       [["bot", "127.0.0.1", String(silent.address().port), "--timeout", "0.3"], /^nuggets: 127\.0\.0\.1:\d+ — no Nuggets server answered$/]
     ]
     for (const [args, message] of cases) {
-      const result = await run([...nuggets, ...args])
+      const result = await nuggetsInProcess(...args)
       expect(result.code, args.join(" ")).toBe(1)
       expect(result.stderr.trim().split("\n").at(-1)).toMatch(message)
       expect(result.stdout).toBe("")

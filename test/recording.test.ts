@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import { cursorHide, cursorShow } from "ansi-escapes"
 import { Effect, Either, Logger, LogLevel } from "effect"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -6,7 +7,7 @@ import { join } from "node:path"
 import { runBots } from "../src/bot/bots.js"
 import { specRules } from "../src/core/rules.js"
 import { parseRecording } from "../src/recording/format.js"
-import { nuggetsCommand, run } from "./cli/process.js"
+import { nuggetsInProcess } from "./cli/in-process.js"
 import { startServer, TestClient } from "./server/harness.js"
 import { loadMap } from "./support.js"
 
@@ -41,7 +42,7 @@ const recordGame = async (path: string) => {
   }
 }
 
-const replay = async (...args: ReadonlyArray<string>) => run([...(await nuggetsCommand()), "replay", ...args])
+const replay = (...args: ReadonlyArray<string>) => nuggetsInProcess("replay", ...args)
 
 describe("recordings", () => {
   const recorded = file("game.ndjson")
@@ -95,6 +96,9 @@ describe("recordings", () => {
     expect(events[0][2]).toContain("Player B has")
     const final: string = events.at(-1)[2]
     expect(final).toContain("GAME OVER:\r\n 1. ")
+    // The terminal gets its cursor back once the cast has played.
+    expect(events[0][2].startsWith(cursorHide)).toBe(true)
+    expect(final.endsWith(cursorShow)).toBe(true)
     for (const row of summary.trimEnd().split("\n")) expect(final).toContain(row.split(/ +/).slice(2).join(" "))
     expect(final).toMatch(/ B +\d+ [^\r]*<- (winner, )?you/)
   }, 60_000)
@@ -125,6 +129,55 @@ describe("recordings", () => {
     await gameOver
     expect((await replay(recorded, "--as", "Z", "--cast", file("z.cast"))).stderr).toMatch(/player Z never joined this game/)
     expect((await replay(recorded, "--as", "alice")).stderr).toMatch(/--as — a player's letter/)
+  }, 60_000)
+})
+
+describe("casts, and files never lost", () => {
+  const recorded = file("cast-game.ndjson")
+  const gameOver = recordGame(recorded)
+  const events = (cast: string) => cast.trimEnd().split("\n").slice(1).map((line) => JSON.parse(line) as [number, string, string])
+
+  it("--cast - writes the cast to stdout; --speed 4 plays it four times as fast; --no-color has no colours; --as b is B", async () => {
+    await gameOver
+    const [plain, fast] = await Promise.all([replay(recorded, "--cast", "-", "--as", "b"), replay(recorded, "--cast", "-", "--as", "B", "--speed", "4", "--no-color")])
+    expect(plain.code).toBe(0)
+    expect(plain.stdout).toMatch(/^\{"version":2,/)
+    const [slow, quick] = [events(plain.stdout), events(fast.stdout)]
+    expect(quick).toHaveLength(slow.length)
+    expect(quick.at(-1)![0]).toBeCloseTo(slow.at(-1)![0] / 4, 2)
+    expect(slow.some(([, , text]) => text.includes("\u001b[0;1;7m"))).toBe(true)
+    expect(quick.some(([, , text]) => /\u001b\[[\d;]*m/.test(text))).toBe(false)
+    expect(slow[0]![2]).toContain("Player B has")
+  }, 60_000)
+
+  it("an existing cast is kept without --overwrite and replaced with it; the recording itself never", async () => {
+    await gameOver
+    const cast = file("kept.cast")
+    writeFileSync(cast, "mine\n")
+    expect(await replay(recorded, "--cast", cast)).toMatchObject({
+      code: 1,
+      stderr: `nuggets: ${cast} — already exists: --overwrite lets --cast replace it\n`
+    })
+    expect(readFileSync(cast, "utf8")).toBe("mine\n")
+    expect((await replay(recorded, "--cast", cast, "--overwrite")).code).toBe(0)
+    expect(readFileSync(cast, "utf8")).toMatch(/^\{"version":2,/)
+    const before = readFileSync(recorded, "utf8")
+    expect((await replay(recorded, "--cast", recorded, "--overwrite")).stderr).toMatch(/it is the recording: --cast must not write over it/)
+    expect(readFileSync(recorded, "utf8")).toBe(before)
+  }, 60_000)
+
+  it("a recording never replaces a file that exists unless told to, even one that appears after the check", async () => {
+    const path = file("taken.ndjson")
+    writeFileSync(path, "mine\n")
+    const refused = await startServer({ map: loadMap("small.txt"), seed: 1, record: path }).then((server) => server.result).then(
+      () => "recorded",
+      (error: unknown) => String(error)
+    )
+    expect(refused).toMatch(/EEXIST/)
+    expect(readFileSync(path, "utf8")).toBe("mine\n")
+    const replaced = await startServer({ map: loadMap("small.txt"), seed: 1, record: path, overwriteRecording: true })
+    await replaced.stop()
+    expect(readFileSync(path, "utf8")).toMatch(/^\{"format":/)
   }, 60_000)
 })
 

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from "@effect/vitest"
-import * as dgram from "node:dgram"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
 import { nuggetsCommand, Program, run } from "./cli/process.js"
 import { collectAllGold, gridOf, TestClient } from "./server/harness.js"
 
@@ -64,9 +66,23 @@ describe("nuggets serve, as a program", () => {
     const page = await fetch(line.split(": ")[1]!)
     expect(page.status).toBe(200)
     expect(await page.text()).toContain("<!doctype html>")
-    const bad = await run([...(await nuggetsCommand()), "serve", "--web", "99999"])
-    expect(bad.code).toBe(1)
-    expect(bad.stderr).toMatch(/^nuggets: --web — "99999": "99999" is not a port/)
+  }, 60_000)
+
+  it("--log FILE and --log-level debug (in either form), --map and --seed: the log goes to the file, at that level", async () => {
+    const log = join(mkdtempSync(join(tmpdir(), "nuggets-serve-")), "server.log")
+    cleanups.push(() => rmSync(dirname(log), { recursive: true, force: true }))
+    const { port, server } = await startServe("--log-level=debug", "--log", log, "--map", "maps/small.txt", "--seed", "11")
+    const player = await open(port)
+    player.send("PLAY Alice")
+    expect(await player.next()).toBe("OK A")
+    player.send("KEY z")
+    expect(await player.nextStarting("NO")).toBe("NO unknown keystroke")
+    server.child.kill("SIGTERM")
+    expect(await server.exitCode()).toBe(0)
+    expect(server.stderr).toBe("")
+    const logged = readFileSync(log, "utf8")
+    expect(logged).toMatch(/ DEBUG .*KEY "z" refused: unknown keystroke/)
+    expect(logged).toMatch(/ INFO serving a 10x29 map on 127\.0\.0\.1:\d+, seed 11/)
   }, 60_000)
 
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
@@ -86,28 +102,4 @@ describe("nuggets serve, as a program", () => {
   }, 60_000)
   }
 
-  it("exits 1 with one line for a port already in use", async () => {
-    const taken = dgram.createSocket("udp4")
-    await new Promise<void>((resolve) => taken.bind(0, "127.0.0.1", resolve))
-    cleanups.push(() => taken.close())
-    const port = taken.address().port
-    const { code, stderr, stdout } = await run([...(await nuggetsCommand()), "serve", "--port", String(port), "--host", "127.0.0.1"])
-    expect(code).toBe(1)
-    expect(stdout).toBe("")
-    expect(stderr).toBe(`nuggets: port ${port} is already in use\n`)
-  }, 30_000)
-
-  it("exits 1 with one clear line for bad arguments", async () => {
-    const cases: Array<[Array<string>, string]> = [
-      [["no-such-map.txt"], "nuggets: no-such-map.txt — cannot read the map: no such file or folder\n"],
-      [["maps/small.txt", "-1"], "nuggets: unknown option '-1' — try 'nuggets help serve'\n"],
-      [["maps/small.txt", "seven"], "nuggets: SEED — 'seven' is not a whole number\n"],
-      [["--port", "65536"], "nuggets: --port — must be 0..65535, not 65536\n"],
-      [["maps/small.txt", "1", "2"], "nuggets: unexpected argument '2' — try 'nuggets help serve'\n"]
-    ]
-    for (const [args, message] of cases) {
-      const { code, stderr, stdout } = await run([...(await nuggetsCommand()), "serve", ...args])
-      expect({ code, stderr, stdout }).toEqual({ code: 1, stderr: message, stdout: "" })
-    }
-  }, 60_000)
 })

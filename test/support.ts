@@ -4,10 +4,12 @@ import { fileURLToPath } from "node:url"
 import { applyKey, newGame } from "../src/core/game.js"
 import { specRules } from "../src/core/rules.js"
 import type { ClientId, GameState, Player, Viewer } from "../src/core/state.js"
-import { type GameMap, parseMap } from "../src/core/map.js"
+import { type GameMap, mapText, parseMap } from "../src/core/map.js"
 import { viewOf } from "../src/core/view.js"
 import { makeSight } from "../src/core/visibility.js"
 import { viewText } from "../src/protocol/display.js"
+import { digestOf, formatName, formatVersion } from "../src/recording/format.js"
+import { version } from "../src/version.js"
 
 export const mapsDir = fileURLToPath(new URL("../maps/", import.meta.url))
 
@@ -63,3 +65,13 @@ export const pressKeys = (state: GameState, client: ClientId, keys: string): Gam
 
 /** What `viewer` sees, as DISPLAY text worked out from scratch: the plain reference for the fast paths. */
 export const renderView = (state: GameState, viewer: Viewer): string => viewText(viewOf(state, viewer))
+
+/** A recording written by hand on the example map: Alice joins, then presses `keys`, one a second. */
+export const walkRecording = (keys: string): string => {
+  const map = mapText(loadMap("main.txt"))
+  return [
+    { format: formatName, formatVersion, program: version, seed: 3, rules: specRules, dialect: "spec", map, mapDigest: digestOf(map), started: "2026-01-01T00:00:00.000Z" },
+    { t: 0, client: 0, message: "PLAY Alice" },
+    ...Array.from(keys, (key, i) => ({ t: 1000 * (i + 1), client: 0, message: `KEY ${key}` }))
+  ].map((line) => JSON.stringify(line)).join("\n") + "\n"
+}

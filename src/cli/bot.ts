@@ -1,10 +1,11 @@
-import { Args, Command, Options } from "@effect/cli"
-import { Console, Duration, Effect, Option } from "effect"
+import { Console, Duration, Effect, type Option } from "effect"
 import { type BotResult, defaultDeadline, resultLine, runBots } from "../bot/bots.js"
 import { type Strategy, strategies } from "../bot/brain.js"
+import { choice, command, decimal, optional, text, textArg, wholeNumber, wholeNumberArg, withDefault } from "./command.js"
+import { checkName } from "./client.js"
 import { CliError } from "./error.js"
-import { decimalOption, leaf, wholeNumberArg, wholeNumberOption } from "./runner.js"
-import { maxSeed, seedOrClock } from "./shared.js"
+import { seedOrClock } from "./maps.js"
+import { maxSeed } from "./options.js"
 
 const maxBots = 100
 
@@ -27,7 +28,7 @@ interface BotCommandOptions {
 
 const bot = (options: BotCommandOptions) =>
   Effect.gen(function*() {
-    if (options.name.trim() === "") return yield* new CliError({ message: "--name — must not be blank" })
+    yield* checkName(options.name, "--name")
     const seed = yield* seedOrClock(options.seed)
     const where = `${options.host}:${options.port}`
     const results = yield* runBots({
@@ -40,7 +41,7 @@ const bot = (options: BotCommandOptions) =>
       name: (index) => `${options.name}-${index + 1}`,
       answerTimeout: Duration.seconds(options.timeout),
       deadline: Duration.seconds(options.deadline)
-    }).pipe(Effect.mapError((error) => new CliError({ message: error.message })))
+    })
     const failure = failureOf(results, where)
     if (failure !== undefined && results.every((result) => result.letter === undefined)) {
       return yield* new CliError({ message: failure })
@@ -65,41 +66,31 @@ const failureOf = (results: ReadonlyArray<BotResult>, where: string): string | u
   return undefined
 }
 
-const botCommand = Command.make(
+export const botNode = command(
   "bot",
   {
-    host: Args.text({ name: "HOST" }),
-    port: wholeNumberArg("PORT", 1, 65535),
-    count: wholeNumberOption("count", 1, maxBots).pipe(Options.withDefault(1)),
-    strategy: Options.choice("strategy", strategies).pipe(Options.withDefault("greedy" as Strategy)),
-    seed: wholeNumberOption("seed", 0, maxSeed).pipe(Options.optional),
-    rate: decimalOption("rate", 0.01, 1_000_000).pipe(Options.withDefault(defaultRate)),
-    name: Options.text("name").pipe(Options.withDefault("bot")),
-    timeout: decimalOption("timeout", 0.1, 3600).pipe(Options.withDefault(3)),
-    deadline: decimalOption("deadline", 0.1, 86_400).pipe(Options.withDefault(Duration.toSeconds(defaultDeadline)))
+    summary: "Headless players that join a game and play until it ends. Prints one line per bot " +
+      "(letter, purse, name); logs go to stderr.",
+    args: {
+      host: textArg("HOST", "name or address of the machine where the server runs"),
+      port: wholeNumberArg("PORT", 1, 65535, "the port the server announced")
+    },
+    options: {
+      count: wholeNumber("count", "N", 1, maxBots, `how many bots join, each its own player (1..${maxBots}; 26 fill a game)`).pipe(
+        withDefault(1)
+      ),
+      strategy: choice("strategy", "S", strategies, "random: random moves; greedy: to the nearest gold seen, else explore").pipe(
+        withDefault<Strategy>("greedy")
+      ),
+      seed: wholeNumber("seed", "N", 0, maxSeed, "makes the bots' choices reproducible").pipe(optional("the clock")),
+      rate: decimal("rate", "R", 0.01, 1_000_000, "keys per second, per bot, with a little jitter: about a person's pace by default")
+        .pipe(withDefault(defaultRate)),
+      name: text("name", "NAME", "bots play as NAME-1, NAME-2, ...").pipe(withDefault("bot")),
+      timeout: decimal("timeout", "S", 0.1, 3600, "seconds to wait for the server's answer to PLAY").pipe(withDefault(3)),
+      deadline: decimal("deadline", "S", 0.1, 86_400, "seconds a bot plays at most before it quits").pipe(
+        withDefault(Duration.toSeconds(defaultDeadline))
+      )
+    }
   },
   bot
 )
-
-export const botNode = leaf(botCommand, {
-  summary: "Headless players that join a game and play until it ends. Prints one line per bot " +
-    "(letter, purse, name); logs go to stderr.",
-  usage: "[options] HOST PORT",
-  args: [
-    { term: "HOST", text: "name or address of the machine where the server runs" },
-    { term: "PORT", text: "the port the server announced" }
-  ],
-  options: [
-    { term: "--count N", text: `how many bots join, each its own player (1..${maxBots}; 26 fill a game)`, default: "1" },
-    { term: "--strategy S", text: "random: random moves; greedy: to the nearest gold seen, else explore", default: "greedy" },
-    { term: "--seed N", text: "makes the bots' choices reproducible", default: "the clock" },
-    { term: "--rate R", text: "keys per second, per bot, with a little jitter: about a person's pace by default", default: String(defaultRate) },
-    { term: "--name NAME", text: "bots play as NAME-1, NAME-2, ...", default: "bot" },
-    { term: "--timeout S", text: "seconds to wait for the server's answer to PLAY", default: "3" },
-    {
-      term: "--deadline S",
-      text: "seconds a bot plays at most before it quits",
-      default: String(Duration.toSeconds(defaultDeadline))
-    }
-  ]
-})

@@ -1,25 +1,43 @@
-import { Args, Command, Options } from "@effect/cli"
 import { Effect, Option } from "effect"
 import { joinGame } from "../client/session.js"
 import { defaultTimings } from "../client/state.js"
 import { terminalLayer } from "../client/terminal.js"
+import { checkName, keysSection, needsTerminal, reportExit } from "./client.js"
+import { command, decimal, optionalArg, textArg, wholeNumberArg, withDefault } from "./command.js"
 import { CliError } from "./error.js"
-import { decimalOption, leaf, wholeNumberArg } from "./runner.js"
-import { checkName, keysHelp, logHelp, logOption, noColorHelp, noColorOption, reportExit, screenLogging } from "./shared.js"
+import { checkOutputs } from "./files.js"
+import { logging, logsSomewhere } from "./logging.js"
+import { logLevelOption, logOption, noColorOption } from "./options.js"
 
-const joinCommand = Command.make(
+export const joinNode = command(
   "join",
   {
-    host: Args.text({ name: "HOST" }),
-    port: wholeNumberArg("PORT", 1, 65535),
-    playername: Args.text({ name: "NAME" }).pipe(Args.optional),
-    log: logOption,
-    timeout: decimalOption("timeout", 0.1, 3600).pipe(Options.withDefault(defaultTimings.answerTimeout / 1000)),
-    noColor: noColorOption
+    summary: "Join a game: as a player with a NAME, or as the spectator without one.",
+    args: {
+      host: textArg("HOST", "name or IPv4/IPv6 address of the machine where the server runs"),
+      port: wholeNumberArg("PORT", 1, 65535, "the port the server announced"),
+      playername: textArg("NAME", "play under this name (cut to 50 characters)").pipe(optionalArg("watch as the spectator"))
+    },
+    options: {
+      timeout: decimal("timeout", "S", 0.1, 3600, "seconds to wait for the server's first answer").pipe(
+        withDefault(defaultTimings.answerTimeout / 1000)
+      ),
+      log: logOption("the screen is never written over"),
+      logLevel: logLevelOption,
+      noColor: noColorOption
+    },
+    more: [keysSection]
   },
-  ({ host, log, noColor, playername, port, timeout }) =>
+  (options, given) =>
     Effect.gen(function*() {
+      const { host, playername, port, timeout } = options
       if (Option.isSome(playername)) yield* checkName(playername.value)
+      const logTarget = { file: options.log, level: options.logLevel, screen: true }
+      if (given.includes("--log-level") && !logsSomewhere(logTarget)) {
+        return yield* new CliError({ message: "--log-level — only with --log FILE or 2>FILE: nothing is logged over the screen" })
+      }
+      yield* checkOutputs(Option.toArray(options.log).map((path) => ({ path, flag: "--log", append: true })), [], false)
+      yield* needsTerminal("join", "'nuggets bot' plays without one")
       const exit = yield* joinGame(
         {
           host,
@@ -30,35 +48,13 @@ const joinCommand = Command.make(
           }),
           timings: { ...defaultTimings, answerTimeout: timeout * 1000 }
         },
-        terminalLayer({ noColor })
-      )
+        terminalLayer({ noColor: options.noColor })
+      ).pipe(Effect.provide(logging(logTarget)))
       if (exit._tag === "UserQuit" && exit.how === "hangup") {
         // The terminal is gone. End as the signal would have, which also skips Node's own
         // terminal reset at exit: on a hung-up terminal that aborts the process.
         return yield* Effect.sync(() => process.kill(process.pid, "SIGHUP"))
       }
       yield* reportExit(exit)
-    }).pipe(
-      Effect.provide(screenLogging(log)),
-      Effect.catchTags({
-        ConnectError: (error) => new CliError({ message: error.message }),
-        UdpError: (error) => new CliError({ message: error.message })
-      })
-    )
+    })
 )
-
-export const joinNode = leaf(joinCommand, {
-  summary: "Join a game: as a player with a NAME, or as the spectator without one.",
-  usage: "[options] HOST PORT [NAME]",
-  args: [
-    { term: "HOST", text: "name or IPv4/IPv6 address of the machine where the server runs" },
-    { term: "PORT", text: "the port the server announced" },
-    { term: "NAME", text: "play under this name (cut to 50 characters)", default: "watch as the spectator" }
-  ],
-  options: [
-    logHelp,
-    { term: "--timeout S", text: "seconds to wait for the server's first answer", default: String(defaultTimings.answerTimeout / 1000) },
-    noColorHelp
-  ],
-  more: keysHelp
-})

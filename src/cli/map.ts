@@ -1,9 +1,8 @@
-import { Args, Command } from "@effect/cli"
 import { Console, Effect } from "effect"
 import { mapProblems } from "../core/map.js"
+import { command, group, textArg } from "./command.js"
 import { CliError } from "./error.js"
-import { group, leaf } from "./runner.js"
-import { parseServableMap, readMapText } from "./shared.js"
+import { parseServableMap, readMapText } from "./maps.js"
 
 /** Checks a map against every rule of the spec and prints each broken one; exit 0 if none. */
 const checkMap = (path: string) =>
@@ -21,14 +20,15 @@ const checkMap = (path: string) =>
     return yield* new CliError({ message: `${path} — ${count}; nuggets serve still plays it` })
   })
 
-const checkCommand = Command.make("check", { file: Args.text({ name: "FILE" }) }, ({ file }) => checkMap(file))
-
-export const mapNode = group("map", { summary: "Tools for map files." }, [
-  leaf(checkCommand, {
-    summary: "Check a map file against every rule of the spec: its characters and size, enough room spots, " +
-      "rooms closed, passages meeting walls (not corners), one connected map. Prints each problem with its line " +
-      "and column, and exits 1 if there is any; the server still plays a map whose only problems are these.",
-    usage: "FILE",
-    args: [{ term: "FILE", text: "the map file to check" }]
-  })
+export const mapNode = group("map", "Tools for map files.", [
+  command(
+    "check",
+    {
+      summary: "Check a map file against every rule of the spec: its characters and size, enough room spots, " +
+        "rooms closed, passages meeting walls (not corners), one connected map. Prints each problem with its line " +
+        "and column, and exits 1 if there is any; the server still plays a map whose only problems are these.",
+      args: { file: textArg("FILE", "the map file to check") }
+    },
+    ({ file }) => checkMap(file)
+  )
 ])

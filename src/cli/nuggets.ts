@@ -1,14 +1,32 @@
+import { Console, Effect } from "effect"
 import { version } from "../version.js"
 import { botNode } from "./bot.js"
+import { group } from "./command.js"
 import { joinNode } from "./join.js"
 import { mapNode } from "./map.js"
 import { playNode } from "./play.js"
 import { replayNode } from "./replay.js"
-import { group, runCommandLine } from "./runner.js"
+import { runCommandLine } from "./runner.js"
 import { serveNode } from "./serve.js"
 
-export const nuggets = group("nuggets", {
-  summary: "Nuggets: a multiplayer exploration game over UDP. Try 'nuggets play'."
-}, [playNode, serveNode, joinNode, botNode, replayNode, mapNode])
+export const nuggets = group(
+  "nuggets",
+  "Nuggets: a multiplayer exploration game over UDP. Try 'nuggets play'.",
+  [playNode, serveNode, joinNode, botNode, replayNode, mapNode]
+)
 
-export const runCli = (argv: ReadonlyArray<string>) => runCommandLine(nuggets, version, argv)
+/** Help's width: the terminal's, or 80 when it is not shown on one. */
+const helpLayout = () => ({
+  colour: process.stdout.isTTY === true && (process.env.NO_COLOR ?? "") === "",
+  width: process.stdout.isTTY === true && process.stdout.columns > 0 ? process.stdout.columns : 80
+})
+
+/**
+ * The program, for a command line as `process.argv` gives it: what it prints goes through
+ * the Console, a failure is one line on stderr, `nuggets: <what> — <why>`. Gives the exit code.
+ */
+export const runCli = (argv: ReadonlyArray<string>) =>
+  runCommandLine(nuggets, version, argv, helpLayout()).pipe(
+    Effect.as(0),
+    Effect.catchTag("CliError", (error) => Console.error(`nuggets: ${error.message}`).pipe(Effect.as(1)))
+  )

@@ -1,39 +1,32 @@
-import { Args, Command, Options } from "@effect/cli"
 import { Console, Context, Deferred, Effect, Fiber, Layer, Option } from "effect"
 import { isIPv6 } from "node:net"
 import { hostname, userInfo } from "node:os"
 import { joinGame } from "../client/session.js"
 import { terminalLayer } from "../client/terminal.js"
-import type { Variant } from "../core/rules.js"
 import { udpLayer, UdpSocket } from "../net/udp.js"
 import { runServer } from "../server/server.js"
 import { startWeb } from "../web/live.js"
+import { checkName, keysSection, needsTerminal, reportExit } from "./client.js"
+import { command, needs, optionalArg, textArg } from "./command.js"
 import { CliError } from "./error.js"
-import { leaf, wholeNumberOption } from "./runner.js"
+import { checkOutputs } from "./files.js"
+import { logging, logsSomewhere } from "./logging.js"
+import { gameSetup, logWarnings } from "./maps.js"
 import {
-  checkName,
-  gameSetup,
-  hostHelp,
   hostOption,
-  keysHelp,
-  logHelp,
+  logLevelOption,
   logOption,
-  maxSeed,
-  noColorHelp,
+  mapOption,
   noColorOption,
-  portHelp,
+  overwriteOption,
   portOption,
-  recordHelp,
   recordOption,
-  reportExit,
   rulesFor,
-  screenLogging,
-  variantHelp,
+  seedOption,
   variantOption,
   webAddress,
-  webHelp,
   webOption
-} from "./shared.js"
+} from "./options.js"
 
 /** The address this process's own client uses to reach a server bound to `host`. */
 const localAddress = (host: string) => host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host
@@ -46,30 +39,53 @@ const loginName = () => {
   }
 }
 
-interface PlayOptions {
-  readonly name: Option.Option<string>
-  readonly mapFile: Option.Option<string>
-  readonly seed: Option.Option<number>
-  readonly port: number
-  readonly host: string
-  readonly variant: Variant
-  readonly record: Option.Option<string>
-  readonly log: Option.Option<string>
-  readonly noColor: boolean
-  readonly web: Option.Option<string>
-}
-
-/**
- * A server in this process and the player in this terminal. When the player leaves or the
- * game ends, the server stops too, telling anyone else still playing.
- */
-const play = (options: PlayOptions) =>
-  Effect.gen(function*() {
-    const { map, seed } = yield* gameSetup(options)
-    const name = yield* checkName(Option.getOrElse(options.name, loginName))
-    const web = yield* webAddress(options.web)
-    const exit = yield* Effect.scoped(
-      Effect.gen(function*() {
+export const playNode = command(
+  "play",
+  {
+    summary: "Start a game on this machine and play it here; friends can join it.",
+    args: { name: textArg("NAME", "your player name").pipe(optionalArg("your login name")) },
+    options: {
+      map: mapOption,
+      seed: seedOption,
+      port: portOption,
+      host: hostOption,
+      variant: variantOption,
+      record: recordOption,
+      overwrite: overwriteOption("--record"),
+      web: webOption,
+      log: logOption("the screen is never written over"),
+      logLevel: logLevelOption,
+      noColor: noColorOption
+    },
+    rules: [needs("--overwrite", "--record")],
+    more: [keysSection]
+  },
+  /**
+   * A server in this process and the player in this terminal. When the player leaves or the
+   * game ends, the server stops too, telling anyone else still playing.
+   */
+  (options, given) =>
+    Effect.gen(function*() {
+      const name = yield* checkName(Option.getOrElse(options.name, loginName))
+      const web = yield* webAddress(options.web)
+      const logTarget = { file: options.log, level: options.logLevel, screen: true }
+      if (given.includes("--log-level") && !logsSomewhere(logTarget)) {
+        return yield* new CliError({ message: "--log-level — only with --log FILE or 2>FILE: nothing is logged over the screen" })
+      }
+      const record = Option.getOrUndefined(options.record)
+      yield* checkOutputs(
+        [
+          ...(record === undefined ? [] : [{ path: record, flag: "--record" }]),
+          ...Option.toArray(options.log).map((path) => ({ path, flag: "--log", append: true }))
+        ],
+        Option.toArray(options.map).map((path) => ({ path, what: "the map" })),
+        options.overwrite
+      )
+      const setup = yield* gameSetup({ mapFile: options.map, seed: options.seed })
+      const { map, seed } = setup
+      yield* needsTerminal("play", "'nuggets serve' runs a game without one")
+      const playing = Effect.gen(function*() {
+        yield* logWarnings(setup)
         const socket = yield* Layer.build(
           udpLayer({ port: options.port, host: options.host, family: isIPv6(options.host) ? "udp6" : "udp4" })
         ).pipe(Effect.map(Context.get(UdpSocket)))
@@ -78,7 +94,7 @@ const play = (options: PlayOptions) =>
           map,
           seed,
           rules: rulesFor("spec", options.variant),
-          ...Option.match(options.record, { onNone: () => ({}), onSome: (record) => ({ record }) }),
+          ...(record === undefined ? {} : { record, overwriteRecording: options.overwrite }),
           started: (host) =>
             Option.match(web, {
               onNone: () => Effect.succeed(Option.none<string>()),
@@ -107,49 +123,7 @@ const play = (options: PlayOptions) =>
         yield* Fiber.interrupt(server)
         return exit
       })
-    )
-    yield* reportExit(exit)
-  }).pipe(
-    Effect.provide(screenLogging(options.log)),
-    Effect.catchTags({
-      ConnectError: (error) => new CliError({ message: error.message }),
-      UdpError: (error) => new CliError({ message: error.message }),
-      RecordingError: (error) => new CliError({ message: error.message }),
-      WebError: (error) => new CliError({ message: error.message })
+      const exit = yield* Effect.scoped(playing).pipe(Effect.provide(logging(logTarget)))
+      yield* reportExit(exit)
     })
-  )
-
-const playCommand = Command.make(
-  "play",
-  {
-    name: Args.text({ name: "NAME" }).pipe(Args.optional),
-    mapFile: Options.text("map").pipe(Options.optional),
-    seed: wholeNumberOption("seed", 0, maxSeed).pipe(Options.optional),
-    port: portOption,
-    host: hostOption,
-    variant: variantOption,
-    record: recordOption,
-    log: logOption,
-    noColor: noColorOption,
-    web: webOption
-  },
-  play
 )
-
-export const playNode = leaf(playCommand, {
-  summary: "Start a game on this machine and play it here; friends can join it.",
-  usage: "[options] [NAME]",
-  args: [{ term: "NAME", text: "your player name", default: "your login name" }],
-  options: [
-    { term: "--map FILE", text: "the map file", default: "the spec's example map, built in" },
-    { term: "--seed N", text: "a whole number that makes the game reproducible", default: "the clock" },
-    portHelp,
-    hostHelp,
-    variantHelp,
-    recordHelp,
-    webHelp,
-    logHelp,
-    noColorHelp
-  ],
-  more: keysHelp
-})

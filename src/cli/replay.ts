@@ -1,131 +1,124 @@
-import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Either, Option } from "effect"
-import { readFile, writeFile } from "node:fs/promises"
+import { writeFile } from "node:fs/promises"
 import { farewell } from "../client/screen.js"
 import { terminalLayer } from "../client/terminal.js"
 import { castOf } from "../recording/cast.js"
-import { parseRecording, type Recording } from "../recording/format.js"
+import { parseRecording } from "../recording/format.js"
 import { recordedFrames, type Watching } from "../recording/frames.js"
 import { watchRecording } from "../recording/player.js"
 import { replayRecording } from "../recording/replay.js"
-import { CliError } from "./error.js"
-import { decimalOption, leaf } from "./runner.js"
 import { startReplayWeb } from "../web/replay.js"
-import { fileFailure, noColorHelp, noColorOption, webAddress, webOption } from "./shared.js"
-
-interface ReplayOptions {
-  readonly file: string
-  readonly as: string
-  readonly speed: number
-  readonly check: boolean
-  readonly cast: Option.Option<string>
-  readonly noColor: boolean
-  readonly web: Option.Option<string>
-}
+import { needsTerminal, printWidth } from "./client.js"
+import { command, decimal, excludes, flag, needs, optional, text, textArg, withDefault } from "./command.js"
+import { CliError, errnoOf, fileFailure } from "./error.js"
+import { checkOutputs, readText, stdoutPath } from "./files.js"
+import { noColorOption, overwriteOption, webAddress } from "./options.js"
 
 const loadRecording = (file: string) =>
-  Effect.tryPromise({
-    try: () => readFile(file, "utf8"),
-    catch: (error) => new CliError({ message: `${file} — cannot read it: ${fileFailure(error)}` })
-  }).pipe(
+  readText(file, "the recording").pipe(
     Effect.flatMap((text) => Either.mapLeft(parseRecording(text), (why) => new CliError({ message: `${file} — ${why}` })))
   )
 
+/** `spectator`, or a player's letter in either case. */
 const watching = (as: string): Effect.Effect<Watching, CliError> =>
-  as === "spectator" || /^[A-Z]$/.test(as)
-    ? Effect.succeed(as)
+  as.toLowerCase() === "spectator"
+    ? Effect.succeed("spectator")
+    : /^[A-Za-z]$/.test(as)
+    ? Effect.succeed(as.toUpperCase())
     : Effect.fail(new CliError({ message: `--as — a player's letter (A..Z) or spectator, not '${as}'` }))
 
-const framesOf = (file: string, recording: Recording, as: Watching) =>
-  recordedFrames(recording, as).pipe(
-    Effect.mapError((mismatch) => new CliError({ message: `${file} — ${mismatch.message}` })),
-    Effect.filterOrFail(
-      ({ frames }) => frames.length > 0,
-      () => new CliError({ message: `${file} — player ${as} never joined this game` })
-    )
+const whose = (as: Watching) => (as === "spectator" ? "the spectator" : `player ${as}`)
+
+const replayOptions = {
+  as: text("as", "WHO", "whose screen: spectator (the whole map) or a player's letter").pipe(withDefault("spectator")),
+  speed: decimal("speed", "X", 0.125, 64, "times the recorded pace, 0.125..64 (idle gaps are cut to 2 s)").pipe(withDefault(1)),
+  check: flag("check", "replay with the real core and compare every checkpoint and the summary; exit 1 at the first difference"),
+  cast: text("cast", "OUT", "write an asciinema v2 cast of that screen to OUT (- for stdout) instead of showing it").pipe(
+    optional()
+  ),
+  overwrite: overwriteOption("--cast"),
+  noColor: noColorOption,
+  web: text("web", "[HOST:]PORT", "show it in a browser instead, with its own pause and speed controls, until Ctrl-C").pipe(
+    optional()
   )
+}
 
-const replay = (options: ReplayOptions) =>
-  Effect.gen(function*() {
-    const { file } = options
-    const recording = yield* loadRecording(file)
-    const as = yield* watching(options.as)
-    const web = yield* webAddress(options.web)
-    if (Option.isSome(web)) {
-      // Served until interrupted (Ctrl-C): the page plays the recording at its own pace.
-      return yield* Effect.scoped(
-        startReplayWeb(recording, web.value).pipe(
-          Effect.mapError((error) => new CliError({ message: error.reason === "BadRecording" ? `${file} — ${error.message}` : error.message })),
-          Effect.flatMap(({ url }) => Console.log(`Watch ${file} in a browser: ${url}`)),
-          Effect.zipRight(Effect.never)
-        )
-      )
-    }
-    if (options.check) {
-      const result = yield* replayRecording(recording).pipe(
-        Effect.mapError((mismatch) => new CliError({ message: `${file} — ${mismatch.message}` }))
-      )
-      const end = result.ended === "game over"
-        ? "and the summary match"
-        : result.ended === "shut down"
-        ? "and the summary match (the server was stopped before the end)"
-        : "match (the recording stops before the end)"
-      return yield* Console.log(`${file}: OK — ${result.moves} moves, ${result.checkpoints} checkpoints ${end}`)
-    }
-    const { frames, result } = yield* framesOf(file, recording, as)
-    if (Option.isSome(options.cast)) {
-      const out = options.cast.value
-      const cast = castOf(frames, {
-        title: `Nuggets, as ${as === "spectator" ? "the spectator" : `player ${as}`} saw it`,
-        started: recording.header.started,
-        moves: result.moves
-      })
-      yield* Effect.tryPromise({
-        try: () => writeFile(out, cast),
-        catch: (error) => new CliError({ message: `${out} — cannot write the cast: ${fileFailure(error)}` })
-      })
-      return yield* Console.log(`${out}: ${frames.length} frames of ${as === "spectator" ? "the spectator" : `player ${as}`}`)
-    }
-    const watched = yield* watchRecording(frames, options.speed).pipe(Effect.provide(terminalLayer({ noColor: options.noColor })))
-    const width = process.stdout.columns || 80
-    yield* Console.log(
-      watched.exit
-        ? farewell(watched.exit, width)
-        : watched.done === "end"
-        ? `the recording ends at move ${watched.move} of ${result.moves}`
-        : `stopped at move ${watched.move} of ${result.moves}`
-    )
-  })
-
-const replayCommand = Command.make(
+export const replayNode = command(
   "replay",
   {
-    file: Args.text({ name: "FILE" }),
-    as: Options.text("as").pipe(Options.withDefault("spectator")),
-    speed: decimalOption("speed", 0.125, 64).pipe(Options.withDefault(1)),
-    check: Options.boolean("check"),
-    cast: Options.text("cast").pipe(Options.optional),
-    noColor: noColorOption,
-    web: webOption
+    summary: "Watch a recorded game again in the terminal (see serve --record), check it, or make an asciinema cast of it.",
+    args: { file: textArg("FILE", "a recording made by 'nuggets serve --record' or 'nuggets play --record'") },
+    options: replayOptions,
+    rules: [
+      excludes("--check", "--cast", "--web", "--as", "--speed", "--no-color"),
+      excludes("--web", "--cast", "--as", "--speed", "--no-color"),
+      needs("--overwrite", "--cast")
+    ],
+    more: [{
+      title: "Keys while watching",
+      rows: [["space", "pause or go on"], ["+ -", "faster, slower"], [".", "one move (pauses)"], ["q", "quit"]]
+    }]
   },
-  replay
+  (options) =>
+    Effect.gen(function*() {
+      const { file } = options
+      const as = yield* watching(options.as)
+      const web = yield* webAddress(options.web)
+      const cast = Option.getOrUndefined(options.cast)
+      if (cast !== undefined) yield* checkOutputs([{ path: cast, flag: "--cast" }], [{ path: file, what: "the recording" }], options.overwrite)
+      const recording = yield* loadRecording(file)
+      if (Option.isSome(web)) {
+        // Served until interrupted (Ctrl-C): the page plays the recording at its own pace.
+        return yield* Effect.scoped(
+          startReplayWeb(recording, web.value).pipe(
+            Effect.mapError((error) => error.reason === "BadRecording" ? new CliError({ message: `${file} — ${error.message}` }) : error),
+            Effect.flatMap(({ url }) => Console.log(`Watch ${file} in a browser: ${url}`)),
+            Effect.zipRight(Effect.never)
+          )
+        )
+      }
+      if (options.check) {
+        const result = yield* replayRecording(recording).pipe(
+          Effect.mapError((mismatch) => new CliError({ message: `${file} — ${mismatch.message}` }))
+        )
+        const end = result.ended === "game over"
+          ? "and the summary match"
+          : result.ended === "shut down"
+          ? "and the summary match (the server was stopped before the end)"
+          : "match (the recording stops before the end)"
+        return yield* Console.log(`${file}: OK — ${result.moves} moves, ${result.checkpoints} checkpoints ${end}`)
+      }
+      if (cast === undefined) yield* needsTerminal("replay", "--cast OUT writes a cast, --check checks it, --web PORT shows it in a browser")
+      const { frames, result } = yield* recordedFrames(recording, as).pipe(
+        Effect.mapError((mismatch) => new CliError({ message: `${file} — ${mismatch.message}` })),
+        Effect.filterOrFail(
+          ({ frames }) => frames.length > 0,
+          () => new CliError({ message: `${file} — player ${as} never joined this game` })
+        )
+      )
+      if (cast !== undefined) {
+        const text = castOf(frames, {
+          title: `Nuggets, as ${whose(as)} saw it`,
+          started: recording.header.started,
+          moves: result.moves,
+          speed: options.speed,
+          colour: !options.noColor
+        })
+        if (cast === stdoutPath) return yield* Console.log(text.trimEnd())
+        yield* Effect.tryPromise({
+          // Exclusive unless --overwrite: a file that appeared since the check is kept.
+          try: () => writeFile(cast, text, { flag: options.overwrite ? "w" : "wx" }),
+          catch: (error) => new CliError({ message: `${cast} — cannot write the cast: ${fileFailure(errnoOf(error), String(error))}` })
+        })
+        return yield* Console.log(`${cast}: ${frames.length} frames of ${whose(as)}`)
+      }
+      const watched = yield* watchRecording(frames, options.speed).pipe(Effect.provide(terminalLayer({ noColor: options.noColor })))
+      yield* Console.log(
+        watched.exit
+          ? farewell(watched.exit, printWidth())
+          : watched.done === "end"
+          ? `the recording ends at move ${watched.move} of ${result.moves}`
+          : `stopped at move ${watched.move} of ${result.moves}`
+      )
+    })
 )
-
-export const replayNode = leaf(replayCommand, {
-  summary: "Watch a recorded game again in the terminal (see serve --record), check it, or make an asciinema cast of it.",
-  usage: "[options] FILE",
-  args: [{ term: "FILE", text: "a recording made by 'nuggets serve --record' or 'nuggets play --record'" }],
-  options: [
-    { term: "--as WHO", text: "whose screen: spectator (the whole map) or a player's letter", default: "spectator" },
-    { term: "--speed X", text: "times the recorded pace, 0.125..64 (idle gaps are cut to 2 s)", default: "1" },
-    { term: "--check", text: "replay with the real core and compare every checkpoint and the summary; exit 1 at the first difference" },
-    { term: "--cast OUT", text: "write an asciinema v2 cast of that screen to OUT instead of showing it" },
-    { term: "--web [HOST:]PORT", text: "show it in a browser instead, with pause and speed controls, until Ctrl-C" },
-    noColorHelp
-  ],
-  more: `Keys while watching:
-  space     pause or go on
-  + -       faster, slower
-  .         one move (pauses)
-  q         quit`
-})

@@ -1,142 +1,24 @@
-import { Args, CliConfig, Command, CommandDescriptor, HelpDoc, Options, type Usage, ValidationError } from "@effect/cli"
+import { Args, CliConfig, type HelpDoc, Options, type ValidationError } from "@effect/cli"
 import type { Span } from "@effect/cli/HelpDoc/Span"
 import { Console, Effect, Option } from "effect"
-import { CliError } from "./error.js"
+import { brokenRule, type CommandNode, type Runnable } from "./command.js"
+import { CliError, type ServiceFailure, toCliError } from "./error.js"
+import { type HelpLayout, renderHelp } from "./help.js"
 
 /**
- * The command line around @effect/cli. @effect/cli parses each command's own options and
- * arguments; choosing the command, help, `--version`, unknown names and error lines are
- * ours. @effect/cli 0.77 cannot show a command's full path or its defaults in help, hide
- * `--wizard`, reject an unknown option by name, or print an error without colour on one
- * line, so `Command.run` is not used.
+ * The command line around @effect/cli. Choosing the command, help, `--version`, unknown
+ * and repeated options and the error lines are ours; each command's options and arguments
+ * are parsed by @effect/cli's `Options` and `Args`. `Command.run` is not used: it adds
+ * built-in options (`--log-level`, `--wizard`, `--completions`) that take the place of
+ * ours, cannot show a command's full path or its defaults in help, and prints errors in
+ * colour over several lines.
  */
 
-/** One argument or option as help lists it. */
-export interface HelpEntry {
-  /** As typed: `--port N`, `MAP`. */
-  readonly term: string
-  readonly text: string
-  readonly default?: string
-}
-
-export interface Help {
-  readonly summary: string
-  /** What follows the command's path on the usage line, e.g. `[options] [MAP [SEED]]`. */
-  readonly usage?: string
-  readonly args?: ReadonlyArray<HelpEntry>
-  readonly options?: ReadonlyArray<HelpEntry>
-  /** Free text at the end, such as a table of keys. */
-  readonly more?: string
-}
-
-/** A command of any name and config: a leaf may hold any of them. */
-type AnyCommand<R, E> = Command.Command<any, R, E, any>
-
-export interface CommandNode<R, E> {
-  readonly name: string
-  readonly help: Help
-  /** A command that runs, or a group of commands. */
-  readonly command?: AnyCommand<R, E>
-  readonly children?: ReadonlyArray<CommandNode<R, E>>
-}
-
-export const leaf = <R, E>(command: AnyCommand<R, E>, help: Help): CommandNode<R, E> => ({
-  name: [...Command.getNames(command)][0]!,
-  help,
-  command
-})
-
-export const group = <R, E>(name: string, help: Help, children: ReadonlyArray<CommandNode<R, E>>): CommandNode<R, E> => ({
-  name,
-  help,
-  children
-})
-
-// ---- Strict numbers: only digits (and a decimal point where allowed), within a range, in our own words ----
-
-const checkNumber = (label: string, text: string, min: number, max: number, decimals: boolean) =>
-  !(decimals ? /^\d+(\.\d+)?$/ : /^\d+$/).test(text)
-    ? { ok: false as const, why: `${label} — '${text}' is not a ${decimals ? "number" : "whole number"}` }
-    : Number(text) < min || Number(text) > max
-    ? { ok: false as const, why: `${label} — must be ${min}..${max}, not ${text}` }
-    : { ok: true as const, value: Number(text) }
-
-const numberOption = (name: string, min: number, max: number, decimals: boolean) =>
-  Options.text(name).pipe(Options.mapEffect((text) => {
-    const checked = checkNumber(`--${name}`, text, min, max, decimals)
-    return checked.ok ? Effect.succeed(checked.value) : Effect.fail(ValidationError.invalidValue(HelpDoc.p(checked.why)))
-  }))
-
-export const wholeNumberOption = (name: string, min: number, max: number) => numberOption(name, min, max, false)
-
-/** A number such as `0.5` or `10`: no sign, no exponent, no hex. */
-export const decimalOption = (name: string, min: number, max: number) => numberOption(name, min, max, true)
-
-export const wholeNumberArg = (name: string, min: number, max: number) =>
-  Args.text({ name }).pipe(Args.mapEffect((text) => {
-    const checked = checkNumber(name, text, min, max, false)
-    return checked.ok ? Effect.succeed(checked.value) : Effect.fail(HelpDoc.p(checked.why))
-  }))
-
-// ---- What a command parses, read from @effect/cli's own usage ----
-
-/** Every option a command parses, and whether it takes a value. */
-export const optionsOf = <R, E>(command: AnyCommand<R, E>): ReadonlyMap<string, boolean> => {
-  const found = new Map<string, boolean>()
-  const walk = (usage: Usage.Usage): void => {
-    switch (usage._tag) {
-      case "Named":
-        for (const name of usage.names) if (name.startsWith("-")) found.set(name, Option.isSome(usage.acceptedValues))
-        return
-      case "Optional":
-      case "Repeated":
-        return walk(usage.usage)
-      case "Alternation":
-      case "Concat":
-        walk(usage.left)
-        return walk(usage.right)
-    }
-  }
-  walk(Command.getUsage(command))
-  return found
-}
-
-/** Commands whose help does not list exactly the options they parse: empty when help is true. */
-export const helpMismatches = <R, E>(node: CommandNode<R, E>, path = ""): Array<string> => {
-  const here = `${path} ${node.name}`.trim()
-  if (node.children) return node.children.flatMap((child) => helpMismatches(child, here))
-  const parsed = [...optionsOf(node.command!).keys()].sort()
-  const listed = (node.help.options ?? []).flatMap((entry) => entry.term.split(" ")[0]!.split(",")).sort()
-  return parsed.join() === listed.join() ? [] : [`${here}: parses ${parsed.join(" ")} but its help lists ${listed.join(" ")}`]
-}
-
-// ---- Help ----
-
-const wantsColour = (stream: NodeJS.WriteStream) => stream.isTTY === true && (process.env.NO_COLOR ?? "") === ""
-
-export const renderHelp = <R, E>(path: ReadonlyArray<string>, node: CommandNode<R, E>, colour: boolean): string => {
-  const heading = (text: string) => (colour ? `\x1b[1m${text}\x1b[0m` : text)
-  const { help } = node
-  const table = (rows: ReadonlyArray<readonly [string, string]>) => {
-    const width = Math.min(22, Math.max(...rows.map(([term]) => term.length)))
-    return rows.map(([term, text]) =>
-      term.length > width ? `  ${term}\n  ${" ".repeat(width)}  ${text}` : `  ${term.padEnd(width)}  ${text}`
-    )
-  }
-  const entries = (list: ReadonlyArray<HelpEntry>) =>
-    table(list.map((entry) => [entry.term, entry.default === undefined ? entry.text : `${entry.text} (default: ${entry.default})`] as const))
-  const usage = [...path, help.usage ?? (node.children ? "<command>" : "")].join(" ").trim()
-  const lines = [`${heading("Usage:")} ${usage}`, "", help.summary]
-  if (node.children) {
-    lines.push("", heading("Commands:"), ...table(node.children.map((child) => [child.name, child.help.summary] as const)))
-  }
-  if (help.args?.length) lines.push("", heading("Arguments:"), ...entries(help.args))
-  const builtIn: Array<HelpEntry> = [{ term: "-h, --help", text: "show this help" }]
-  if (path.length === 1) builtIn.push({ term: "-V, --version", text: "print the version" })
-  lines.push("", heading("Options:"), ...entries([...(help.options ?? []), ...builtIn]))
-  if (help.more) lines.push("", help.more)
-  return lines.join("\n")
-}
+/** `help` itself, for `nuggets help help`. */
+const helpOfHelp = {
+  name: "help",
+  help: { summary: "Show the help of nuggets or of one of its commands.", usage: "[COMMAND...]" }
+} as const
 
 /** A HelpDoc (what @effect/cli says is wrong) as plain text on one line. */
 const docLine = (doc: HelpDoc.HelpDoc): string => {
@@ -160,21 +42,94 @@ const docLine = (doc: HelpDoc.HelpDoc): string => {
   return walk(doc).join(" ").replace(/\s+/g, " ").trim()
 }
 
-// ---- Running ----
-
 const config = CliConfig.make({ isCaseSensitive: true })
 const usageError = (message: string) => Effect.fail(new CliError({ message }))
 
+/** A word that is an option: `-x`, `--name`, `--name=value`; not `-` (stdin, stdout) nor a negative number. */
+const isOptionWord = (word: string) => word.startsWith("-") && word !== "-" && !/^-\d/.test(word)
+
+interface Parsed {
+  readonly options: Record<string, unknown>
+  readonly args: Record<string, unknown>
+  /** Options typed, in order. */
+  readonly given: ReadonlyArray<string>
+}
+
+/** Reads `words` for `command`; a bad word fails with the line the user reads. */
+const parseWords = <R, E>(command: Runnable<R, E>, words: ReadonlyArray<string>, tryHelp: string) =>
+  Effect.gen(function*() {
+    const dashes = words.indexOf("--")
+    const before = dashes === -1 ? words : words.slice(0, dashes)
+    const positional: Array<string> = []
+    // The options, each as two words (name, value) whatever way it was typed: @effect/cli then never
+    // takes a value such as `-` or `-1` for an option of its own.
+    const optionWords: Array<string> = []
+    const given: Array<string> = []
+    for (let i = 0; i < before.length; i++) {
+      const word = before[i]!
+      if (!isOptionWord(word)) {
+        positional.push(word)
+        continue
+      }
+      const equals = word.indexOf("=")
+      const name = equals === -1 ? word : word.slice(0, equals)
+      const declared = command.options.find((each) => each.flag === name)
+      if (declared === undefined) return yield* usageError(`unknown option '${name}' — ${tryHelp}`)
+      if (given.includes(name)) return yield* usageError(`${name} — given twice`)
+      given.push(name)
+      if (!declared.takesValue) {
+        if (equals !== -1) return yield* usageError(`${name} — takes no value`)
+        optionWords.push(name)
+      } else if (equals !== -1) {
+        optionWords.push(name, word.slice(equals + 1))
+      } else if (i + 1 < before.length) {
+        optionWords.push(name, before[++i]!)
+      } else {
+        return yield* usageError(`${name} — needs a value`)
+      }
+    }
+    if (dashes !== -1) positional.push(...words.slice(dashes + 1))
+    const required = command.args.filter((arg) => arg.required).length
+    if (positional.length < required) return yield* usageError(`${command.args[positional.length]!.name} — missing; ${tryHelp}`)
+    if (positional.length > command.args.length) {
+      return yield* usageError(`unexpected argument '${positional[command.args.length]}' — ${tryHelp}`)
+    }
+    const ourWords = (error: ValidationError.ValidationError) => new CliError({ message: docLine(error.error) })
+    const [optionError, , optionValues] = yield* Options.processCommandLine(
+      Options.all(command.options.map((each) => each.parser)),
+      optionWords,
+      config
+    ).pipe(Effect.mapError(ourWords))
+    if (Option.isSome(optionError)) return yield* ourWords(optionError.value)
+    const [, argValues] = yield* Args.validate(Args.all(command.args.map((each) => each.parser)), positional, config).pipe(
+      Effect.mapError(ourWords)
+    )
+    const byKey = (keys: ReadonlyArray<string>, values: ReadonlyArray<unknown>) =>
+      Object.fromEntries(keys.map((key, index) => [key, values[index]]))
+    return {
+      options: byKey(command.optionKeys, optionValues),
+      args: byKey(command.argKeys, argValues),
+      given
+    } satisfies Parsed
+  })
+
 /**
  * Runs the command `argv` names (argv as `process.argv`: node and script first). Help and
- * the version go to stdout; a bad command line fails with a one-line `CliError`.
+ * the version go to stdout; a bad command line, or a command's failure, fails with a
+ * one-line `CliError`.
  */
-export const runCommandLine = <R, E>(root: CommandNode<R, E>, version: string, argv: ReadonlyArray<string>) =>
+export const runCommandLine = <R, E extends ServiceFailure>(
+  root: CommandNode<R, E>,
+  version: string,
+  argv: ReadonlyArray<string>,
+  layout: HelpLayout
+) =>
   Effect.gen(function*() {
     const words = argv.slice(2)
-    const showHelp = (path: ReadonlyArray<string>, node: CommandNode<R, E>) =>
-      Console.log(renderHelp(path, node, wantsColour(process.stdout)))
-    if (words.length === 1 && (words[0] === "--version" || words[0] === "-V")) {
+    const showHelp = (path: ReadonlyArray<string>, node: Pick<CommandNode<R, E>, "help" | "children">) =>
+      Console.log(renderHelp(path, node, layout))
+    if (words[0] === "--version" || words[0] === "-V") {
+      if (words.length > 1) return yield* usageError(`unexpected argument '${words[1]}' — ${words[0]} takes none`)
       return yield* Console.log(`${root.name} ${version}`)
     }
     // `nuggets help [command...]`: every word names a command.
@@ -182,6 +137,10 @@ export const runCommandLine = <R, E>(root: CommandNode<R, E>, version: string, a
     const rest = helpAsked ? words.slice(1) : words.slice()
     const path = [root.name]
     let node = root
+    if (helpAsked && rest[0] === "help") {
+      if (rest.length > 1) return yield* usageError(`unexpected argument '${rest[1]}' — try '${root.name} help'`)
+      return yield* showHelp([root.name, "help"], helpOfHelp)
+    }
     while (node.children && rest.length > 0 && (helpAsked || !rest[0]!.startsWith("-"))) {
       const word = rest[0]!
       const child = node.children.find((each) => each.name === word)
@@ -201,34 +160,13 @@ export const runCommandLine = <R, E>(root: CommandNode<R, E>, version: string, a
     const dashes = rest.indexOf("--")
     const optionWords = dashes === -1 ? rest : rest.slice(0, dashes)
     if (optionWords.includes("--help") || optionWords.includes("-h")) return yield* showHelp(path, node)
-    if (node.children) {
+    if (node.children || !node.command) {
       if (rest.length === 0) return yield* showHelp(path, node)
       return yield* usageError(`unknown option '${rest[0]}' — ${tryHelp}`)
     }
-    const command = node.command!
-    // Every word that looks like an option must be one of the command's own.
-    const known = optionsOf(command)
-    for (let i = 0; i < optionWords.length; i++) {
-      const word = optionWords[i]!
-      if (!word.startsWith("-") || word === "-") continue
-      const name = word.split("=")[0]!
-      const takesValue = known.get(name)
-      if (takesValue === undefined) return yield* usageError(`unknown option '${name}' — ${tryHelp}`)
-      if (takesValue && !word.includes("=")) {
-        if (i + 1 >= optionWords.length) return yield* usageError(`${name} — needs a value`)
-        i++
-      }
-    }
-    const directive = yield* CommandDescriptor.parse(command.descriptor, [node.name, ...rest], config).pipe(
-      // Our own checks already say `<what> — <why>`; @effect/cli's words get the command as <what>.
-      Effect.mapError((error) => {
-        const line = docLine(error.error)
-        return new CliError({ message: line.includes(" — ") ? line : `${path.slice(1).join(" ")} — ${line}` })
-      })
-    )
-    if (directive._tag === "BuiltIn") return yield* showHelp(path, node)
-    if (directive.leftover.length > 0) {
-      return yield* usageError(`unexpected argument '${directive.leftover[0]}' — ${tryHelp}`)
-    }
-    return yield* command.transform(command.handler(directive.value), directive.value)
+    const command = node.command
+    const parsed = yield* parseWords(command, rest, tryHelp)
+    const broken = brokenRule(command.rules, parsed.given)
+    if (broken !== undefined) return yield* usageError(broken)
+    return yield* command.run(parsed.options, parsed.args, parsed.given).pipe(Effect.mapError(toCliError))
   })

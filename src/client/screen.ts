@@ -8,6 +8,9 @@ import {
   type WindowSize,
   windowFits
 } from "./state.js"
+import { wrap } from "../wrap.js"
+
+const wrapCut = (text: string, width: number) => wrap(text, width, { cut: true })
 
 /**
  * What the screen shows, as a pure function of the client state: lines of printable ASCII,
@@ -131,33 +134,16 @@ export const statusBar = (state: ClientState, width: number): Line => {
   return styled([[status, Style.plain], ["  ", Style.plain], [shorten(sanitize(note[0]), width - status.length - 2), note[1]]], width)
 }
 
-/** Greedy word wrap; a word longer than the width is cut. */
-export const wrap = (text: string, width: number): ReadonlyArray<string> => {
-  const lines: Array<string> = []
-  let current = ""
-  for (const word of text.split(/ +/)) {
-    const candidate = current === "" ? word : `${current} ${word}`
-    if (candidate.length <= width) {
-      current = candidate
-    } else {
-      if (current !== "") lines.push(current)
-      current = word.slice(0, width)
-    }
-  }
-  if (current !== "") lines.push(current)
-  return lines
-}
-
 /** The message for a window the grid does not fit: in full if it fits, else in short. */
 export const tooSmallLines = (size: WindowSize, needed: WindowSize): ReadonlyArray<string> => {
-  const full = wrap(
+  const full = wrapCut(
     `The window is too small for this game: it must be at least ${needed.columns} columns wide and ` +
       `${needed.rows} rows tall; it is ${size.columns} x ${size.rows}. ` +
       `Please enlarge it; the game appears as soon as it fits. Or press S to play in a view that scrolls.`,
     size.columns
   )
   if (full.length <= size.rows) return full
-  return wrap(`Too small: need ${needed.columns}x${needed.rows}, have ${size.columns}x${size.rows}; S scrolls`, size.columns)
+  return wrapCut(`Too small: need ${needed.columns}x${needed.rows}, have ${size.columns}x${size.rows}; S scrolls`, size.columns)
 }
 
 /** Every key the client knows, for the help overlay and for `--help`. */

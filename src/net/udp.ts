@@ -16,7 +16,7 @@ export interface Endpoint {
 
 /** The socket could not be bound, or connected to its peer: sending never fails (see `UdpSocket`). */
 export class UdpError extends Data.TaggedError("UdpError")<{
-  readonly reason: "Bind" | "Connect"
+  readonly reason: "Bind" | "PortInUse" | "UnknownHost" | "Connect"
   readonly message: string
 }> {}
 
@@ -98,7 +98,7 @@ export const makeUdpSocket = (options: UdpOptions = {}) =>
         const socket = dgram.createSocket({ type: options.family ?? "udp4", lookup: lookupLiterals })
         const onError = (error: Error) => {
           socket.close()
-          resume(Effect.fail(new UdpError({ reason: "Bind", message: bindMessage(error, options) })))
+          resume(Effect.fail(bindError(error, options)))
         }
         socket.once("error", onError)
         socket.bind({ port: options.port ?? 0, ...(options.host ? { address: options.host } : {}) }, () => {
@@ -184,13 +184,22 @@ export const makeUdpSocket = (options: UdpOptions = {}) =>
     })
   })
 
-const bindMessage = (error: Error, options: UdpOptions) => {
+const bindError = (error: Error, options: UdpOptions): UdpError => {
   const where = `${options.host ?? "0.0.0.0"}:${options.port ?? 0}`
-  const code = (error as NodeJS.ErrnoException).code
-  if (code === "EADDRINUSE") return `port ${options.port} is already in use`
-  if (code === "EADDRNOTAVAIL") return `cannot bind to ${where}: no such local address`
-  if (code === "EACCES") return `not allowed to bind to ${where}`
-  return `cannot bind to ${where}: ${error.message}`
+  const bind = (message: string) => new UdpError({ reason: "Bind", message })
+  switch ((error as NodeJS.ErrnoException).code) {
+    case "EADDRINUSE":
+      return new UdpError({ reason: "PortInUse", message: `port ${options.port} is already in use` })
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return new UdpError({ reason: "UnknownHost", message: `${options.host} — unknown host` })
+    case "EADDRNOTAVAIL":
+      return bind(`cannot bind to ${where}: no such local address`)
+    case "EACCES":
+      return bind(`not allowed to bind to ${where}`)
+    default:
+      return bind(`cannot bind to ${where}: ${error.message}`)
+  }
 }
 
 export const udpLayer = (options: UdpOptions = {}) => Layer.scoped(UdpSocket, makeUdpSocket(options))

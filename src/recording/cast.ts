@@ -1,4 +1,4 @@
-import { cursorHide, cursorTo, eraseScreen } from "ansi-escapes"
+import { cursorHide, cursorShow, cursorTo, eraseScreen } from "ansi-escapes"
 import { frameDiff } from "../client/paint.js"
 import { farewell, type Screen } from "../client/screen.js"
 import { type Frame, frameScreen, gapBefore } from "./frames.js"
@@ -6,12 +6,22 @@ import { type Frame, frameScreen, gapBefore } from "./frames.js"
 /**
  * An asciinema v2 cast of a viewer's screen: a header line, then `[seconds, "o", text]`
  * events, the text being exactly what the terminal client would have written. Timing is
- * the recording's own, long idle gaps capped. It ends with the game-over summary.
+ * the recording's own (times `speed`), long idle gaps capped. It ends with the game-over
+ * summary, and gives the terminal its cursor back.
  */
 export const castOf = (
   frames: ReadonlyArray<Frame>,
-  options: { readonly title: string; readonly started: string; readonly moves: number }
+  options: {
+    readonly title: string
+    readonly started: string
+    readonly moves: number
+    readonly speed?: number
+    /** In colour unless false: asciinema plays the terminal's colours back. */
+    readonly colour?: boolean
+  }
 ): string => {
+  const speed = options.speed ?? 1
+  const colour = options.colour ?? true
   const first = frames[0]
   const grid = first?.client.report.grid ?? { rows: 23, cols: 80 }
   // Wide enough for the status line of a small map, and never narrower than the map.
@@ -28,17 +38,16 @@ export const castOf = (
   let shown: Screen | undefined
   const event = (text: string) => lines.push(JSON.stringify([Number(seconds.toFixed(3)), "o", text]))
   frames.forEach((frame, index) => {
-    seconds += gapBefore(frames, index) / 1000
-    const next = frameScreen(frame, window, { moves: options.moves })
-    // In colour: asciinema plays the terminal's colours back.
-    const diff = (shown === undefined ? cursorHide : "") + frameDiff(shown, next, true)
+    seconds += gapBefore(frames, index) / 1000 / speed
+    const next = frameScreen(frame, window, { moves: options.moves, speed })
+    const diff = (shown === undefined ? cursorHide : "") + frameDiff(shown, next, colour)
     shown = next
     if (diff) event(diff)
   })
   const exit = frames.at(-1)?.client.exit
-  if (exit) {
-    seconds += 1
-    event(cursorTo(0, 0) + eraseScreen + farewell(exit, window.columns).split("\n").join("\r\n") + "\r\n")
-  }
+  seconds += 1 / speed
+  event(
+    (exit ? cursorTo(0, 0) + eraseScreen + farewell(exit, window.columns).split("\n").join("\r\n") + "\r\n" : "") + cursorShow
+  )
   return lines.join("\n") + "\n"
 }

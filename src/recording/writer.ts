@@ -9,7 +9,13 @@ import type { GameHost } from "../server/host.js"
 import { version } from "../version.js"
 import { digestOf, type Entry, formatName, formatVersion, type Header, stateDigest } from "./format.js"
 
-export class RecordingError extends Data.TaggedError("RecordingError")<{ readonly message: string }> {}
+/** The recording could not be opened: `code` is the system's (EEXIST, ENOENT, EACCES, ...). */
+export class RecordingError extends Data.TaggedError("RecordingError")<{
+  readonly reason: "Open"
+  readonly path: string
+  readonly code: string | undefined
+  readonly message: string
+}> {}
 
 export interface RecordingOptions {
   readonly path: string
@@ -17,6 +23,8 @@ export interface RecordingOptions {
   readonly rules: Rules
   readonly dialect: Dialect
   readonly map: GameMap
+  /** Replace a file that exists; without, an existing file is never touched. */
+  readonly overwrite?: boolean
 }
 
 /** A checkpoint after this many messages: a desync is caught within that many moves. */
@@ -38,10 +46,11 @@ export const recordGame = (host: GameHost, options: RecordingOptions): Effect.Ef
     const elapsed = () => clock.unsafeCurrentTimeMillis() - started
     const stream = yield* Effect.acquireRelease(
       Effect.async<ReturnType<typeof createWriteStream>, RecordingError>((resume) => {
-        const stream = createWriteStream(options.path, { flags: "w" })
+        // Exclusive unless told to overwrite: a file that appeared since the command line was checked is kept.
+        const stream = createWriteStream(options.path, { flags: options.overwrite ? "w" : "wx" })
         stream.once("open", () => resume(Effect.succeed(stream)))
-        stream.once("error", (error) =>
-          resume(Effect.fail(new RecordingError({ message: `${options.path} — cannot record: ${error.message}` }))))
+        stream.once("error", (error: NodeJS.ErrnoException) =>
+          resume(Effect.fail(new RecordingError({ reason: "Open", path: options.path, code: error.code, message: error.message }))))
       }),
       (stream) =>
         Effect.async<void>((resume) => {

@@ -18,6 +18,8 @@ export interface ServerOptions<E = never> {
   readonly observe?: (handled: Handled) => void
   /** Records the game to this file as it is played. */
   readonly record?: string
+  /** The recording may replace a file that exists. */
+  readonly overwriteRecording?: boolean
   /**
    * Called once the game is set up (and its recording started), before the first
    * datagram: to announce the port, or for other ways in, such as the web. It runs in
@@ -61,7 +63,8 @@ export const runServer = <E = never>(options: ServerOptions<E>): Effect.Effect<G
         seed: options.seed,
         rules: host.state().rules,
         dialect: options.dialect ?? "spec",
-        map: options.map
+        map: options.map,
+        overwrite: options.overwriteRecording ?? false
       })
     }
     /** One peer per address, made once: the same few clients send thousands of datagrams. */

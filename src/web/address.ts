@@ -13,8 +13,14 @@ export const defaultWebHost = "127.0.0.1"
 
 const usage = "write [HOST:]PORT, e.g. 8080, 0.0.0.0:8080 or [::1]:8080"
 
-const bad = (text: string, why: string) =>
-  Either.left(new WebError({ reason: "BadAddress", message: `--web — ${JSON.stringify(text)}: ${why}; ${usage}` }))
+/** `part` of `text` is wrong: quoted once, and `text` too only when it says more. */
+const bad = (text: string, part: string, why: string) =>
+  Either.left(
+    new WebError({
+      reason: "BadAddress",
+      message: `--web — ${JSON.stringify(part)}${part === text ? "" : ` in ${JSON.stringify(text)}`} ${why}; ${usage}`
+    })
+  )
 
 const parsePort = (text: string): number | undefined => {
   if (!/^\d{1,5}$/.test(text)) return undefined
@@ -28,16 +34,16 @@ const parsePort = (text: string): number | undefined => {
  * host names besides `localhost`: listening on a name that resolves elsewhere surprises.
  */
 export const parseWebAddress = (text: string, defaultHost = defaultWebHost): Either.Either<WebAddress, WebError> => {
-  if (text.trim() !== text || text === "") return bad(text, "no address")
+  if (text.trim() !== text || text === "") return bad(text, text, "is no address")
   const bracketed = /^\[([^\]]*)\]:([^:]*)$/.exec(text)
   const split = bracketed ? [bracketed[1]!, bracketed[2]!] : text.split(":")
-  if (split.length > 2) return bad(text, "an IPv6 address goes in brackets")
+  if (split.length > 2) return bad(text, text, "has an IPv6 address, which goes in brackets")
   const [hostText, portText] = split.length === 1 ? [undefined, split[0]!] : [split[0]!, split[1]!]
   const port = parsePort(portText)
-  if (port === undefined) return bad(text, `${JSON.stringify(portText)} is not a port (0 to 65535)`)
+  if (port === undefined) return bad(text, portText, "is not a port (0 to 65535)")
   if (hostText === undefined) return Either.right({ host: defaultHost, port })
   const valid = bracketed ? isIPv6(hostText) : isIPv4(hostText) || hostText === "localhost"
-  if (!valid) return bad(text, `${JSON.stringify(hostText)} is not an IP address`)
+  if (!valid) return bad(text, hostText, "is not an IP address")
   return Either.right({ host: hostText, port })
 }
 

@@ -1,0 +1,52 @@
+import { Effect, FiberRef, HashSet, Layer, Logger, LogLevel, Option } from "effect"
+import { closeSync, openSync } from "node:fs"
+import { lineLogger } from "../log.js"
+import { CliError, errnoOf, fileFailure } from "./error.js"
+import type { LogLevelName } from "./options.js"
+
+const levels: Readonly<Record<LogLevelName, LogLevel.LogLevel>> = {
+  debug: LogLevel.Debug,
+  info: LogLevel.Info,
+  warning: LogLevel.Warning,
+  error: LogLevel.Error,
+  none: LogLevel.None
+}
+
+/** Exactly these loggers, instead of whatever the program set up. */
+const onlyLoggers = (loggers: ReadonlyArray<Logger.Logger<unknown, void>>, level: LogLevelName) =>
+  Layer.merge(
+    Layer.locallyScoped(FiberRef.currentLoggers, HashSet.fromIterable(loggers)),
+    Logger.minimumLogLevel(levels[level])
+  )
+
+/** A log file, added to at its end, open for as long as the scope. */
+const logFile = (path: string) =>
+  Effect.acquireRelease(
+    Effect.try({
+      try: () => openSync(path, "a"),
+      catch: (error) => new CliError({ message: `${path} — cannot write the log: ${fileFailure(errnoOf(error), String(error))}` })
+    }),
+    (fd) => Effect.sync(() => closeSync(fd))
+  )
+
+export interface LogTarget {
+  /** `--log FILE`. */
+  readonly file: Option.Option<string>
+  readonly level: LogLevelName
+  /**
+   * The command draws a screen on the terminal: without --log, it logs to stderr only when
+   * that is not the terminal (`2>player.log`), so that nothing is written over the screen.
+   */
+  readonly screen: boolean
+}
+
+/** Whether any log is written at all: a screen on a terminal and no --log keep it quiet. */
+export const logsSomewhere = (target: LogTarget): boolean =>
+  Option.isSome(target.file) || !target.screen || process.stderr.isTTY !== true
+
+/** Where the log goes, one line per entry: FILE with --log, else stderr (see `screen`). */
+export const logging = (target: LogTarget) =>
+  Option.match(target.file, {
+    onSome: (path) => Layer.unwrapScoped(logFile(path).pipe(Effect.map((fd) => onlyLoggers([lineLogger(fd)], target.level)))),
+    onNone: () => onlyLoggers(logsSomewhere(target) ? [lineLogger(2)] : [], target.level)
+  })

@@ -1,0 +1,87 @@
+import { Effect, Option } from "effect"
+import { cs50Rules, type Rules, specRules, type Variant, variants } from "../core/rules.js"
+import type { Dialect } from "../protocol/dialect.js"
+import { parseWebAddress } from "../web/address.js"
+import {
+  choice,
+  flag,
+  optional,
+  optionalArg,
+  text,
+  textArg,
+  wholeNumber,
+  wholeNumberArg,
+  withDefault
+} from "./command.js"
+
+/** The options more than one command takes, each declared once. */
+
+/** The largest seed: any whole number JavaScript counts exactly. */
+export const maxSeed = Number.MAX_SAFE_INTEGER
+
+const builtInMap = "the spec's example map, built in"
+const seedText = "a whole number: the same seed and the same moves replay the same game"
+
+export const mapOption = text("map", "FILE", "the map file").pipe(optional(builtInMap))
+export const seedOption = wholeNumber("seed", "N", 0, maxSeed, seedText).pipe(optional("the clock"))
+/** The spec's own form, `serve MAP SEED`. */
+export const mapArg = textArg("MAP", "the map file (or --map FILE)").pipe(optionalArg(builtInMap))
+export const seedArg = wholeNumberArg("SEED", 0, maxSeed, `${seedText} (or --seed N)`).pipe(optionalArg("the clock"))
+
+export const portOption = wholeNumber("port", "N", 0, 65535, "UDP port to listen on; 0 picks a free one").pipe(withDefault(0))
+
+export const hostOption = text(
+  "host",
+  "ADDR",
+  "address to listen on: 0.0.0.0 every interface, 127.0.0.1 this machine only, :: IPv6"
+).pipe(withDefault("0.0.0.0"))
+
+export const variantOption = choice(
+  "variant",
+  "RULES",
+  variants,
+  "classic (the spec's), or steal: moving onto a player also takes 10% of its purse"
+).pipe(withDefault<Variant>("classic"))
+
+/** The rules a server plays by: the dialect's preset, with the chosen variant. */
+export const rulesFor = (dialect: Dialect, variant: Variant): Rules => ({
+  ...(dialect === "spec" ? specRules : cs50Rules),
+  variant
+})
+
+export const recordOption = text(
+  "record",
+  "FILE",
+  "record the game to FILE as it is played; watch it again with 'nuggets replay FILE'. An existing FILE is " +
+    "refused unless --overwrite is given"
+).pipe(optional())
+
+/** `--overwrite`, for the option that writes a file. */
+export const overwriteOption = (output: string) => flag("overwrite", `let ${output} replace a file that exists`)
+
+export const webOption = text(
+  "web",
+  "[HOST:]PORT",
+  "also serve the game to browsers, to watch and to play (HOST 127.0.0.1 unless given; 0.0.0.0 for a LAN)"
+).pipe(optional())
+
+/** `--web`'s address, checked before anything starts. */
+export const webAddress = (text: Option.Option<string>) =>
+  Option.match(text, {
+    onNone: () => Effect.succeed(Option.none()),
+    onSome: (value) => Effect.map(parseWebAddress(value), Option.some)
+  })
+
+export const logOption = (where: string) =>
+  text("log", "FILE", `add the log to the end of FILE (${where})`).pipe(optional())
+
+export const logLevels = ["debug", "info", "warning", "error", "none"] as const
+export type LogLevelName = typeof logLevels[number]
+export const logLevelOption = choice(
+  "log-level",
+  "L",
+  logLevels,
+  "debug (every datagram refused, sent or received), info, warning, error or none"
+).pipe(withDefault<LogLevelName>("info"))
+
+export const noColorOption = flag("no-color", "no colours (as when NO_COLOR is set or the output is not a terminal)")

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { buildExecutable } from "../scripts/build.js"
@@ -12,6 +12,8 @@ import { collectAllGold, gridOf, TestClient } from "./server/harness.js"
  */
 let nuggets = ""
 let workDir = ""
+const userBinary = join(projectDir, "dist/nuggets")
+const userBinaryBefore = existsSync(userBinary) ? statSync(userBinary).mtimeMs : undefined
 
 beforeAll(async () => {
   workDir = mkdtempSync(join(tmpdir(), "nuggets-binary-"))
@@ -26,6 +28,11 @@ afterAll(() => {
 
 
 describe("the single executable, run where there is no node_modules", () => {
+  it("is built outside the project: the user's own dist/nuggets, maybe running, is left alone", () => {
+    expect(nuggets.startsWith(projectDir)).toBe(false)
+    expect(existsSync(userBinary) ? statSync(userBinary).mtimeMs : undefined).toBe(userBinaryBefore)
+  })
+
   it("--help is plain text naming the program, --version prints the version", async () => {
     const help = await run([nuggets, "--help"], { cwd: workDir })
     expect(help.code).toBe(0)

@@ -1,10 +1,12 @@
 import { Console, Effect } from "effect"
 import { version } from "../version.js"
 import { botNode } from "./bot.js"
+import { checkNode } from "./check.js"
 import { group } from "./command.js"
 import { joinNode } from "./join.js"
 import { mapNode } from "./map.js"
 import { playNode } from "./play.js"
+import { proxyNode } from "./proxy.js"
 import { replayNode } from "./replay.js"
 import { runCommandLine } from "./runner.js"
 import { serveNode } from "./serve.js"
@@ -12,7 +14,7 @@ import { serveNode } from "./serve.js"
 export const nuggets = group(
   "nuggets",
   "Nuggets: a multiplayer exploration game over UDP. Try 'nuggets play'.",
-  [playNode, serveNode, joinNode, botNode, replayNode, mapNode]
+  [playNode, serveNode, joinNode, botNode, replayNode, mapNode, proxyNode, checkNode]
 )
 
 /** Help's width: the terminal's, or 80 when it is not shown on one. */

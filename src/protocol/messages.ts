@@ -25,10 +25,14 @@ export type ClientMessage = Request
 
 const decoder = new TextDecoder("utf-8")
 
-/** Printable text for a log line: control chars and non-ASCII shown as escapes, long text cut. */
+/**
+ * Printable ASCII for a log line or a refusal's words: control chars and non-ASCII shown as
+ * escapes, long text cut. Refusals quote it, and every message must be ASCII.
+ */
 export const excerpt = (text: string, max = 60): string => {
   const shown = JSON.stringify(text.length > max ? text.slice(0, max) : text)
-  return text.length > max ? `${shown}… (${text.length} chars)` : shown
+    .replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`)
+  return text.length > max ? `${shown}... (${text.length} chars)` : shown
 }
 
 const firstWord = (text: string): { readonly word: string; readonly rest: string | undefined } => {

@@ -1,0 +1,84 @@
+import { Console, Effect, Logger, LogLevel, Option } from "effect"
+import { checkServer, serverChecks } from "../kit/check-server.js"
+import { type Report, reportJson, reportText } from "../kit/report.js"
+import type { Dialect } from "../protocol/dialect.js"
+import { choice, command, decimal, flag, group, optional, text, textArg, wholeNumberArg, withDefault } from "./command.js"
+import { CliError } from "./error.js"
+import { parseServableMap, readMapText } from "./maps.js"
+import { noColorOption } from "./options.js"
+
+const dialectOf = (choice: "2019" | "2021" | "auto"): Dialect | undefined =>
+  choice === "2019" ? "spec" : choice === "2021" ? "cs50-2021" : undefined
+
+/** The options every checker takes. */
+export const reportOptions = {
+  json: flag("json", "print the report as JSON, for graders"),
+  noColor: noColorOption
+}
+
+/** The report on stdout, as text or JSON; exit status 1 when any check failed. */
+export const printReport = (report: Report, options: { readonly json: boolean; readonly noColor: boolean }) =>
+  Effect.gen(function*() {
+    const colour = !options.noColor && process.stdout.isTTY === true && (process.env.NO_COLOR ?? "") === ""
+    yield* Console.log(options.json ? reportJson(report) : reportText(report, { colour }))
+    if (report.checks.some((check) => check.status === "fail")) yield* Effect.sync(() => void (process.exitCode = 1))
+  })
+
+/** `--only NAME`, checked against the names the checker knows. */
+export const checkOnly = (only: Option.Option<string>, names: ReadonlyArray<string>) =>
+  Option.match(only, {
+    onNone: () => Effect.succeed(undefined),
+    onSome: (name) =>
+      names.includes(name)
+        ? Effect.succeed(name)
+        : Effect.fail(new CliError({ message: `--only — no check '${name}'; the checks: ${names.join(", ")}` }))
+  })
+
+const checkServerNode = command(
+  "server",
+  {
+    summary: "Play against a live Nuggets server over UDP and report how well it follows the spec: each check passes " +
+      "or says what it sent, what came back and the line of the spec it breaks. Start the server fresh: the checks play " +
+      "a whole game on it, to the end. Exit status 1 if any check fails.",
+    args: {
+      host: textArg("HOST", "name or address of the machine where the server runs"),
+      port: wholeNumberArg("PORT", 1, 65535, "the port the server announced")
+    },
+    options: {
+      dialect: choice(
+        "dialect",
+        "D",
+        ["2019", "2021", "auto"] as const,
+        "2019 (the spec's: NO, GAMEOVER), 2021 (ERROR, QUIT GAME OVER:, sight through room spots only), or auto: " +
+          "guessed from the first refusal or game over"
+      ).pipe(withDefault<"2019" | "2021" | "auto">("auto")),
+      map: text("map", "FILE", "the map the server was started with: then each DISPLAY is held against the visibility rule too")
+        .pipe(optional()),
+      only: text("only", "NAME", `run one check (and what it builds on): ${serverChecks.map((check) => check.name).join(", ")}`)
+        .pipe(optional()),
+      timeout: decimal("timeout", "S", 0.5, 600, "seconds each check may take (a whole game and the player limit: at least 120)")
+        .pipe(withDefault(10)),
+      deadline: decimal("deadline", "S", 1, 7200, "seconds the whole run may take").pipe(withDefault(300)),
+      ...reportOptions
+    }
+  },
+  (options) =>
+    Effect.gen(function*() {
+      const only = yield* checkOnly(options.only, serverChecks.map((check) => check.name))
+      const file = Option.getOrUndefined(options.map)
+      const map = file === undefined ? undefined : { file, map: yield* Effect.flatMap(readMapText(file), (text) => parseServableMap(text, file)) }
+      const report = yield* checkServer({
+        host: options.host,
+        port: options.port,
+        dialect: dialectOf(options.dialect),
+        map,
+        only,
+        checkMs: options.timeout * 1000,
+        totalMs: options.deadline * 1000,
+        answerMs: Math.min(2000, options.timeout * 1000)
+      }).pipe(Logger.withMinimumLogLevel(LogLevel.None))
+      yield* printReport(report, options)
+    })
+)
+
+export const checkNode = group("check", "Check a Nuggets server or client, written by anyone, against the spec.", [checkServerNode])

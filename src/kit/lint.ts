@@ -1,0 +1,247 @@
+import { Either } from "effect"
+import { type GridSize, parseDisplayGrid } from "../protocol/display.js"
+import { decodeClientMessage, decodeServerMessage, type ServerMessage } from "../protocol/messages.js"
+import { MaxNameLength } from "../core/constants.js"
+import { Spec, type SpecLine } from "./spec.js"
+
+/**
+ * What one side of a conversation says, held against the spec: each message decoded into a
+ * short line for people, and flagged where it breaks the spec. The proxy's timeline and
+ * `check server` read the wire through this.
+ */
+
+/** Which check a flag belongs to: the message's framing, a GOLD's numbers, or anything else. */
+export type Topic = "framing" | "gold" | "summary" | "message"
+
+export interface Flag {
+  readonly topic: Topic
+  readonly reason: string
+  readonly spec: SpecLine
+}
+
+/** What one client and the server have said to each other so far. */
+export interface Conversation {
+  readonly role: "player" | "spectator" | undefined
+  readonly grid: GridSize | undefined
+  /** The player's purse in the latest GOLD. */
+  readonly purse: number | undefined
+  /** Nuggets left in the latest GOLD. */
+  readonly remaining: number | undefined
+  /** When the client heard the server tell it to quit (QUIT, or the game is over), in ms. */
+  readonly toldToQuitAt: number | undefined
+}
+
+export const newConversation: Conversation = {
+  role: undefined,
+  grid: undefined,
+  purse: undefined,
+  remaining: undefined,
+  toldToQuitAt: undefined
+}
+
+/** A message in flight when the client heard QUIT is not its fault: it had this long to stop. */
+const quitGraceMs = 100
+
+/** The client has now heard `bytes`; a QUIT or a game over tells it to stop sending. */
+export const heard = (conversation: Conversation, bytes: Uint8Array, at: number): Conversation =>
+  conversation.toldToQuitAt === undefined && /^(QUIT|GAMEOVER)\b/.test(decoder.decode(bytes.subarray(0, 8)))
+    ? { ...conversation, toldToQuitAt: at }
+    : conversation
+
+export interface Linted {
+  readonly conversation: Conversation
+  /** The message decoded, in a line: `KEY h`, `DISPLAY 21x79, @ at 4,12`. */
+  readonly summary: string
+  readonly flags: ReadonlyArray<Flag>
+}
+
+const decoder = new TextDecoder("latin1")
+
+/** The bytes as text a person can read on one line: escapes for control characters, cut when long. */
+export const escaped = (bytes: Uint8Array | string, max = 100): string => {
+  const text = typeof bytes === "string" ? bytes : decoder.decode(bytes)
+  const shown = JSON.stringify(text.length > max ? text.slice(0, max) : text)
+    .replace(/\\u00([0-9a-f]{2})/g, "\\x$1")
+    .replace(/[\u0080-\u00ff]/g, (ch) => `\\x${ch.charCodeAt(0).toString(16).padStart(2, "0")}`)
+  return text.length > max ? `${shown}... (${text.length} bytes)` : shown
+}
+
+const flag = (topic: Topic, reason: string, spec: SpecLine): Flag => ({ topic, reason, spec })
+
+const isAscii = (bytes: Uint8Array) => bytes.every((byte) => byte < 0x80)
+
+/** A client's message (PLAY, SPECTATE, KEY), sent at `at` ms, held against the spec. */
+export const lintClientMessage = (conversation: Conversation, bytes: Uint8Array, at = 0): Linted => {
+  const text = decoder.decode(bytes)
+  const flags: Array<Flag> = []
+  if (!isAscii(bytes)) flags.push(flag("message", "the message is not ASCII text", Spec.oneMessage))
+  const told = conversation.toldToQuitAt
+  if (told !== undefined && at - told > quitGraceMs) {
+    flags.push(flag("message", `the client sent this ${Math.round(at - told)} ms after it heard the server tell it to quit`, Spec.quit))
+  }
+  const decoded = decodeClientMessage(bytes)
+  if (Either.isLeft(decoded)) {
+    const spec = decoded.left.kind === "unknown" ? Spec.firstWord : Spec.key
+    return { conversation, summary: `?? ${escaped(text)}`, flags: [...flags, flag("message", decoded.left.reason, spec)] }
+  }
+  const message = decoded.right
+  if (/\r?\n$/.test(text)) {
+    flags.push(flag("message", "the message ends with a line end, which is then part of it", message._tag === "Key" ? Spec.key : Spec.play))
+  }
+  switch (message._tag) {
+    case "Play": {
+      const length = Array.from(message.name).length
+      if (length > MaxNameLength) flags.push(flag("message", `the name is ${length} characters, more than ${MaxNameLength}`, Spec.truncateName))
+      return { conversation: { ...conversation, role: "player" }, summary: `PLAY ${escaped(message.name)}`, flags }
+    }
+    case "Spectate":
+      return { conversation: { ...conversation, role: "spectator" }, summary: "SPECTATE", flags }
+    case "Key":
+      return { conversation, summary: `KEY ${keyName(message.key)}`, flags }
+  }
+}
+
+/** A key as people write it: `h`, `^L` for Ctrl-L, escapes for the rest. */
+const keyName = (key: string): string => {
+  const code = key.charCodeAt(0)
+  if (key.length === 1 && code < 0x20) return `^${String.fromCharCode(code + 0x40)}`
+  return /^[\x21-\x7e]$/.test(key) ? key : escaped(key)
+}
+
+const letters = (rows: ReadonlyArray<string>, char: string) => {
+  let count = 0
+  for (const row of rows) for (const each of row) if (each === char) count++
+  return count
+}
+
+const whereIs = (rows: ReadonlyArray<string>, char: string) => {
+  const row = rows.findIndex((line) => line.includes(char))
+  return row === -1 ? undefined : `${row},${rows[row]!.indexOf(char)}`
+}
+
+const gridCharacters = /^[ \-|+.#@*A-Z]*$/
+
+const lintDisplay = (conversation: Conversation, grid: string): { summary: string; flags: Array<Flag> } => {
+  const flags: Array<Flag> = []
+  if (conversation.grid === undefined) flags.push(flag("framing", "DISPLAY came before any GRID", Spec.grid))
+  const rows = parseDisplayGrid(grid, conversation.grid)
+  if (Either.isLeft(rows)) {
+    flags.push(flag("framing", rows.left, Spec.display))
+    return { summary: `DISPLAY (${grid.length} bytes of grid)`, flags }
+  }
+  const lines = rows.right
+  if (grid !== lines.map((line) => `${line}\n`).join("")) {
+    flags.push(flag("framing", "the DISPLAY's rows are not each ended by one newline", Spec.display))
+  }
+  const odd = lines.findIndex((line) => !gridCharacters.test(line))
+  if (odd !== -1) {
+    const char = Array.from(lines[odd]!).find((each) => !gridCharacters.test(each))!
+    flags.push(flag("framing", `row ${odd} holds ${escaped(char)}, not a map or occupant character`, Spec.gridCharacters))
+  }
+  const selves = letters(lines, "@")
+  if (conversation.role === "spectator" && selves > 0) {
+    flags.push(flag("framing", "the spectator's DISPLAY shows an @", Spec.spectatorNotShown))
+  }
+  if (conversation.role === "player" && selves !== 1) {
+    flags.push(flag("framing", `a player's DISPLAY shows ${selves} @ (one expected)`, Spec.displayPerClient))
+  }
+  const at = whereIs(lines, "@")
+  return { summary: `DISPLAY ${lines.length}x${lines[0]!.length}${at ? `, @ at ${at}` : ""}`, flags }
+}
+
+const lintGold = (conversation: Conversation, gold: Extract<ServerMessage, { _tag: "Gold" }>): Array<Flag> => {
+  const flags: Array<Flag> = []
+  const { collected, purse, remaining } = gold
+  if (conversation.role === "spectator" && (collected !== 0 || purse !== 0)) {
+    flags.push(flag("gold", `the spectator got n=${collected} p=${purse}`, Spec.spectatorGold))
+  }
+  if (conversation.role === "player" && conversation.purse !== undefined && purse !== conversation.purse + collected) {
+    flags.push(flag("gold", `the purse went from ${conversation.purse} to ${purse}, but n=${collected}`, Spec.gold))
+  }
+  if (conversation.remaining !== undefined && remaining > conversation.remaining) {
+    flags.push(flag("gold", `nuggets left rose from ${conversation.remaining} to ${remaining}`, Spec.gold))
+  }
+  return flags
+}
+
+const summaryOf = (summary: string): string => {
+  const rows = summary.split("\n").filter((row) => row.trim() !== "")
+  return `${rows.length} line${rows.length === 1 ? "" : "s"}: ${escaped(rows.join(" / "), 80)}`
+}
+
+/** The spec's exact form of each one-line message: one space between words, no line end. */
+const exactForms: Partial<Record<ServerMessage["_tag"], RegExp>> = {
+  Ok: /^OK [A-Z]$/,
+  Grid: /^GRID \d+ \d+$/,
+  Gold: /^GOLD \d+ \d+ \d+$/
+}
+
+/** What our reader understands but the spec does not write so: a type word with a stop, a line end, extra spaces. */
+const strictForm = (text: string, message: ServerMessage): Array<Flag> => {
+  const flags: Array<Flag> = []
+  const word = text.split(/[ \n]/, 1)[0]!
+  const multiLine = message._tag === "Display" || message._tag === "GameOver"
+  if (message._tag === "GoldSteal") {
+    flags.push(flag("message", "GOLDSTEAL is not a message type of the spec", Spec.firstWord))
+  } else if (!/^(OK|NO|ERROR|GRID|GOLD|DISPLAY|QUIT|GAMEOVER)$/.test(word)) {
+    flags.push(flag("message", `the type word ${escaped(word)} is not ended by a space, a newline or the end`, Spec.firstWord))
+  }
+  if (!multiLine && text.includes("\n")) flags.push(flag("message", "a one-line message ends with a newline", Spec.oneLine))
+  const exact = exactForms[message._tag]
+  if (exact && !text.includes("\n") && !exact.test(text)) flags.push(flag("message", `not in the spec's form: ${escaped(text, 40)}`, Spec.firstWord))
+  return flags
+}
+
+/** A server's message to a client held against the spec, given what came before. */
+export const lintServerMessage = (conversation: Conversation, bytes: Uint8Array): Linted => {
+  const text = decoder.decode(bytes)
+  const flags: Array<Flag> = []
+  if (!isAscii(bytes)) flags.push(flag("message", "the message is not ASCII text", Spec.oneMessage))
+  const decoded = decodeServerMessage(text)
+  if (Either.isLeft(decoded)) {
+    const word = text.split(/[ \n]/, 1)[0]
+    const spec = decoded.left.kind === "unknown"
+      ? Spec.firstWord
+      : word === "GRID" ? Spec.grid : word === "GOLD" ? Spec.gold : word === "DISPLAY" ? Spec.display : Spec.ok
+    return { conversation, summary: `?? ${escaped(text)}`, flags: [...flags, flag(word === "DISPLAY" || word === "GRID" ? "framing" : "message", decoded.left.reason, spec)] }
+  }
+  const message = decoded.right
+  flags.push(...strictForm(text, message))
+  switch (message._tag) {
+    case "GoldSteal":
+      return { conversation, summary: `GOLDSTEAL ${message.change} ${message.purse} ${message.remaining} ${message.other}`, flags }
+    case "Ok":
+      if (conversation.role === "spectator") flags.push(flag("message", "OK sent to the spectator", Spec.spectatorNotShown))
+      return { conversation, summary: `OK ${message.letter}`, flags }
+    case "No":
+    case "Error":
+      return { conversation, summary: `${message._tag.toUpperCase()} ${escaped(message.reason)}`, flags }
+    case "Grid": {
+      const grid = { rows: message.rows, cols: message.cols }
+      const first = conversation.grid
+      if (first && (first.rows !== grid.rows || first.cols !== grid.cols)) {
+        flags.push(flag("framing", `GRID ${grid.rows}x${grid.cols} differs from the first, ${first.rows}x${first.cols}`, Spec.grid))
+      }
+      return { conversation: { ...conversation, grid: first ?? grid }, summary: `GRID ${grid.rows}x${grid.cols}`, flags }
+    }
+    case "Gold":
+      return {
+        conversation: { ...conversation, purse: message.purse, remaining: message.remaining },
+        summary: `GOLD n=${message.collected} p=${message.purse} r=${message.remaining}`,
+        flags: [...flags, ...lintGold(conversation, message)]
+      }
+    case "Display": {
+      const display = lintDisplay(conversation, message.grid)
+      return { conversation, summary: display.summary, flags: [...flags, ...display.flags] }
+    }
+    case "Quit":
+      return { conversation, summary: `QUIT ${escaped(message.reason)}`, flags }
+    case "GameOver": {
+      if (!/^[\x20-\x7e\n\t\r]*$/.test(message.summary)) {
+        flags.push(flag("summary", "the summary holds characters that are not printable", Spec.gameOverMessage))
+      }
+      const form = text.startsWith("GAMEOVER") ? "GAMEOVER" : "QUIT GAME OVER:"
+      return { conversation, summary: `${form} ${summaryOf(message.summary)}`, flags }
+    }
+  }
+}

@@ -1,0 +1,137 @@
+import { Effect } from "effect"
+import { firstStepOnGrid } from "../bot/path.js"
+import { MoveDirections } from "../core/constants.js"
+import type { UdpError } from "../net/udp.js"
+import { canStepOn } from "../protocol/display.js"
+import type { Position } from "../protocol/reader.js"
+import { escaped } from "./lint.js"
+import { type Client, stop, type Stop } from "./session.js"
+import { Spec } from "./spec.js"
+import type { StepContext } from "./step.js"
+
+/** Moving the checker's players about, by what the spectator sees: it sees the whole map. */
+
+export const same = (a: Position | undefined, b: Position | undefined) =>
+  a !== undefined && b !== undefined && a.row === b.row && a.col === b.col
+
+export const where = (at: Position | undefined) => (at ? `row ${at.row} col ${at.col}` : "nowhere")
+
+const charAt = (view: ReadonlyArray<string>, at: Position) => view[at.row]?.[at.col] ?? " "
+
+export interface Expected {
+  /** Where the key should take the player; where it is when the key cannot move it. */
+  readonly to: Position
+  /** Also right: a run that stops before a player instead of swapping on through. */
+  readonly orElse?: Position
+  /** What the spectator shows where the first step leads. */
+  readonly target: string
+}
+
+/** Where `key` takes a player standing at `from`, on the spectator's `view`. */
+export const expectedMove = (view: ReadonlyArray<string>, from: Position, key: string): Expected => {
+  const [dRow, dCol] = MoveDirections[key.toLowerCase()]!
+  const step = (at: Position) => ({ row: at.row + dRow, col: at.col + dCol })
+  const target = charAt(view, step(from))
+  if (key === key.toLowerCase()) return { to: canStepOn(target) ? step(from) : from, target }
+  let at = from
+  let beforeAPlayer: Position | undefined
+  while (canStepOn(charAt(view, step(at)))) {
+    if (/[A-Z]/.test(charAt(view, step(at))) && beforeAPlayer === undefined) beforeAPlayer = at
+    at = step(at)
+  }
+  return beforeAPlayer === undefined ? { to: at, target } : { to: at, orElse: beforeAPlayer, target }
+}
+
+/**
+ * Presses `key` for `player` and checks where it ends, in its own DISPLAY and in the
+ * spectator's. Returns whether it moved as the spec says.
+ */
+export const pressMove = (context: StepContext, player: Client, key: string): Effect.Effect<boolean, Stop | UdpError> =>
+  Effect.gen(function*() {
+    const { session } = context
+    const spectator = yield* session.watch()
+    const letter = player.report.letter!
+    const from = yield* session.locate(letter)
+    const view = session.view!
+    const expected = expectedMove(view, from, key)
+    const sent = escaped(`KEY ${key}`)
+    const isRight = (at: Position | undefined) => same(at, expected.to) || same(at, expected.orElse)
+    player.probe.skipAll()
+    spectator.probe.skipAll()
+    yield* player.probe.send(`KEY ${key}`)
+    if (same(expected.to, from)) {
+      yield* player.probe.gather(Math.min(300, session.answerMs))
+      if (!same(player.report.position, from)) {
+        context.fail({
+          what: `KEY ${key} moved the player from ${where(from)} to ${where(player.report.position)}, though the spectator shows '${expected.target}' there: not an empty spot, gold or a player`,
+          sent,
+          got: player.probe.recent(1).join(""),
+          spec: key === key.toLowerCase() ? Spec.moveKeys : Spec.runKeys
+        })
+        return false
+      }
+      return true
+    }
+    // The last nugget ends the game: a server may send GAMEOVER without a last DISPLAY.
+    const over = () => player.report.ending !== undefined
+    const moved = yield* session.until(player, `DISPLAY with @ at ${where(expected.to)}`, () => isRight(player.report.position) || over(), Spec.moveKeys).pipe(
+      Effect.as(true),
+      Effect.catchAll(() => Effect.succeed(false))
+    )
+    if (!moved) {
+      context.fail({
+        what: `KEY ${key} from ${where(from)} should take the player to ${where(expected.to)}${expected.target === "*" ? " (gold)" : ""}; its DISPLAY shows it at ${where(player.report.position)}`,
+        sent,
+        got: player.probe.recent(1).join("") || `nothing within ${session.answerMs} ms`,
+        spec: key === key.toLowerCase() ? Spec.moveKeys : Spec.runKeys
+      })
+      return false
+    }
+    if (over()) return true
+    const seen = yield* session.until(spectator, `DISPLAY with ${letter} moved`, () => isRight(session.spectatorSees(letter)) || spectator.report.ending !== undefined, Spec.moveToAll).pipe(
+      Effect.as(true),
+      Effect.catchAll(() => Effect.succeed(false))
+    )
+    if (!seen) {
+      context.fail({
+        what: `player ${letter} moved to ${where(player.report.position)}, but the spectator was not told: it shows ${letter} at ${where(session.spectatorSees(letter))}`,
+        sent,
+        got: spectator.probe.recent(1).map((each) => escaped(each, 40)).join("") || `nothing within ${session.answerMs} ms`,
+        spec: Spec.moveToAll
+      })
+    }
+    return true
+  })
+
+/** The first step of a shortest walk for `player` to a cell where `goal` holds, on the spectator's view. */
+export const stepToward = (view: ReadonlyArray<string>, from: Position, goal: (char: string, at: Position) => boolean): string | undefined => {
+  const rows = view.length
+  const cols = view[0]!.length
+  const cellOf = (cell: number) => ({ row: Math.floor(cell / cols), col: cell % cols })
+  const char = (cell: number) => view[Math.floor(cell / cols)]![cell % cols]!
+  return firstStepOnGrid(rows, cols, from.row * cols + from.col, (cell) => canStepOn(char(cell)), (cell) => goal(char(cell), cellOf(cell)))
+}
+
+/** Walks `player` a step at a time until it has stepped onto a cell where `goal` held; at most `maxSteps`. */
+export const walkTo = (
+  context: StepContext,
+  player: Client,
+  goal: (char: string, at: Position) => boolean,
+  what: string,
+  maxSteps = 500
+): Effect.Effect<void, Stop | UdpError> =>
+  Effect.gen(function*() {
+    for (let steps = 0; steps < maxSteps; steps++) {
+      const letter = player.report.letter!
+      const from = yield* context.session.locate(letter)
+      const view = context.session.view!
+      const key = stepToward(view, from, goal)
+      if (key === undefined) return yield* stop({ what: `player ${letter} has no way to ${what} on the spectator's view`, spec: Spec.spectatorView })
+      const [dRow, dCol] = MoveDirections[key]!
+      const target = { row: from.row + dRow, col: from.col + dCol }
+      const last = goal(charAt(view, target), target)
+      if (!(yield* pressMove(context, player, key))) return yield* stop({ what: `player ${letter} could not ${what}`, spec: Spec.moveKeys })
+      if (last) return
+    }
+    return yield* stop({ what: `player ${player.report.letter} did not ${what} in ${maxSteps} steps`, spec: Spec.moveKeys })
+  })

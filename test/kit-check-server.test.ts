@@ -202,7 +202,7 @@ describe("check server against broken servers: each bug fails its check", () => 
   it.scopedLive("display-framing: DISPLAYs without their last newline", () =>
     Effect.gen(function*() {
       const failures = yield* failsWith("display-framing", { down: (text) => (text.startsWith("DISPLAY") ? text.slice(0, -1) : text) })
-      expect(failures[0]!.what).toMatch(/^the DISPLAY grid does not end with a newline \(and \d+ more like it\), sent to spectator 1$/)
+      expect(failures[0]!.what).toMatch(/^the DISPLAY's rows are not each ended by one newline \(and \d+ more like it\), sent to spectator 1$/)
       expect(failures[0]).toMatchObject({ spec: { line: "390-396" } })
     }))
 

@@ -42,6 +42,7 @@ describe("nuggets check server", () => {
       expect(text.code).toBe(1)
       expect(text.stdout).toMatch(/\nFAIL join-spectator: .*\n     - the server's port is closed: nothing listens there\n       sent: "SPECTATE"\n       got:  ICMP port unreachable\n       spec line 373-375: /)
       expect(text.stdout).toMatch(/\n2 skipped\n0 passed, 17 failed$/)
+      expect(text.stderr).toBe(`nuggets: check server 127.0.0.1:${port} — 17 of 19 checks failed\n`)
       const json = yield* nuggets("check", "server", "127.0.0.1", port, "--json", "--only", "pile-count")
       expect(json.code).toBe(1)
       const report = JSON.parse(json.stdout)
@@ -53,9 +54,9 @@ describe("nuggets check server", () => {
     Effect.gen(function*() {
       const cases: ReadonlyArray<readonly [ReadonlyArray<string>, RegExp]> = [
         [["check", "server", "localhost", "4000", "--only", "nope"], /^nuggets: --only — no check 'nope'; the checks: join-spectator, join-player, .*, visibility\n$/],
-        [["check", "server", "localhost", "4000", "--dialect", "2020"], /^nuggets: check server — .*2019.*2021.*auto/],
+        [["check", "server", "localhost", "4000", "--dialect", "2020"], /^nuggets: --dialect — must be 2019, 2021 or auto, not '2020'\n$/],
         [["check", "server", "localhost", "4000", "--map", "no-such.txt"], /^nuggets: no-such.txt — cannot read the map: no such file or folder\n$/],
-        [["check", "server", "nosuch.invalid", "4000", "--only", "join-player"], /^$/],
+        [["check", "server", "nosuch.invalid", "4000", "--only", "join-player"], /^nuggets: check server nosuch.invalid:4000 — 1 of 1 checks failed\n$/],
         [["proxy", "0", "localhost", "4000", "--delay", "80-20"], /^nuggets: --delay — the range 80-20 runs backwards\n$/],
         [["proxy", "0", "localhost", "4000", "--delay", "soon"], /^nuggets: --delay — 'soon' is not MS or MS-MS \(milliseconds\)\n$/],
         [["proxy", "0", "localhost", "4000", "--loss", "2"], /^nuggets: --loss — must be 0..1, not 2\n$/],

@@ -1,6 +1,6 @@
 import { Console, Effect, Logger, LogLevel, Option } from "effect"
 import { checkServer, serverChecks } from "../kit/check-server.js"
-import { type Report, reportJson, reportText } from "../kit/report.js"
+import { counts, type Report, reportJson, reportText } from "../kit/report.js"
 import type { Dialect } from "../protocol/dialect.js"
 import { choice, command, decimal, flag, group, optional, text, textArg, wholeNumberArg, withDefault } from "./command.js"
 import { CliError } from "./error.js"
@@ -16,12 +16,13 @@ export const reportOptions = {
   noColor: noColorOption
 }
 
-/** The report on stdout, as text or JSON; exit status 1 when any check failed. */
+/** The report on stdout, as text or JSON; when any check failed, exit status 1 and a line on stderr. */
 export const printReport = (report: Report, options: { readonly json: boolean; readonly noColor: boolean }) =>
   Effect.gen(function*() {
     const colour = !options.noColor && process.stdout.isTTY === true && (process.env.NO_COLOR ?? "") === ""
     yield* Console.log(options.json ? reportJson(report) : reportText(report, { colour }))
-    if (report.checks.some((check) => check.status === "fail")) yield* Effect.sync(() => void (process.exitCode = 1))
+    const { failed } = counts(report)
+    if (failed > 0) return yield* new CliError({ message: `${report.target.replace(/^nuggets /, "")} — ${failed} of ${report.checks.length} checks failed` })
   })
 
 /** `--only NAME`, checked against the names the checker knows. */

@@ -2,7 +2,8 @@ import { cursorTo, eraseScreen } from "ansi-escapes"
 import { describe, expect, it } from "vitest"
 import { frameDiff } from "../src/client/paint.js"
 import { farewell, fit, gameOverScreen, rankedSummary, sanitize, screen, screenLines, statusBar, statusLine } from "../src/client/screen.js"
-import { type ClientState, type JoinRequest, receive, startClient, update } from "../src/client/state.js"
+import { type ClientState, type JoinRequest, receive, startClient } from "../src/client/state.js"
+import { update } from "../src/client/update.js"
 
 const receiveAll = (state: ClientState, ...texts: ReadonlyArray<string>) => texts.reduce((s, text) => receive(s, text), state)
 const initialState = (request: JoinRequest) => startClient(request, "localhost:4000", { columns: 80, rows: 24 }, 0).state

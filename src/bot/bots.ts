@@ -1,5 +1,5 @@
 import { Clock, Deferred, Duration, Effect, Queue, Random, Schedule, Stream } from "effect"
-import { type ConnectError, resolveHost } from "../client/session.js"
+import { type ConnectError, resolveHost } from "../net/resolve.js"
 import { type Endpoint, makeUdpSocket, type UdpError } from "../net/udp.js"
 import { encodeClientMessage } from "../protocol/messages.js"
 import type { SessionEnd } from "../protocol/reader.js"

@@ -1,13 +1,6 @@
 import { parseStandings } from "../protocol/summary.js"
-import {
-  type ClientExit,
-  type ClientState,
-  gridArea,
-  gridSize,
-  neededWindow,
-  type WindowSize,
-  windowFits
-} from "./state.js"
+import type { ClientExit, ClientState } from "./state.js"
+import { gridArea, gridSize, neededWindow, type WindowSize, windowFits } from "./viewport.js"
 import { wrap } from "../wrap.js"
 
 const wrapCut = (text: string, width: number) => wrap(text, width, { cut: true })
@@ -129,7 +122,9 @@ export const statusBar = (state: ClientState, width: number): Line => {
   const status = shorterStatus(state).find((text) => text.length <= width) ?? shorterStatus(state).at(-1)!
   const room = width - status.length - 2
   const hint = state.hint.find((text) => text.length <= room)
-  const note = state.note ? [state.note, Style.note] as const : hint ? [hint, Style.hint] as const : undefined
+  // What the network did stays until the server is heard again; a key clears only the note.
+  const shown = state.alert ?? state.note
+  const note = shown ? [shown, Style.note] as const : hint ? [hint, Style.hint] as const : undefined
   if (note === undefined) return styled([[status, Style.plain]], width)
   return styled([[status, Style.plain], ["  ", Style.plain], [shorten(sanitize(note[0]), width - status.length - 2), note[1]]], width)
 }

@@ -1,6 +1,6 @@
-import { Clock, Data, Effect, type Layer, Ref, Stream } from "effect"
-import * as dns from "node:dns"
+import { Clock, Effect, type Layer, Ref, Stream } from "effect"
 import { RedrawKey } from "../core/constants.js"
+import { resolveHost } from "../net/resolve.js"
 import { type Endpoint, makeUdpSocket } from "../net/udp.js"
 import { type ClientMessage, encodeClientMessage, excerpt } from "../protocol/messages.js"
 import { gameOverScreen, screen } from "./screen.js"
@@ -9,18 +9,14 @@ import {
   type ClientExit,
   type ClientState,
   type JoinRequest,
+  mayQuit,
+  quitKey,
   startClient,
-  SuspendKey,
-  type Timings,
-  update
+  type Timings
 } from "./state.js"
+import { SuspendKey } from "./keys.js"
+import { update } from "./update.js"
 import { Terminal } from "./terminal.js"
-
-/** No game to join: the host name does not resolve. */
-export class ConnectError extends Data.TaggedError("ConnectError")<{
-  readonly reason: "UnknownHost"
-  readonly message: string
-}> {}
 
 export interface JoinOptions {
   readonly host: string
@@ -34,19 +30,6 @@ export interface JoinOptions {
 
 /** How long the game-over screen stays, unless a key is pressed first. */
 const gameOverPause = "5 seconds"
-
-/** A name or an address (IPv4 first, as most servers listen there), and its UDP family. */
-export const resolveHost = (host: string) =>
-  Effect.async<{ readonly address: string; readonly family: "udp4" | "udp6" }, ConnectError>((resume) => {
-    const name = host.replace(/^\[(.*)\]$/, "$1")
-    dns.lookup(name, { order: "ipv4first" }, (error, address, family) => {
-      resume(
-        error || !address
-          ? Effect.fail(new ConnectError({ reason: "UnknownHost", message: `${host} — unknown host` }))
-          : Effect.succeed({ address, family: family === 6 ? "udp6" : "udp4" })
-      )
-    })
-  })
 
 /** How often the client looks at the clock: retries, repairs and silences are timed by it. */
 const tickInterval = "100 millis"
@@ -122,9 +105,7 @@ export const joinGame = (options: JoinOptions, terminalLayer: Layer.Layer<Termin
           })),
         // SIGINT or SIGTERM interrupt the program: still tell the server we are gone.
         Effect.onInterrupt(() =>
-          Ref.get(current).pipe(
-            Effect.flatMap((state) => state.quitSentAt === undefined ? send({ _tag: "Key", key: "Q" }) : Effect.void)
-          )
+          Ref.get(current).pipe(Effect.flatMap((state) => mayQuit(state) ? send(quitKey) : Effect.void))
         )
       )
       const exit = last.exit ?? ({ _tag: "UserQuit", how: "end of input" } satisfies ClientExit)

@@ -1,12 +1,14 @@
-import { MaxNameLength, MoveDirections, RedrawKey } from "../core/constants.js"
-import type { GridSize } from "../protocol/display.js"
+import { MaxNameLength, RedrawKey } from "../core/constants.js"
 import type { ClientMessage } from "../protocol/messages.js"
 import { type GameReport, newReport, readDatagram, type SessionEnd } from "../protocol/reader.js"
+import type { Viewport, WindowSize } from "./viewport.js"
 
 /**
  * What the client knows, and its reactions to the server, the keyboard and the passing of
- * time, as plain functions: no I/O here. `session.ts` feeds events in, each with the time
- * it happened, and carries out what comes back.
+ * time, as plain functions: no I/O here. `session.ts` feeds events in (`update.ts`), each
+ * with the time it happened, and carries out what comes back. `keys.ts` judges keystrokes;
+ * `timers.ts` decides what the passing of time calls for (retries, repairs, questions to a
+ * silent server).
  */
 
 /** How the user asked to join: as a named player, or as the spectator. */
@@ -20,30 +22,39 @@ export type ClientExit =
   | { readonly _tag: "NoServer"; readonly server: string; readonly why: "no answer" | "port unreachable" }
   | { readonly _tag: "UserQuit"; readonly how: "interrupt" | "end of input" | "hangup" | "no answer" }
 
-export interface WindowSize {
-  readonly columns: number
-  readonly rows: number
-}
-
 /** How patient the client is, in milliseconds. */
 export interface Timings {
   /** How long the server has to answer PLAY or SPECTATE at all. */
   readonly answerTimeout: number
-  /** PLAY or SPECTATE goes out again this often until the server answers. */
+  /**
+   * PLAY or SPECTATE goes out again after this long with nothing at all back, then after
+   * twice as long each time. Longer than a slow round trip (0.7 s at 350 ms each way): most
+   * CS50 servers make a new player for every PLAY, so a PLAY sent while the answer to the
+   * first is on its way leaves a ghost.
+   */
   readonly joinRetry: number
-  /** A move key with no DISPLAY after it this long: the view is asked for again. */
+  /** The longest wait between two PLAYs. */
+  readonly maxJoinRetry: number
+  /** A move key with no DISPLAY after it this long (or two round trips): the view is asked for again. */
   readonly viewRepair: number
-  /** A key with nothing at all heard after it this long: the server is not answering. */
+  /** Nothing heard from the server this long: the client asks it (Ctrl-L) whether it is still there. */
+  readonly liveness: number
+  /** An ask or a key with nothing at all heard after it this long: the server is not answering. */
   readonly silence: number
+  /** A player's Q goes out again this often (or every two round trips) until QUIT comes. */
+  readonly quitRetry: number
   /** How long to wait for the server's QUIT after Q. */
   readonly quitTimeout: number
 }
 
 export const defaultTimings: Timings = {
   answerTimeout: 5000,
-  joinRetry: 600,
+  joinRetry: 1000,
+  maxJoinRetry: 4000,
   viewRepair: 500,
+  liveness: 5000,
   silence: 3000,
+  quitRetry: 400,
   quitTimeout: 2000
 }
 
@@ -57,21 +68,31 @@ export interface ClientState {
   readonly window: WindowSize
   /** Shown right of the status line until the next key. */
   readonly note: string
+  /** Shown instead of the note until the server is heard again: what the network did. */
+  readonly alert: string | undefined
   readonly exit: ClientExit | undefined
   readonly startedAt: number
-  /** When PLAY or SPECTATE last went out. */
+  /** When PLAY or SPECTATE last went out, and how long until it goes again. */
   readonly joinSentAt: number
+  readonly joinRetryIn: number
+  /** When the server was last heard, if ever. */
+  readonly heardAt: number | undefined
+  /** The round trip to the server, measured (smoothed) once known. */
+  readonly roundTrip: number | undefined
   /** When a move key went out that no DISPLAY has answered yet. */
   readonly awaitingViewSince: number | undefined
-  /** When the first key went out that nothing has answered yet. */
+  /** When the first key or ask went out that nothing has answered yet. */
   readonly unansweredSince: number | undefined
   /** The server has not answered for a while, or is gone: Q leaves at once. */
   readonly serverSilent: boolean
   /** Refusals still to come for the Ctrl-L keys we sent: a server that knows no Ctrl-L says NO. */
   readonly refusalsToHide: number
-  /** When KEY Q went out: it is never sent twice. */
+  /** When KEY Q first went out, and when it goes again if no QUIT has come. */
   readonly quitSentAt: number | undefined
-  /** When we last asked the server for what we were missing (a view, the end of the game). */
+  readonly quitAgainAt: number
+  /** How the user asked to leave: with Q, or by ending the program (then it ends as the user's, not the server's, word). */
+  readonly leaving: "Q" | "interrupt" | "end of input" | undefined
+  /** When we last asked the server for what we were missing (a view, the end of the game, a sign of life). */
   readonly askedAt: number
   /**
    * Shown where a note goes while there is none, in the longest form that fits: `nuggets
@@ -82,12 +103,6 @@ export interface ClientState {
   readonly helpOpen: boolean
   /** Playing a map larger than the window through a view that scrolls; undefined when not. */
   readonly scroll: Viewport | undefined
-}
-
-/** The part of the grid a scrolling view shows: its top-left gridpoint. */
-export interface Viewport {
-  readonly top: number
-  readonly left: number
 }
 
 /** The spec: a player's name is cut to MaxNameLength characters before PLAY. */
@@ -130,14 +145,20 @@ export const startClient = (
     report: newReport(request._tag === "Player" ? "player" : "spectator"),
     window,
     note: "",
+    alert: undefined,
     exit: undefined,
     startedAt: now,
     joinSentAt: now,
+    joinRetryIn: timings.joinRetry,
+    heardAt: undefined,
+    roundTrip: undefined,
     awaitingViewSince: undefined,
     unansweredSince: undefined,
     serverSilent: false,
     refusalsToHide: 0,
     quitSentAt: undefined,
+    quitAgainAt: 0,
+    leaving: undefined,
     askedAt: now,
     hint,
     helpOpen: false,
@@ -146,51 +167,59 @@ export const startClient = (
   send: [joinMessage(request)]
 })
 
-const stay = (state: ClientState): ClientUpdate => ({ state, send: [] })
+export const stay = (state: ClientState): ClientUpdate => ({ state, send: [] })
 
-const quitKey: ClientMessage = { _tag: "Key", key: "Q" }
+export const quitKey: ClientMessage = { _tag: "Key", key: "Q" }
+export const redrawKey: ClientMessage = { _tag: "Key", key: RedrawKey }
 
-const userQuit = (state: ClientState, how: Extract<ClientExit, { _tag: "UserQuit" }>["how"]): ClientUpdate => ({
-  state: { ...state, exit: { _tag: "UserQuit", how } },
-  send: state.quitSentAt === undefined ? [quitKey] : []
-})
+/** What the client says when the server stopped answering, and when it forgot us. */
+export const silentAlert = "the server is not answering; Q leaves at once"
+export const unreachableAlert = "the server is gone (port unreachable); Q leaves"
+export const forgottenAlert =
+  "your network address changed; the server no longer knows you. Enter: join again as a new player; Q: leave"
 
-/** Reacts to one event that happened at time `now` (milliseconds, on any steady clock). */
-export const update = (state: ClientState, event: ClientEvent, now: number): ClientUpdate => {
-  if (state.exit) return stay(state)
-  switch (event._tag) {
-    case "Datagram":
-      return stay(follow(receive(state, event.data)))
-    case "Key":
-      return onKeystroke(state, event.sequence, now)
-    case "Tick":
-      return onTick(state, now)
-    case "Resize":
-      return stay(follow({ ...state, window: event.window }))
-    case "Unreachable":
-      return stay(
-        state.report.joined
-          ? { ...state, serverSilent: true, note: "the server is gone (port unreachable); Q leaves" }
-          : { ...state, exit: { _tag: "NoServer", server: state.server, why: "port unreachable" } }
-      )
-    case "EndOfInput":
-      return userQuit(state, "end of input")
-    case "Hangup":
-      return userQuit(state, "hangup")
-  }
+/**
+ * Whether the server can be told we leave: only once it has let us in and still knows us.
+ * A KEY from an address it never let in crashes two of the CS50 servers.
+ */
+export const mayQuit = (state: ClientState) => state.report.joined && !state.report.forgotten && state.quitSentAt === undefined
+
+/** A datagram at `now`: read, and timed (the round trip of a move's DISPLAY, or of the first PLAY's answer). */
+export const heard = (state: ClientState, data: Uint8Array | string, now: number): ClientState => {
+  const next = receive(state, data)
+  const firstAnswer = state.heardAt === undefined && state.joinSentAt === state.startedAt
+  const sample = state.awaitingViewSince !== undefined && next.report.latest === "Display"
+    ? now - state.awaitingViewSince
+    : firstAnswer
+    ? now - state.startedAt
+    : undefined
+  const roundTrip = sample === undefined
+    ? state.roundTrip
+    : state.roundTrip === undefined
+    ? sample
+    : Math.round((7 * state.roundTrip + sample) / 8)
+  return { ...next, heardAt: now, roundTrip }
 }
 
 export const receive = (state: ClientState, data: Uint8Array | string): ClientState => {
   const report = readDatagram(state.report, data)
   const refusal = report.latest === "No" || report.latest === "Error"
-  const hidden = refusal && report.ending === undefined && state.refusalsToHide > 0
+  const forgottenNow = report.forgotten && !state.report.forgotten
+  const hidden = refusal && !forgottenNow && report.ending === undefined && state.refusalsToHide > 0
+  const leftBy = state.leaving === "Q" || state.leaving === undefined ? "interrupt" : state.leaving
+  const exit: ClientExit | undefined = report.ending?._tag === "GameOver" && report.letter !== undefined
+    ? { ...report.ending, you: report.letter }
+    : report.ending?._tag === "Quit" && state.leaving !== undefined && state.leaving !== "Q"
+    ? { _tag: "UserQuit", how: leftBy }
+    : report.ending ??
+      // Our Q went through and its QUIT was lost: a server without the last word no longer knows us.
+      (forgottenNow && state.leaving !== undefined ? { _tag: "UserQuit", how: leftBy } : undefined)
   return {
     ...state,
     report,
     note: hidden ? state.note : report.note ?? state.note,
-    exit: report.ending?._tag === "GameOver" && report.letter !== undefined
-      ? { ...report.ending, you: report.letter }
-      : report.ending,
+    alert: report.forgotten ? forgottenAlert : undefined,
+    exit,
     awaitingViewSince: report.latest === "Display" ? undefined : state.awaitingViewSince,
     unansweredSince: undefined,
     serverSilent: false,
@@ -198,148 +227,44 @@ export const receive = (state: ClientState, data: Uint8Array | string): ClientSt
   }
 }
 
-const onTick = (state: ClientState, now: number): ClientUpdate => {
-  const { report, timings } = state
-  if (!report.joined) {
-    if (now - state.startedAt >= timings.answerTimeout) {
-      return stay({ ...state, exit: { _tag: "NoServer", server: state.server, why: "no answer" } })
-    }
-    if (now - state.joinSentAt >= timings.joinRetry) return { state: { ...state, joinSentAt: now }, send: [joinMessage(state.request)] }
-    return stay(state)
+/** How long the client gives the server to answer something: its own patience, or two round trips. */
+export const patience = (state: ClientState, least: number) => Math.max(least, 2 * (state.roundTrip ?? 0))
+
+/**
+ * Q, Ctrl-C, Ctrl-D or the end of input: KEY Q, then the wait for the server's QUIT (Q is
+ * sent again meanwhile, see `timers.ts`). Asked twice, or with no one to tell, it leaves at once.
+ */
+export const leave = (state: ClientState, how: "interrupt" | "end of input", now: number, byQ = false): ClientUpdate => {
+  const cleared = { ...state, note: "" }
+  if (state.leaving !== undefined) return byQ ? stay(cleared) : stay({ ...cleared, exit: { _tag: "UserQuit", how } })
+  if (!state.report.joined || state.report.forgotten) return stay({ ...cleared, exit: { _tag: "UserQuit", how } })
+  if (state.serverSilent) return { state: { ...cleared, exit: { _tag: "UserQuit", how: "no answer" } }, send: [quitKey] }
+  return {
+    state: {
+      ...cleared,
+      note: "leaving…",
+      quitSentAt: now,
+      quitAgainAt: now + patience(state, state.timings.quitRetry),
+      leaving: byQ ? "Q" : how
+    },
+    send: [quitKey]
   }
-  if (state.quitSentAt !== undefined && now - state.quitSentAt >= timings.quitTimeout) return userQuit(state, "no answer")
-  const send: Array<ClientMessage> = []
-  let next = state
-  // A view came, but the OK or the first GOLD was lost: the same request brings them again.
-  const missing = (report.role === "player" && report.letter === undefined) || report.remaining === undefined
-  if (missing && now - state.joinSentAt >= timings.joinRetry) {
-    next = { ...next, joinSentAt: now }
-    send.push(joinMessage(state.request))
-  }
-  // A move with no view after it, or no nuggets left and no GAMEOVER: something was lost.
-  const viewLost = state.awaitingViewSince !== undefined && now - state.awaitingViewSince >= timings.viewRepair
-  const endLost = report.remaining === 0 && now - state.askedAt >= timings.viewRepair
-  if (viewLost || endLost) {
-    next = askForView(next, now)
-    send.push(redrawKey)
-  }
-  if (next.unansweredSince !== undefined && now - next.unansweredSince >= timings.silence && !next.serverSilent) {
-    next = { ...next, serverSilent: true, note: "the server is not answering; Q leaves at once" }
-  }
-  return { state: next, send }
 }
 
-const redrawKey: ClientMessage = { _tag: "Key", key: RedrawKey }
+/** The server no longer knows us: join again as a new player, from the start. */
+export const rejoin = (state: ClientState, now: number): ClientUpdate => {
+  const fresh = startClient(state.request, state.server, state.window, now, state.timings, state.hint)
+  const retry = patience(state, state.timings.joinRetry)
+  return { ...fresh, state: { ...fresh.state, roundTrip: state.roundTrip, joinRetryIn: retry } }
+}
 
-const askForView = (state: ClientState, now: number): ClientState => ({
+export const askForView = (state: ClientState, now: number): ClientState => ({
   ...state,
   askedAt: now,
   awaitingViewSince: undefined,
   unansweredSince: state.unansweredSince ?? now,
   refusalsToHide: state.refusalsToHide + 1
 })
-
-const Interrupt = "\u0003"
-/** In raw mode the terminal sends no EOF: Ctrl-D is a keystroke, and it means the same. */
-const EndOfTransmission = "\u0004"
-
-/** The arrow keys, as terminals send them, and the move keys they stand for. */
-const arrows: Readonly<Record<string, string>> = {
-  "\u001b[A": "k",
-  "\u001b[B": "j",
-  "\u001b[C": "l",
-  "\u001b[D": "h",
-  "\u001bOA": "k",
-  "\u001bOB": "j",
-  "\u001bOC": "l",
-  "\u001bOD": "h"
-}
-
-/** Ctrl-Z: the session suspends the client; nothing goes to the server. */
-export const SuspendKey = "\u001a"
-
-/** A keystroke: the client's own keys (help, suspend, scrolling) stay here; the rest go to the server, which judges them. */
-export const onKeystroke = (state: ClientState, sequence: string, now: number): ClientUpdate => {
-  const cleared = { ...state, note: "" }
-  if (sequence === Interrupt) return userQuit(cleared, "interrupt")
-  if (sequence === EndOfTransmission) return userQuit(cleared, "end of input")
-  if (state.helpOpen) return stay({ ...cleared, helpOpen: false })
-  if (sequence === "?") return stay({ ...cleared, helpOpen: true })
-  if (sequence === SuspendKey) return stay(state)
-  const keys = Array.from(arrows[sequence] ?? sequence)
-  // Function keys and Alt combinations arrive as sequences: no single keystroke to send.
-  if (keys.length !== 1) return stay({ ...cleared, note: "unknown keystroke" })
-  const key = keys[0]!
-  if (key === "Q") {
-    // Still joining, or a server that does not answer: nothing to wait for.
-    if (!state.report.joined || state.serverSilent) return userQuit(cleared, state.serverSilent ? "no answer" : "interrupt")
-    if (state.quitSentAt !== undefined) return stay(cleared)
-    return { state: { ...cleared, quitSentAt: now }, send: [quitKey] }
-  }
-  if (!state.report.joined) return stay(state)
-  if (key === RedrawKey) return { state: askForView(cleared, now), send: [redrawKey] }
-  if (!windowFits(state)) {
-    if (key === "S") return stay(follow({ ...cleared, scroll: { top: 0, left: 0 } }))
-    return stay({ ...cleared, note: "the window is too small: keys are not sent (S: a scrolling view)" })
-  }
-  // The spectator moves nothing: in a scrolling view its move keys move the view.
-  const pan = state.scroll && state.report.role === "spectator" ? MoveDirections[key.toLowerCase()] : undefined
-  if (pan && state.scroll) {
-    const [dRow, dCol] = pan
-    const step = key === key.toLowerCase() ? 1 : 10
-    return stay(follow({ ...cleared, scroll: { top: state.scroll.top + dRow * step, left: state.scroll.left + dCol * step } }))
-  }
-  const moves = state.report.role === "player" && MoveDirections[key.toLowerCase()] !== undefined
-  return {
-    state: {
-      ...cleared,
-      awaitingViewSince: moves ? now : state.awaitingViewSince,
-      unansweredSince: state.unansweredSince ?? now
-    },
-    send: [{ _tag: "Key", key }]
-  }
-}
-
-/** The size the screen is drawn for: GRID's, or the DISPLAY's own while GRID is still on its way. */
-export const gridSize = (state: ClientState): GridSize | undefined => {
-  const { grid, view } = state.report
-  return grid ?? (view ? { rows: view.length, cols: view[0]?.length ?? 0 } : undefined)
-}
-
-/** The window the spec asks for: NR+1 rows (the status line and the grid) by NC columns. */
-export const neededWindow = (grid: GridSize): WindowSize => ({ columns: grid.cols, rows: grid.rows + 1 })
-
-/** Whether the grid is shown whole, or through a scrolling view. */
-export const windowFits = (state: ClientState): boolean => {
-  const grid = gridSize(state)
-  if (grid === undefined || state.scroll !== undefined) return true
-  const needed = neededWindow(grid)
-  return state.window.columns >= needed.columns && state.window.rows >= needed.rows
-}
-
-/** The rows of the grid a window shows below its status line, and its columns. */
-export const gridArea = (window: WindowSize): WindowSize => ({ columns: window.columns, rows: Math.max(0, window.rows - 1) })
-
-/**
- * The scrolling view, kept within the grid and around the player: when `@` comes within a
- * quarter of the view's edge, the view moves to put it in the middle again.
- */
-export const follow = (state: ClientState): ClientState => {
-  const grid = gridSize(state)
-  if (state.scroll === undefined || grid === undefined) return state
-  const area = gridArea(state.window)
-  let { left, top } = state.scroll
-  const at = state.report.position
-  if (at) {
-    const marginRows = Math.floor(area.rows / 4)
-    const marginCols = Math.floor(area.columns / 4)
-    if (at.row < top + marginRows || at.row >= top + area.rows - marginRows) top = at.row - Math.floor(area.rows / 2)
-    if (at.col < left + marginCols || at.col >= left + area.columns - marginCols) left = at.col - Math.floor(area.columns / 2)
-  }
-  top = Math.max(0, Math.min(top, grid.rows - area.rows))
-  left = Math.max(0, Math.min(left, grid.cols - area.columns))
-  return top === state.scroll.top && left === state.scroll.left ? state : { ...state, scroll: { top, left } }
-}
 
 export const exitCode = (exit: ClientExit): number =>
   exit._tag === "Refused" || exit._tag === "BadGrid" || exit._tag === "NoServer" ? 1 : 0

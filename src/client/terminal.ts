@@ -3,7 +3,7 @@ import { Context, Data, Effect, Layer, Stream } from "effect"
 import * as readline from "node:readline"
 import { colourWanted, frameDiff } from "./paint.js"
 import type { Screen } from "./screen.js"
-import type { WindowSize } from "./state.js"
+import type { WindowSize } from "./viewport.js"
 
 /**
  * The full-screen terminal, open for as long as the layer's scope: raw keys, alternate

@@ -1,5 +1,6 @@
 import { Clock, Effect, Stream } from "effect"
-import type { ClientExit, WindowSize } from "../client/state.js"
+import type { ClientExit } from "../client/state.js"
+import type { WindowSize } from "../client/viewport.js"
 import { Terminal } from "../client/terminal.js"
 import type { Screen } from "../client/screen.js"
 import { type Frame, frameScreen, gapBefore } from "./frames.js"

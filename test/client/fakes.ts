@@ -1,6 +1,6 @@
 import { Duration, Effect, Layer, Queue, Ref, Stream, SubscriptionRef } from "effect"
 import { type Endpoint, makeUdpSocket } from "../../src/net/udp.js"
-import type { WindowSize } from "../../src/client/state.js"
+import type { WindowSize } from "../../src/client/viewport.js"
 import { Terminal } from "../../src/client/terminal.js"
 
 /** How long a test waits for something that should happen at once on loopback. */

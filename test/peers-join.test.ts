@@ -1,0 +1,79 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Fiber, TestClock } from "effect"
+import { joinGame } from "../src/client/session.js"
+import { defaultTimings } from "../src/client/state.js"
+import { latin1 } from "../src/protocol/transcript.js"
+import { fakeServer, fakeTerminal } from "./client/fakes.js"
+import { datagrams, serverCaptures } from "./peers/fixtures.js"
+
+const join = (port: number, name: string) =>
+  Effect.gen(function*() {
+    const terminal = yield* fakeTerminal({ columns: 60, rows: 20 })
+    const request = { _tag: "Player" as const, name }
+    const client = yield* Effect.fork(joinGame({ host: "127.0.0.1", port, request, timings: defaultTimings }, terminal.layer))
+    return { client, terminal }
+  })
+
+const text = (lines: ReadonlyArray<string>) => lines.map((line) => line.trimEnd()).join("\n")
+
+describe("the real join, against each C server's captured game played back over UDP", () => {
+  for (const capture of serverCaptures) {
+    it.scoped(`${capture.peer}: plays to the game over and its standings`, () =>
+      Effect.gen(function*() {
+        const server = yield* fakeServer
+        const { client, terminal } = yield* join(server.port, "player-1")
+        expect(yield* server.receive).toBe("PLAY player-1")
+        yield* server.send(...datagrams(capture.transcript, "server", 0).map(latin1))
+        const standings = yield* terminal.frameWhere((lines) => text(lines).includes("GAME OVER"))
+        expect(text(standings)).toMatch(/1\. A +\d+ player-1 +<- winner, you/)
+        yield* TestClock.adjust("5 seconds")
+        expect(yield* Fiber.join(client)).toMatchObject({ _tag: "GameOver", you: "A" })
+      }))
+  }
+})
+
+describe("the real join, against a server that makes a new player for every PLAY", () => {
+  /** Everything the client sends up to its KEY Q, which ends the session. */
+  const untilQuit = (server: Effect.Effect.Success<typeof fakeServer>) =>
+    Effect.gen(function*() {
+      const seen: Array<string> = []
+      for (;;) {
+        const next = yield* server.receive
+        seen.push(next)
+        if (next === "KEY Q") return seen
+      }
+    })
+
+  it.scoped("350 ms each way: it joins once", () =>
+    Effect.gen(function*() {
+      const server = yield* fakeServer
+      const { client, terminal } = yield* join(server.port, "Alice")
+      expect(yield* server.receive).toBe("PLAY Alice")
+      // The answer is 700 ms on its way; any PLAY sent meanwhile would be a second player.
+      yield* TestClock.adjust("700 millis")
+      yield* server.send("OK A", "GRID 3 5", "GOLD 0 0 250", "DISPLAY\n+---+\n|.@*|\n+---+")
+      yield* terminal.frameWhere((lines) => lines[0]!.startsWith("Player A"))
+      yield* TestClock.adjust("4 seconds")
+      yield* terminal.press("Q")
+      const sent = yield* untilQuit(server)
+      expect(sent.filter((each) => each.startsWith("PLAY"))).toEqual([])
+      yield* server.send("QUIT Thanks for playing!")
+      expect(yield* Fiber.join(client)).toEqual({ _tag: "Quit", reason: "Thanks for playing!" })
+    }))
+
+  it.scoped("the first OK lost: it joins once, and plays without its letter", () =>
+    Effect.gen(function*() {
+      const server = yield* fakeServer
+      const { client, terminal } = yield* join(server.port, "Alice")
+      expect(yield* server.receive).toBe("PLAY Alice")
+      yield* server.send("GRID 3 5", "GOLD 0 0 250", "DISPLAY\n+---+\n|.@*|\n+---+")
+      yield* terminal.frameWhere((lines) => lines[2]?.startsWith("|.@*|") === true)
+      yield* TestClock.adjust("4 seconds")
+      yield* terminal.press("l", "Q")
+      const sent = yield* untilQuit(server)
+      expect(sent.filter((each) => each.startsWith("PLAY"))).toEqual([])
+      expect(sent).toContain("KEY l")
+      yield* server.send("QUIT Thanks for playing!")
+      expect(yield* Fiber.join(client)).toEqual({ _tag: "Quit", reason: "Thanks for playing!" })
+    }))
+})

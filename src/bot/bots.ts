@@ -3,6 +3,7 @@ import { type ConnectError, resolveHost } from "../net/resolve.js"
 import { type Endpoint, makeUdpSocket, type UdpError } from "../net/udp.js"
 import { encodeClientMessage } from "../protocol/messages.js"
 import type { SessionEnd } from "../protocol/reader.js"
+import { ownStanding } from "../protocol/summary.js"
 import { type Brain, decide, hear, newBrain, type Strategy } from "./brain.js"
 
 export interface BotsOptions {
@@ -40,8 +41,16 @@ export const botName = (index: number) => `bot-${index + 1}`
 /** How long a bot goes on pressing keys with no word from the server before giving up. */
 const silenceMillis = 10_000
 
-/** PLAY goes out again this often until the server answers: the first may be lost. */
-const joinRetry = Duration.millis(600)
+/**
+ * PLAY goes out again while nothing at all has come back: after 1 s, then 2, then every
+ * 4. Longer than a slow round trip, since most CS50 servers make a new player for every
+ * PLAY (see the client's `Timings.joinRetry`).
+ */
+const joinRetries = Schedule.exponential("1 second").pipe(Schedule.union(Schedule.spaced("4 seconds")))
+
+/** A bot that leaves sends Q again this often until QUIT comes, for this long: a lost Q must not leave a ghost. */
+const quitRetry = Duration.millis(300)
+const quitTimeout = Duration.seconds(3)
 
 export const defaultDeadline = Duration.minutes(10)
 
@@ -138,7 +147,7 @@ const playOne = (
 
     const play = socket.send(encodeClientMessage({ _tag: "Play", name }), server)
     const heard = yield* Deferred.await(answered).pipe(
-      Effect.raceFirst(play.pipe(Effect.repeat(Schedule.spaced(joinRetry)), Effect.zipRight(Effect.never))),
+      Effect.raceFirst(play.pipe(Effect.repeat(joinRetries), Effect.zipRight(Effect.never))),
       Effect.timeout(options.answerTimeout ?? "3 seconds"),
       Effect.option
     )
@@ -146,28 +155,33 @@ const playOne = (
       yield* Effect.logWarning(`${name}: no answer from ${options.host}:${options.port}`)
       return result(name, brain, { _tag: "NoAnswer" })
     }
-    const deadline = Effect.sleep(options.deadline ?? defaultDeadline).pipe(
-      Effect.zipRight(Effect.logWarning(`${name}: the deadline passed; quitting`)),
-      Effect.zipRight(socket.send(encodeClientMessage({ _tag: "Key", key: "Q" }), server)),
-      Effect.as<BotOutcome>({ _tag: "Deadline" })
+    /** Q until the server's QUIT (or any end) comes, or the patience runs out. */
+    const quit = socket.send(encodeClientMessage({ _tag: "Key", key: "Q" }), server).pipe(
+      Effect.repeat(Schedule.spaced(quitRetry)),
+      Effect.raceFirst(Deferred.await(ended)),
+      Effect.timeout(quitTimeout),
+      Effect.ignore
     )
-    const outcome = yield* Effect.raceAll([Deferred.await(ended), pressKeys.pipe(Effect.zipRight(Effect.never)), deadline]).pipe(
+    const deadline = Effect.sleep(options.deadline ?? defaultDeadline).pipe(Effect.as("deadline" as const))
+    const first = yield* Effect.raceAll([Deferred.await(ended), pressKeys.pipe(Effect.zipRight(Effect.never)), deadline]).pipe(
       // Interrupted (Ctrl-C): leave the game politely rather than vanish.
-      Effect.onInterrupt(() =>
-        brain.report.letter !== undefined && !brain.report.ending
-          ? socket.send(encodeClientMessage({ _tag: "Key", key: "Q" }), server)
-          : Effect.void
-      )
+      Effect.onInterrupt(() => brain.report.joined && !brain.report.ending ? quit : Effect.void)
     )
-    return result(name, brain, outcome)
+    if (first !== "deadline") return result(name, brain, first)
+    yield* Effect.logWarning(`${name}: the deadline passed; quitting`)
+    yield* quit
+    return result(name, brain, { _tag: "Deadline" })
   }))
 
-const result = (name: string, brain: Brain, outcome: BotOutcome): BotResult => ({
-  name,
-  letter: brain.report.letter,
-  purse: brain.report.purse,
-  outcome
-})
+/**
+ * A bot's result. At game over its line of the summary has the last word: the OK with its
+ * letter, or the GOLD with its last nuggets, may have been lost on the way.
+ */
+export const result = (name: string, brain: Brain, outcome: BotOutcome): BotResult => {
+  const { ending, letter, purse } = brain.report
+  const own = ending?._tag === "GameOver" ? ownStanding(ending.summary, { letter, name }) : undefined
+  return { name, letter: own?.letter ?? letter, purse: own?.purse ?? purse, outcome }
+}
 
 const describe = (ending: SessionEnd): string => {
   switch (ending._tag) {

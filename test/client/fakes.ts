@@ -36,6 +36,8 @@ export const fakeServer = Effect.gen(function*() {
         Effect.map((datagram) => datagram.text),
         Effect.timeoutFail({ duration: patience, onTimeout: () => new Error(`the client sent no ${prefix}`) })
       ),
+    /** What came and was not taken yet, without waiting. */
+    pending: Queue.takeAll(inbox).pipe(Effect.map((datagrams) => Array.from(datagrams, (datagram) => datagram.text))),
     send: (...texts: ReadonlyArray<string>) =>
       Effect.gen(function*() {
         const to = yield* Ref.get(client)

@@ -336,12 +336,13 @@ describe("when datagrams are lost", () => {
     ])
   })
 
-  it("Ctrl-L asks for GOLD and DISPLAY again, for a player and for the spectator", () => {
+  it("Ctrl-L asks for OK (a player's), GOLD and DISPLAY again, for a player and for the spectator", () => {
     let state = joined(seededGame(map, 1), "a", "Ann").state
     state = step(addSpectator(state, "s")).state
     const player = step(applyKey(state, "a", "\f"))
     expect(player.state).toBe(state)
     expect(player.notices).toEqual([
+      { to: "a", viewer: 0, notice: { _tag: "Ok", letter: "A" } },
       { to: "a", viewer: 0, notice: { _tag: "Gold", collected: 0, purse: 0, remaining: 250 } },
       { to: "a", viewer: 0, notice: { _tag: "Display" } }
     ])

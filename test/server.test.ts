@@ -306,10 +306,11 @@ describe("serve on a network that loses datagrams", () => {
     expect(gridOf(await a.client.next())).toBe(a.display)
   })
 
-  it("answers Ctrl-L with GOLD and DISPLAY", async () => {
+  it("answers Ctrl-L with OK, GOLD and DISPLAY", async () => {
     const { port } = await serve({ map: main, seed: 2 })
     const a = await joinAs(port, "Alice")
     a.client.send("KEY \f")
+    expect(await a.client.next()).toBe("OK A")
     expect(await a.client.next()).toBe("GOLD 0 0 250")
     expect(gridOf(await a.client.next())).toBe(a.display)
   })

@@ -94,6 +94,8 @@ export interface ClientState {
   readonly leaving: "Q" | "interrupt" | "end of input" | undefined
   /** When we last asked the server for what we were missing (a view, the end of the game, a sign of life). */
   readonly askedAt: number
+  /** How often we asked for our letter (its OK was lost): our server says it again, the CS50 servers never do. */
+  readonly letterAsks: number
   /**
    * Shown where a note goes while there is none, in the longest form that fits: `nuggets
    * play` puts its join line there.
@@ -160,6 +162,7 @@ export const startClient = (
     quitAgainAt: 0,
     leaving: undefined,
     askedAt: now,
+    letterAsks: 0,
     hint,
     helpOpen: false,
     scroll: undefined

@@ -11,6 +11,9 @@ import {
   stay
 } from "./state.js"
 
+/** A player whose OK was lost asks this many times at most: only our server answers with it. */
+const maxLetterAsks = 3
+
 /**
  * What the passing of time calls for: PLAY again while nothing at all has come back
  * (backing off), Q again until QUIT comes, the view asked for again when a move's DISPLAY
@@ -50,10 +53,12 @@ export const onTick = (state: ClientState, now: number): ClientUpdate => {
   const viewLost = state.awaitingViewSince !== undefined && now - state.awaitingViewSince >= repairAfter
   const goldLost = report.remaining === undefined && sinceAsked >= repairAfter
   const endLost = report.remaining === 0 && sinceAsked >= repairAfter
+  const letterLost = report.role === "player" && report.letter === undefined && state.letterAsks < maxLetterAsks &&
+    sinceAsked >= repairAfter
   // Long silence: an idle player or the spectator would never learn otherwise that the server died.
   const quiet = now - (state.heardAt ?? state.startedAt) >= timings.liveness && sinceAsked >= timings.liveness
-  if (viewLost || goldLost || endLost || quiet) {
-    next = askForView(next, now)
+  if (viewLost || goldLost || endLost || letterLost || quiet) {
+    next = askForView(letterLost ? { ...next, letterAsks: next.letterAsks + 1 } : next, now)
     send.push(redrawKey)
   }
   if (next.unansweredSince !== undefined && now - next.unansweredSince >= timings.silence && !next.serverSilent) {

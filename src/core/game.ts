@@ -170,10 +170,10 @@ const welcomeAgain = (state: GameState, to: ClientId, viewer: Viewer): Transitio
   return { state, notices, changes: noChanges }
 }
 
-/** GOLD and DISPLAY again, for a client that lost them. */
+/** OK (to a player), GOLD and DISPLAY again, for a client that lost them. */
 const redraw = (state: GameState, to: ClientId, viewer: Viewer): Transition => ({
   state,
-  notices: welcomeAgain(state, to, viewer).notices.filter(({ notice }) => notice._tag === "Gold" || notice._tag === "Display"),
+  notices: welcomeAgain(state, to, viewer).notices.filter(({ notice }) => notice._tag !== "Grid"),
   changes: noChanges
 })
 

@@ -1,5 +1,5 @@
 import { Effect, Either } from "effect"
-import { resolveHost } from "../client/session.js"
+import { resolveHost } from "../net/resolve.js"
 import type { GameMap } from "../core/map.js"
 import type { Dialect } from "../protocol/dialect.js"
 import type { CheckResult, Failure, Report } from "./report.js"

@@ -42,11 +42,12 @@ describe("joinGame", () => {
       yield* terminal.press("l")
       expect(yield* server.receive).toBe("KEY l")
       yield* server.send("GOLD 10 10 240", "DISPLAY\n+---+\n|..@|\n+---+\n")
-      yield* terminal.frameWhere((lines) => lines[2]?.startsWith("|..@|") === true && lines[0]!.includes(": 10 nuggets"))
+      // The purse on the status line, in fewer words beside the note at 40 columns.
+      yield* terminal.frameWhere((lines) => lines[2]?.startsWith("|..@|") === true && lines[0]!.startsWith("A: 10, 240 left  GOLD received: 10"))
       yield* terminal.press("Q")
       expect(yield* server.receive).toBe("KEY Q")
       yield* server.send("QUIT Thanks for playing!")
-      expect(yield* Fiber.join(client)).toEqual({ _tag: "Quit", reason: "Thanks for playing!" })
+      expect(yield* Fiber.join(client)).toMatchObject({ _tag: "Quit", reason: "Thanks for playing!" })
       expect(yield* terminal.closed).toBe(1)
     }))
 
@@ -61,7 +62,7 @@ describe("joinGame", () => {
       expect(yield* server.receive).toBe("KEY Q")
       // No QUIT comes back: the client's clock moves on past its patience.
       yield* TestClock.adjust("1 second")
-      expect(yield* Fiber.join(client)).toEqual({ _tag: "UserQuit", how: "no answer" })
+      expect(yield* Fiber.join(client)).toMatchObject({ _tag: "UserQuit", how: "no answer" })
       expect(yield* terminal.closed).toBe(1)
     }))
 
@@ -127,7 +128,7 @@ describe("joinGame", () => {
       yield* terminal.endInput
       expect(yield* server.receive).toBe("KEY Q")
       yield* server.send("QUIT Thanks for playing!")
-      expect(yield* Fiber.join(client)).toEqual({ _tag: "UserQuit", how: "end of input" })
+      expect(yield* Fiber.join(client)).toMatchObject({ _tag: "UserQuit", how: "end of input" })
       expect(yield* terminal.closed).toBe(1)
     }))
 

@@ -19,6 +19,27 @@ const eve = (environment: ReadonlyArray<string> = []) =>
   })
 
 describe("the client's looks and keys, in tmux", () => {
+  it.scopedLive("the spectator at 40 columns: ? shows its own keys in a whole frame; move keys stay here", () =>
+    Effect.gen(function*() {
+      const server = yield* fakeServer
+      const pane = yield* tmuxPane([...nuggets, "join", "127.0.0.1", String(server.port)], { columns: 40, rows: 20 })
+      expect(yield* server.receive).toBe("SPECTATE")
+      yield* server.send("GRID 4 7", "GOLD 0 0 250", `DISPLAY\n${map.join("\n")}\n`)
+      yield* pane.waitFor((lines) => lines[2] === "|.@.*.|")
+      yield* pane.sendKeys("?")
+      const help = yield* pane.waitFor((lines) => lines.some((line) => line.includes("stop watching")))
+      const box = help.filter((line) => /^\s*[|+]/.test(line)).map((line) => line.trim())
+      expect(box.length).toBeGreaterThan(5)
+      for (const line of box) expect(line).toMatch(/^([|].*[|]|[+]-+[+])$/)
+      expect(help.join("\n")).not.toContain("run that way")
+      yield* pane.sendKeys("q")
+      yield* pane.sendKeys("h")
+      yield* pane.waitFor((lines) => lines[0] === "Spectator: 250 unclaimed.  only watching")
+      yield* pane.sendKeys("Q")
+      // The first key the server hears is Q: neither ?, nor h.
+      expect(yield* server.receive).toBe("KEY Q")
+    }), 30_000)
+
   it.scopedLive("draws in colour: you, gold, the others and passages each their own", () =>
     Effect.gen(function*() {
       const { pane } = yield* eve()

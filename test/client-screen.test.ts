@@ -1,7 +1,21 @@
 import { cursorTo, eraseScreen } from "ansi-escapes"
 import { describe, expect, it } from "vitest"
 import { frameDiff } from "../src/client/paint.js"
-import { farewell, fit, gameOverScreen, rankedSummary, sanitize, screen, screenLines, statusBar, statusLine } from "../src/client/screen.js"
+import {
+  farewell,
+  fit,
+  gameOverScreen,
+  helpBox,
+  keyHelp,
+  noteForms,
+  sanitize,
+  screen,
+  screenLines,
+  spectatorKeyHelp,
+  statusBar,
+  statusLine
+} from "../src/client/screen.js"
+import { rankedSummary } from "../src/client/standings.js"
 import { type ClientState, type JoinRequest, receive, startClient } from "../src/client/state.js"
 import { update } from "../src/client/update.js"
 
@@ -147,11 +161,18 @@ describe("colour, status line, help and game-over screens", () => {
   it("keeps the spec's words whole: shorter forms in narrow windows, the note shortened first", () => {
     const spec = "Player A has 39 nuggets (211 nuggets unclaimed)."
     expect(statusBar(player, 80).text.trimEnd()).toBe(`${spec}  GOLD received: 39`)
-    expect(statusBar(player, 60).text.trimEnd()).toBe(`${spec}  GOLD...`)
-    expect(statusBar(player, 48).text.trimEnd()).toBe(spec)
-    expect(statusBar(player, 47).text.trimEnd()).toBe("Player A: 39 nuggets, 211 unclaimed.  GOLD...")
-    expect(statusBar(player, 40).text.trimEnd()).toBe("Player A: 39 nuggets, 211 unclaimed.")
-    expect(statusBar(player, 20).text.trimEnd()).toBe("A: 39, 211 left")
+    // Notes too use fewer words rather than being cut.
+    expect(statusBar(player, 61).text.trimEnd()).toBe(`${spec}  +39 nuggets`)
+    expect(statusBar(player, 60).text.trimEnd()).toBe(`${spec}  +39`)
+    expect(statusBar(player, 48).text.trimEnd()).toBe("Player A: 39 nuggets, 211 unclaimed.  +39")
+    expect(statusBar({ ...player, note: "" }, 48).text.trimEnd()).toBe(spec)
+    expect(statusBar(player, 47).text.trimEnd()).toBe("Player A: 39 nuggets, 211 unclaimed.  +39")
+    for (const width of [20, 30, 40, 50, 60, 70]) expect(statusBar(player, width).text, `${width}`).not.toContain("...")
+    expect(statusBar(player, 40).text.trimEnd()).toBe("A: 39, 211 left  GOLD received: 39")
+    expect(statusBar({ ...player, note: "" }, 40).text.trimEnd()).toBe("Player A: 39 nuggets, 211 unclaimed.")
+    expect(statusBar(player, 20).text.trimEnd()).toBe("A: 39, 211 left  +39")
+    expect(statusBar(player, 19).text.trimEnd()).toBe("A 39/211  +39")
+    expect(statusBar(player, 12).text.trimEnd()).toBe("A 39/211")
     const hinted = { ...player, note: "", hint: ["friends join with: nuggets join host 4000 NAME", "port 4000"] }
     expect(statusBar(hinted, 100).text.trimEnd()).toBe(`${spec}  friends join with: nuggets join host 4000 NAME`)
     expect(statusBar(hinted, 100).styles).toContain("h".repeat(10))
@@ -225,5 +246,74 @@ describe("farewell", () => {
     expect(text).toMatch(/^[\x20-\x7e\n]*$/)
     expect(text.split("\n").every((line) => line.length <= 40)).toBe(true)
     expect(text.split("\n")[2]).toBe(" 2. A 1 ?[31mEve?[0m")
+  })
+})
+
+describe("round two: ties, small words, the spectator, narrow windows", () => {
+  it("equal purses share a rank, and every best purse is a winner", () => {
+    expect(rankedSummary("A 50 Al\nB 10 Bo\nC 50 Cy\nD 10 Di\nE 5 Ed\n", "D").map(([text]) => text)).toEqual([
+      " 1. A 50 Al  <- winner",
+      " 1. C 50 Cy  <- winner",
+      " 3. B 10 Bo",
+      " 3. D 10 Di  <- you",
+      " 5. E  5 Ed"
+    ])
+  })
+
+  it("says what a player collected when it leaves, in the right number", () => {
+    expect(farewell({ _tag: "Quit", reason: "Thanks for playing!", you: "A", collected: 42 }, 80))
+      .toBe("Thanks for playing! You collected 42 nuggets.")
+    expect(farewell({ _tag: "Quit", reason: "Thanks for playing!", you: "A", collected: 1 }, 80))
+      .toBe("Thanks for playing! You collected 1 nugget.")
+    expect(farewell({ _tag: "UserQuit", how: "interrupt", you: "B", collected: 0 }, 80)).toBe("You left the game. You collected 0 nuggets.")
+    // The spectator collects nothing.
+    expect(farewell({ _tag: "Quit", reason: "Thanks for watching!" }, 80)).toBe("Thanks for watching!")
+  })
+
+  it("the ? box keeps its frame and whole words in a narrow window", () => {
+    for (const [state, keys] of [[player, keyHelp], [spectator, spectatorKeyHelp]] as const) {
+      for (const columns of [30, 40, 60, 80]) {
+        const box = helpBox(columns, keys).map((line) => line.text)
+        for (const text of box) {
+          expect(text.length, `${columns}: ${text}`).toBeLessThanOrEqual(columns)
+          expect(text, `${columns}: ${text}`).toMatch(/^[|+].*[|+]$/)
+        }
+        const words = (text: string) => text.split(/[\s|+-]+/).filter(Boolean)
+        expect(words(box.join(" ")), `${columns}`).toEqual(words(["Keys", ...keys.flat()].join(" ")))
+        expect(screenIn(update(state, { _tag: "Key", sequence: "?" }, 1).state, { columns, rows: 30 }).join("\n"))
+          .toContain(box[1]!)
+      }
+    }
+  })
+
+  it("the spectator's ? lists its own keys; its too-small text offers a view to watch in", () => {
+    const text = screenIn(update(spectator, { _tag: "Key", sequence: "?" }, 1).state, { columns: 80, rows: 20 }).join("\n")
+    expect(text).toContain("stop watching")
+    expect(text).toContain("move the view")
+    expect(text).not.toContain("run that way")
+    const big = receiveAll(initialState({ _tag: "Spectator" }), "GRID 21 79")
+    expect(trimmed(screenIn(big, { columns: 60, rows: 20 })).join(" ")).toMatch(/press S to watch in a view that scrolls/)
+  })
+
+  it("while the window is too small, the join line for friends stays in sight", () => {
+    const big = { ...receiveAll(initialState({ _tag: "Player", name: "Al" }), "OK A", "GRID 21 79"), hint: ["friends join with: nuggets join 10.0.0.5 4000 NAME", "port 4000"] }
+    const lines = trimmed(screenIn(big, { columns: 60, rows: 12 }))
+    expect(lines).toContain("friends join with: nuggets join 10.0.0.5 4000 NAME")
+    expect(lines.join(" ")).toMatch(/too small/)
+  })
+
+  it("each note the client writes has a form in a few words", () => {
+    for (const note of [
+      "GOLD received: 14",
+      "you took 3 nuggets from B",
+      "5 nuggets taken from you",
+      "C took 1 nugget from you",
+      "the server is not answering; Q leaves at once",
+      "friends are playing: Q again to end the game for everyone"
+    ]) {
+      const forms = noteForms(note)
+      expect(forms[0]).toBe(note)
+      expect(forms.at(-1)!.length, note).toBeLessThanOrEqual(10)
+    }
   })
 })

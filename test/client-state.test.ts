@@ -9,7 +9,8 @@ import {
   type JoinRequest,
   receive,
   startClient,
-  truncateName
+  truncateName,
+  withCollected
 } from "../src/client/state.js"
 import { update } from "../src/client/update.js"
 import { gridSize } from "../src/client/viewport.js"
@@ -364,5 +365,51 @@ describe("a reordered GOLD", () => {
     expect(stale.report).toMatchObject({ purse: 12, remaining: 238 })
     expect(stale.note).toBe("GOLD received: 12")
     expect(receive(stale, "GOLD 0 12 230").report).toMatchObject({ purse: 12, remaining: 230 })
+  })
+})
+
+describe("round two: the host's keys, the spectator's keys, a stale warning", () => {
+  const hosting = update(playing, { _tag: "Friends", count: 2 }, 0).state
+
+  it("with friends in the game, Q asks once; Q again leaves; any other key takes the question back", () => {
+    const asked = update(hosting, key("Q"), 1)
+    expect(asked.send).toEqual([])
+    expect(asked.state.note).toBe("friends are playing: Q again to end the game for everyone")
+    expect(update(asked.state, key("Q"), 2).send).toEqual([{ _tag: "Key", key: "Q" }])
+    const changed = update(asked.state, key("h"), 2)
+    expect(update(changed.state, key("Q"), 3).send).toEqual([])
+    // Alone, Q leaves at once.
+    expect(update(playing, key("Q"), 1).send).toEqual([{ _tag: "Key", key: "Q" }])
+  })
+
+  it("with friends in the game, Ctrl-Z says why it does not suspend", () => {
+    expect(update(hosting, key("\u001a"), 1).state.note).toBe("friends are playing: Ctrl-Z would freeze the game for them")
+    expect(update(playing, key("\u001a"), 1).state.note).toBe("")
+  })
+
+  it("the spectator's move keys are not sent: the whole map is in view", () => {
+    const watching = receiveAll(spectator, "GRID 2 3", "GOLD 0 0 250", "DISPLAY\n+-+\n|.|\n")
+    const moved = update(watching, key("h"), 1)
+    expect(moved.send).toEqual([])
+    expect(moved.state.note).toBe("the spectator watches: the whole map is in view (Q quits)")
+    expect(update(watching, key("Q"), 1).send).toEqual([{ _tag: "Key", key: "Q" }])
+  })
+
+  it("the warning that the server is not answering goes as soon as it answers again", () => {
+    const pressed = update(playing, key("h"), 100).state
+    const silent = update(pressed, tick, 100 + defaultTimings.silence).state
+    expect(silent.alert).toBe("the server is not answering; Q leaves at once")
+    const back = receive(silent, "DISPLAY\n+-+\n|@|\n")
+    expect(back.alert).toBeUndefined()
+    expect(back.serverSilent).toBe(false)
+  })
+
+  it("a player who leaves is told what it collected; the spectator is not", () => {
+    const rich = receive(playing, "GOLD 7 7 243")
+    const quit = receive(rich, "QUIT Thanks for playing!")
+    expect(withCollected(quit.exit!, quit)).toEqual({ _tag: "Quit", reason: "Thanks for playing!", you: "A", collected: 7 })
+    expect(withCollected({ _tag: "UserQuit", how: "interrupt" }, rich)).toEqual({ _tag: "UserQuit", how: "interrupt", you: "A", collected: 7 })
+    const watching = receiveAll(spectator, "GRID 2 3", "GOLD 0 0 250")
+    expect(withCollected({ _tag: "Quit", reason: "Thanks for watching!" }, watching)).toEqual({ _tag: "Quit", reason: "Thanks for watching!" })
   })
 })

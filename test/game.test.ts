@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
-import { addPlayer, addSpectator, applyKey, sanitizeName } from "../src/core/game.js"
+import { addPlayer, addSpectator, applyKey, endGame, sanitizeName } from "../src/core/game.js"
 import { type Envelope, type GameState, standings, type Transition } from "../src/core/state.js"
 import { parseMap, RoomSpot } from "../src/core/map.js"
 import { quitText, refusalText, summaryText } from "../src/protocol/dialect.js"
@@ -360,6 +360,18 @@ describe("a game no one can finish", () => {
     expect(last.state.over).toBe(true)
     expect(notices(last.notices, "s")).toEqual([{ _tag: "Display" }, { _tag: "GameOver" }])
     expect(notices(last.notices, "c25")).toEqual([{ _tag: "Quit", reason: "PlayerQuit" }])
+  })
+
+  it("ends early when whoever runs it ends it: GAMEOVER to every player still in and the spectator", () => {
+    let state = step(addSpectator(seededGame(map, 3), "s")).state
+    state = joined(state, "a", "Ann").state
+    state = joined(state, "b", "Bob").state
+    state = step(applyKey(state, "b", "Q")).state
+    const ended = endGame(state)
+    expect(ended.state.over).toBe(true)
+    expect(notices(ended.notices, "a")).toEqual([{ _tag: "GameOver" }])
+    expect(notices(ended.notices, "s")).toEqual([{ _tag: "GameOver" }])
+    expect(notices(ended.notices, "b")).toEqual([])
   })
 
   it("goes on while letters are left: someone may still join", () => {

@@ -75,7 +75,23 @@ describe("nuggets join in tmux, on a network that loses datagrams", () => {
       yield* pane.waitFor((lines) => lines[0]!.endsWith("the server is not answering; Q leaves at once"))
       yield* pane.sendKeys("Q")
       const after = yield* pane.waitFor((lines) => lines.includes("tty=restored"), "2 seconds")
-      expect(after.slice(0, 3)).toEqual(["The server did not answer; left anyway.", "exit=0", "tty=restored"])
+      expect(after.slice(0, 3)).toEqual(["The server did not answer; left anyway. You collected 0 nuggets.", "exit=0", "tty=restored"])
+    }), 60_000)
+
+  it.scopedLive("the server stopped, then continued: the warning that it is not answering goes as soon as it answers", () =>
+    Effect.gen(function*() {
+      const server = yield* realServer(["maps/main.txt", "7"])
+      const pane = yield* tmuxPane([...nuggets, "join", "127.0.0.1", String(server.port), "Alice"], size)
+      yield* pane.waitFor(joined)
+      yield* server.signal("SIGSTOP")
+      yield* pane.sendKeys("x")
+      yield* pane.waitFor((lines) => lines[0]!.endsWith("the server is not answering; Q leaves at once"))
+      yield* server.signal("SIGCONT")
+      // No key pressed: the server's answers alone clear it.
+      const back = yield* pane.waitFor((lines) => statusLine.test(lines[0]!) && !lines[0]!.includes("not answering"), "5 seconds")
+      expect(back[0]).toMatch(/^Player A has \d+ nuggets \(\d+ nuggets unclaimed\)\.( +unknown keystroke)?$/)
+      yield* pane.sendKeys("Q")
+      yield* pane.waitFor((lines) => lines.includes("tty=restored"))
     }), 60_000)
 
   it.scopedLive("the server killed, no relay: the closed port is noticed at the next key", () =>

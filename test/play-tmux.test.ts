@@ -16,7 +16,7 @@ const freePort = () =>
   })
 
 describe("nuggets play", () => {
-  it.scopedLive("runs a server and the player's screen in one process; a friend joins; Q stops both", () =>
+  it.scopedLive("a server and the player's screen in one process; with a friend in, Ctrl-Z is refused, Q asks, and the friend gets the standings", () =>
     Effect.gen(function*() {
       const port = yield* Effect.promise(freePort)
       const command = yield* Effect.promise(nuggetsCommand)
@@ -24,9 +24,9 @@ describe("nuggets play", () => {
         [...command, "play", "Alice", "--map", "maps/small.txt", "--seed", "1", "--port", String(port), "--host", "127.0.0.1"],
         { columns: 80, rows: 20 }
       )
-      // With no note to show, the status line shows how friends join.
+      // With no note to show, the status line shows how friends join: at the address the server listens on.
       const first = yield* pane.waitFor((lines) => lines[0]!.startsWith("Player A has 0 nuggets (250 nuggets unclaimed)."))
-      expect(first[0]).toMatch(new RegExp(`^Player A has 0 nuggets \\(250 nuggets unclaimed\\)\\.  (join: \\S+ ${port}|port ${port})$`))
+      expect(first[0]).toBe(`Player A has 0 nuggets (250 nuggets unclaimed).  join: 127.0.0.1 ${port}`)
 
       const friend = yield* Effect.acquireRelease(
         Effect.promise(() => TestClient.open(port)),
@@ -36,11 +36,40 @@ describe("nuggets play", () => {
       expect(yield* Effect.promise(() => friend.next())).toBe("OK B")
       expect(yield* Effect.promise(() => friend.nextStarting("DISPLAY"))).toContain("@")
 
+      // Suspending would freeze the friend's game: refused, and the game goes on.
+      yield* pane.sendKeys("C-z")
+      yield* pane.waitFor((lines) => lines[0]!.endsWith("  friends playing: no Ctrl-Z"))
+      friend.send("KEY ?")
+      expect(yield* Effect.promise(() => friend.nextStarting("NO"))).toBe("NO unknown keystroke")
+
+      // Q asks first; the friend hears nothing yet.
       yield* pane.sendKeys("Q")
-      expect(yield* Effect.promise(() => friend.nextStarting("QUIT"))).toBe("QUIT server shutting down")
+      yield* pane.waitFor((lines) => lines[0]!.endsWith("  Q again ends it for all"))
+      yield* pane.sendKeys("Q")
+      const gameOver = yield* Effect.promise(() => friend.nextStarting("GAMEOVER"))
+      expect(gameOver).toMatch(/^GAMEOVER\nA +0 Alice\nB +0 Bob\n$/)
+      expect(friend.received.some((message) => message.startsWith("QUIT"))).toBe(false)
+
       const after = yield* pane.waitFor((lines) => lines.includes("tty=restored"))
       const shown = after.filter((line) => line !== "")
-      expect(shown[0]).toMatch(new RegExp(`^Nuggets server on port ${port}; friends join with: nuggets join \\S+ ${port} NAME$`))
-      expect(shown.slice(1, 4)).toEqual(["Thanks for playing!", "exit=0", "tty=restored"])
+      expect(shown[0]).toBe(`Friends join with: nuggets join 127.0.0.1 ${port} NAME`)
+      expect(shown.slice(1)).toEqual([
+        "Thanks for playing! You collected 0 nuggets.",
+        "GAME OVER:",
+        " 1. A 0 Alice  <- winner, you",
+        " 1. B 0 Bob  <- winner",
+        "exit=0",
+        "tty=restored"
+      ])
+    }), 60_000)
+
+  it.scopedLive("alone, Q leaves at once and says what you collected", () =>
+    Effect.gen(function*() {
+      const command = yield* Effect.promise(nuggetsCommand)
+      const pane = yield* tmuxPane([...command, "play", "Alice", "--map", "maps/small.txt", "--host", "127.0.0.1"], { columns: 80, rows: 20 })
+      yield* pane.waitFor((lines) => lines[0]!.startsWith("Player A has 0 nuggets"))
+      yield* pane.sendKeys("Q")
+      const after = yield* pane.waitFor((lines) => lines.includes("tty=restored"))
+      expect(after.filter((line) => line !== "").slice(1)).toEqual(["Thanks for playing! You collected 0 nuggets.", "exit=0", "tty=restored"])
     }), 60_000)
 })

@@ -49,6 +49,10 @@ describe("the steal variant, as the client reads it", () => {
     const gold = readDatagram(victim, "GOLD 0 36 100")
     expect(gold.note).toBe("4 nuggets taken from you")
     expect(readDatagram(gold, display("+-------+", "|..@C...|", "+-------+")).note).toBe("C took 4 nuggets from you")
+    // One nugget is one nugget.
+    const one = readDatagram(victim, "GOLD 0 39 100")
+    expect(one.note).toBe("1 nugget taken from you")
+    expect(readDatagram(one, display("+-------+", "|..@C...|", "+-------+")).note).toBe("C took 1 nugget from you")
   })
 
   it("a run through two players names both; gold seen on the way is just gold received", () => {

@@ -1,5 +1,5 @@
 import { Console, Effect } from "effect"
-import { farewell, keyHelp } from "../client/screen.js"
+import { farewell, keyHelp, spectatorKeyHelp } from "../client/screen.js"
 import { type ClientExit, exitCode } from "../client/state.js"
 import type { HelpSection } from "./command.js"
 import { CliError } from "./error.js"
@@ -33,9 +33,8 @@ export const reportExit = (exit: ClientExit) =>
     if (text) yield* Console.log(text)
   })
 
-/** The keys, as help lists them under the commands that play: the same list as the `?` overlay. */
-export const keysSection: HelpSection = {
-  title: "Keys",
-  rows: keyHelp,
-  text: "The spectator quits with Q and sees the same help with ?; in a view that scrolls, its move keys move the view."
-}
+/** The keys, as help lists them under the commands that play: the same lists as the `?` overlay. */
+export const keysSections: ReadonlyArray<HelpSection> = [
+  { title: "Keys", rows: keyHelp },
+  { title: "Keys of the spectator", rows: spectatorKeyHelp }
+]

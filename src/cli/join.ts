@@ -2,7 +2,7 @@ import { Effect, Option } from "effect"
 import { joinGame } from "../client/session.js"
 import { defaultTimings } from "../client/state.js"
 import { terminalLayer } from "../client/terminal.js"
-import { checkName, keysSection, needsTerminal, reportExit } from "./client.js"
+import { checkName, keysSections, needsTerminal, reportExit } from "./client.js"
 import { command, decimal, optionalArg, textArg, wholeNumberArg, withDefault } from "./command.js"
 import { CliError } from "./error.js"
 import { checkOutputs } from "./files.js"
@@ -26,7 +26,7 @@ export const joinNode = command(
       logLevel: logLevelOption,
       noColor: noColorOption
     },
-    more: [keysSection]
+    more: keysSections
   },
   (options, given) =>
     Effect.gen(function*() {

@@ -1,12 +1,15 @@
 import { Console, Context, Deferred, Effect, Fiber, Layer, Option } from "effect"
 import { isIPv6 } from "node:net"
-import { hostname, userInfo } from "node:os"
+import { hostname, networkInterfaces, userInfo } from "node:os"
+import { farewell } from "../client/screen.js"
 import { joinGame } from "../client/session.js"
 import { terminalLayer } from "../client/terminal.js"
+import { lanAddress } from "../net/lan.js"
 import { udpLayer, UdpSocket } from "../net/udp.js"
+import type { GameHost } from "../server/host.js"
 import { runServer } from "../server/server.js"
 import { startWeb } from "../web/live.js"
-import { checkName, keysSection, needsTerminal, reportExit } from "./client.js"
+import { checkName, keysSections, needsTerminal, printWidth, reportExit } from "./client.js"
 import { command, needs, optionalArg, textArg } from "./command.js"
 import { CliError } from "./error.js"
 import { checkOutputs } from "./files.js"
@@ -58,11 +61,11 @@ export const playNode = command(
       noColor: noColorOption
     },
     rules: [needs("--overwrite", "--record")],
-    more: [keysSection]
+    more: keysSections
   },
   /**
    * A server in this process and the player in this terminal. When the player leaves or the
-   * game ends, the server stops too, telling anyone else still playing.
+   * game ends, the server stops too; anyone still playing gets the standings (GAMEOVER).
    */
   (options, given) =>
     Effect.gen(function*() {
@@ -89,7 +92,7 @@ export const playNode = command(
         const socket = yield* Layer.build(
           udpLayer({ port: options.port, host: options.host, family: isIPv6(options.host) ? "udp6" : "udp4" })
         ).pipe(Effect.map(Context.get(UdpSocket)))
-        const ready = yield* Deferred.make<Option.Option<string>>()
+        const ready = yield* Deferred.make<{ readonly host: GameHost; readonly page: Option.Option<string> }>()
         const server = yield* runServer({
           map,
           seed,
@@ -99,31 +102,46 @@ export const playNode = command(
             Option.match(web, {
               onNone: () => Effect.succeed(Option.none<string>()),
               onSome: (address) => startWeb(host, address).pipe(Effect.map(({ url }) => Option.some(url)))
-            }).pipe(Effect.flatMap((page) => Deferred.succeed(ready, page)))
+            }).pipe(Effect.flatMap((page) => Deferred.succeed(ready, { host, page })))
         }).pipe(Effect.provideService(UdpSocket, socket), Effect.forkScoped)
         // The server is up, or it failed to start (it could not open the recording or the web page, say).
-        const page = yield* Effect.raceFirst(
-          Deferred.await(ready),
-          Fiber.join(server).pipe(Effect.as(Option.none<string>()))
-        )
+        const { host, page } = yield* Effect.raceFirst(Deferred.await(ready), Fiber.join(server).pipe(Effect.zipRight(Effect.never)))
         yield* Effect.logInfo(`playing a ${map.rows}x${map.cols} map, seed ${seed}`)
         const port = socket.local.port
-        const joinLine = `nuggets join ${hostname()} ${port} NAME`
-        yield* Console.log(`Nuggets server on port ${port}; friends join with: ${joinLine}`)
+        const address = lanAddress(options.host, networkInterfaces(), hostname())
+        const joinLine = `nuggets join ${address} ${port} NAME`
+        yield* Console.log(`Friends join with: ${joinLine}`)
         if (Option.isSome(page)) yield* Console.log(`Watch and play in a browser: ${page.value}`)
+        /** Everyone in the game but the one playing here (`you`, once known): players still in, and the spectator. */
+        const friendsBesides = (you?: string) =>
+          Effect.sync(() => {
+            const state = host.state()
+            const playing = state.players.filter((player) => player.active)
+            const others = you === undefined ? Math.max(0, playing.length - 1) : playing.filter((player) => player.letter !== you).length
+            return others + (state.spectator === undefined ? 0 : 1)
+          })
+        const friends = friendsBesides()
         const exit = yield* joinGame(
           {
             host: localAddress(options.host),
             port: socket.local.port,
             request: { _tag: "Player", name },
-            hint: [`friends join with: ${joinLine}`, `join: ${joinLine}`, `join: ${hostname()} ${port}`, `port ${port}`]
+            hint: [`friends join with: ${joinLine}`, `join: ${joinLine}`, `join: ${address} ${port}`, `port ${port}`],
+            friends
           },
           terminalLayer({ noColor: options.noColor })
         )
+        // Leaving ends the game for those still in it: they get the standings, not just a QUIT.
+        const endedForFriends = !host.state().over && (yield* friendsBesides("you" in exit ? exit.you : undefined)) > 0
+        if (endedForFriends) yield* host.endGame
         yield* Fiber.interrupt(server)
-        return exit
+        return { exit, standings: endedForFriends ? Option.some(host.summary()) : Option.none() }
       })
-      const exit = yield* Effect.scoped(playing).pipe(Effect.provide(logging(logTarget)))
+      const { exit, standings } = yield* Effect.scoped(playing).pipe(Effect.provide(logging(logTarget)))
       yield* reportExit(exit)
+      if (Option.isSome(standings)) {
+        const you = "you" in exit ? exit.you : undefined
+        yield* Console.log(farewell({ _tag: "GameOver", summary: standings.value, ...(you === undefined ? {} : { you }) }, printWidth()))
+      }
     })
 )

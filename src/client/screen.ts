@@ -1,7 +1,12 @@
-import { parseStandings } from "../protocol/summary.js"
+import { nuggetCount } from "../protocol/dialect.js"
+import type { Role } from "../protocol/reader.js"
+import { rankedSummary } from "./standings.js"
 import type { ClientExit, ClientState } from "./state.js"
 import { gridArea, gridSize, neededWindow, type WindowSize, windowFits } from "./viewport.js"
 import { wrap } from "../wrap.js"
+import { fit, type Line, line, sanitize, type Screen, Style, styled } from "./style.js"
+
+export { fit, type Line, sanitize, type Screen, Style } from "./style.js"
 
 const wrapCut = (text: string, width: number) => wrap(text, width, { cut: true })
 
@@ -9,60 +14,6 @@ const wrapCut = (text: string, width: number) => wrap(text, width, { cut: true }
  * What the screen shows, as a pure function of the client state: lines of printable ASCII,
  * each with a style per character. `paint.ts` turns them into what the terminal is sent.
  */
-
-/**
- * How a character is drawn. A letter per style, so that a line's styles are a string as
- * long as its text: cheap to compare and to slice.
- */
-export const Style = {
-  plain: " ",
-  wall: "w",
-  floor: "f",
-  passage: "p",
-  gold: "g",
-  self: "@",
-  player: "o",
-  /** A note on the status line. */
-  note: "n",
-  /** Something to know but not to read first: the join line, the keys to press. */
-  hint: "h",
-  /** A heading, the winner. */
-  strong: "s",
-  /** The player's own line in the standings. */
-  mark: "m"
-} as const
-
-export interface Line {
-  readonly text: string
-  /** One `Style` letter per character of `text`. */
-  readonly styles: string
-}
-
-export type Screen = ReadonlyArray<Line>
-
-/** Anything outside printable ASCII (control characters above all) becomes `?`. */
-export const sanitize = (text: string): string =>
-  Array.from(text, (char) => {
-    const code = char.codePointAt(0)!
-    return code >= 0x20 && code <= 0x7e ? char : "?"
-  }).join("")
-
-/** Sanitized, then cut or padded to exactly `width` cells. */
-export const fit = (text: string, width: number): string => sanitize(text).slice(0, width).padEnd(width)
-
-const line = (text: string, style: string = Style.plain): Line => ({ text, styles: style.repeat(text.length) })
-
-/** Pieces of text, each in its style, cut or padded to `width`. */
-const styled = (pieces: ReadonlyArray<readonly [string, string]>, width: number): Line => {
-  let text = ""
-  let styles = ""
-  for (const [piece, style] of pieces) {
-    const safe = sanitize(piece)
-    text += safe
-    styles += style.repeat(safe.length)
-  }
-  return { text: text.slice(0, width).padEnd(width), styles: styles.slice(0, width).padEnd(width, Style.plain) }
-}
 
 const gridStyle = (char: string): string => {
   switch (char) {
@@ -104,44 +55,79 @@ const shorterStatus = (state: ClientState): ReadonlyArray<string> => {
     : [statusLine(state), `Player ${letter}: ${purse} nuggets, ${remaining} unclaimed.`, `${letter}: ${purse}, ${remaining} left`, `${letter} ${purse}/${remaining}`]
 }
 
-/** Cuts `text` to `width` at a word's end, marking the cut with "..."; whole words only. */
+/** Cuts `text` to `width` at a word's end, marking the cut with "..."; whole words only, or nothing. */
 const shorten = (text: string, width: number): string => {
   if (text.length <= width) return text
   if (width < 4) return ""
   const cut = text.slice(0, width - 3)
   const space = cut.lastIndexOf(" ")
-  return `${space > 0 ? cut.slice(0, space) : cut}...`
+  return space > 0 ? `${cut.slice(0, space)}...` : ""
+}
+
+/**
+ * The notes this client writes, each in fewer words, longest first, for a narrow window.
+ * Words from the server (a NO's reason) have no shorter form: they are cut at a word.
+ */
+const shorterNotes: ReadonlyArray<readonly [RegExp, (...parts: Array<string>) => ReadonlyArray<string>]> = [
+  [/^GOLD received: (\d+)$/, (n) => [`+${n} nuggets`, `+${n}`]],
+  [/^you took (\d+) nuggets? from (.+)$/, (n, from) => [`took ${n} from ${from}`, `+${n}`]],
+  [/^(\d+) nuggets? taken from you$/, (n) => [`lost ${n}`, `-${n}`]],
+  [/^([A-Z]) took (\d+) nuggets? from you$/, (by, n) => [`${by} took ${n}`, `-${n}`]],
+  [/^the server is not answering; Q leaves at once$/, () => ["server not answering; Q leaves", "no answer"]],
+  [/^the server is gone \(port unreachable\); Q leaves$/, () => ["server gone; Q leaves", "gone"]],
+  [/^unknown keystroke$/, () => ["unknown key"]],
+  [/^friends are playing: Q again to end the game for everyone$/, () => ["Q again ends it for all", "Q again"]],
+  [/^friends are playing: Ctrl-Z would freeze the game for them$/, () => ["friends playing: no Ctrl-Z"]],
+  [/^Ctrl-Z: cannot suspend, no shell with job control$/, () => ["Ctrl-Z: no job control"]],
+  [/^the spectator watches: the whole map is in view \(Q quits\)$/, () => ["the whole map is in view", "only watching"]]
+]
+
+/** A note and its shorter forms, longest first. */
+export const noteForms = (note: string): ReadonlyArray<string> => {
+  for (const [pattern, shorter] of shorterNotes) {
+    const match = pattern.exec(note)
+    if (match) return [note, ...shorter(...match.slice(1))]
+  }
+  return [note]
 }
 
 /**
  * The status line: the spec's text on the left, as the spec writes it when it fits, in
- * fewer words when not, never cut mid-word; the note (or the hint) right of it, shortened
- * to what is left.
+ * fewer words when not, never cut mid-word; the note (or the hint) right of it, in the
+ * longest of its forms that fits: fewer words rather than a cut one.
  */
 export const statusBar = (state: ClientState, width: number): Line => {
-  const status = shorterStatus(state).find((text) => text.length <= width) ?? shorterStatus(state).at(-1)!
-  const room = width - status.length - 2
-  const hint = state.hint.find((text) => text.length <= room)
+  const statuses = shorterStatus(state)
   // What the network did stays until the server is heard again; a key clears only the note.
-  const shown = state.alert ?? state.note
-  const note = shown ? [shown, Style.note] as const : hint ? [hint, Style.hint] as const : undefined
-  if (note === undefined) return styled([[status, Style.plain]], width)
-  return styled([[status, Style.plain], ["  ", Style.plain], [shorten(sanitize(note[0]), width - status.length - 2), note[1]]], width)
+  const shownNote = state.alert ?? state.note
+  const notes = shownNote ? noteForms(sanitize(shownNote)) : []
+  const fits = (status: string) => notes.some((note) => status.length + 2 + note.length <= width)
+  // The spec's words when they fit; fewer when the note would not fit beside them at all.
+  const longest = statuses.find((text) => text.length <= width) ?? statuses.at(-1)!
+  const status = notes.length > 1 && !fits(longest) ? statuses.find((text) => text.length <= width && fits(text)) ?? longest : longest
+  const room = width - status.length - 2
+  // Words from the server have no shorter form: those alone are cut, at a word.
+  const note = notes.find((text) => text.length <= room) ?? (notes.length === 1 ? shorten(notes[0]!, room) : undefined)
+  const hint = state.hint.find((text) => text.length <= room)
+  const right = note ? [note, Style.note] as const : hint ? [hint, Style.hint] as const : undefined
+  if (right === undefined) return styled([[status, Style.plain]], width)
+  return styled([[status, Style.plain], ["  ", Style.plain], right], width)
 }
 
 /** The message for a window the grid does not fit: in full if it fits, else in short. */
-export const tooSmallLines = (size: WindowSize, needed: WindowSize): ReadonlyArray<string> => {
+export const tooSmallLines = (size: WindowSize, needed: WindowSize, role: Role = "player"): ReadonlyArray<string> => {
   const full = wrapCut(
     `The window is too small for this game: it must be at least ${needed.columns} columns wide and ` +
       `${needed.rows} rows tall; it is ${size.columns} x ${size.rows}. ` +
-      `Please enlarge it; the game appears as soon as it fits. Or press S to play in a view that scrolls.`,
+      `Please enlarge it; the game appears as soon as it fits. ` +
+      `Or press S to ${role === "spectator" ? "watch" : "play"} in a view that scrolls.`,
     size.columns
   )
   if (full.length <= size.rows) return full
   return wrapCut(`Too small: need ${needed.columns}x${needed.rows}, have ${size.columns}x${size.rows}; S scrolls`, size.columns)
 }
 
-/** Every key the client knows, for the help overlay and for `--help`. */
+/** Every key a player has, for the help overlay and for `--help`. */
 export const keyHelp: ReadonlyArray<readonly [string, string]> = [
   ["h j k l", "move left, down, up, right (arrow keys too)"],
   ["y u b n", "move up-left, up-right, down-left, down-right"],
@@ -152,19 +138,39 @@ export const keyHelp: ReadonlyArray<readonly [string, string]> = [
   ["?", "this help; any key closes it"]
 ]
 
-/** The help overlay: a framed box of the keys, drawn over the middle of the screen. */
-const helpBox = (width: number): ReadonlyArray<Line> => {
-  const rows = [["Keys", ""] as const, ...keyHelp]
-  const termWidth = Math.max(...keyHelp.map(([keys]) => keys.length))
-  const inner = rows.map(([keys, what]) => (what ? `${keys.padEnd(termWidth)}  ${what}` : keys))
-  const boxWidth = Math.min(width, Math.max(...inner.map((text) => text.length)) + 4)
-  const edge = `+${"-".repeat(boxWidth - 2)}+`
+/** The spectator's keys: it moves nothing, but moves a view that scrolls. */
+export const spectatorKeyHelp: ReadonlyArray<readonly [string, string]> = [
+  ["Q", "stop watching (Ctrl-C and Ctrl-D too)"],
+  ["h j k l y u b n", "in a view that scrolls: move the view (capitals: 10 at a time; arrow keys too)"],
+  ["S", "a view that scrolls, when the window is too small"],
+  ["Ctrl-L", "ask for the view again and repaint"],
+  ["Ctrl-Z", "suspend; fg comes back"],
+  ["?", "this help; any key closes it"]
+]
+
+/**
+ * The help overlay: a framed box of the keys, drawn over the middle of the screen, its
+ * descriptions wrapped at words to fit the window, its frame whole.
+ */
+export const helpBox = (width: number, keys: ReadonlyArray<readonly [string, string]>): ReadonlyArray<Line> => {
+  const termWidth = Math.max(...keys.map(([term]) => term.length))
+  const natural = Math.max(...keys.map(([term, what]) => term.length + 2 + what.length), termWidth + 2 + 4)
+  const inner = Math.max(1, Math.min(natural, width - 4))
+  const column = inner - termWidth - 2
+  const rows: Array<readonly [string, string]> = [["Keys", Style.strong]]
+  for (const [term, what] of keys) {
+    if (column >= 12) {
+      wrapCut(what, column).forEach((text, i) => rows.push([`${(i === 0 ? term : "").padEnd(termWidth)}  ${text}`, Style.plain]))
+    } else {
+      rows.push([term.slice(0, inner), Style.plain], ...wrapCut(what, inner - 2).map((text) => [`  ${text}`, Style.plain] as const))
+    }
+  }
+  const boxWidth = inner + 4
+  const edge = line(`+${"-".repeat(boxWidth - 2)}+`, Style.strong)
   return [
-    line(edge, Style.strong),
-    ...inner.map((text, i) =>
-      styled([["| ", Style.strong], [text.padEnd(boxWidth - 4), i === 0 ? Style.strong : Style.plain], [" |", Style.strong]], boxWidth)
-    ),
-    line(edge, Style.strong)
+    edge,
+    ...rows.map(([text, style]) => styled([["| ", Style.strong], [text.padEnd(inner), style], [" |", Style.strong]], boxWidth)),
+    edge
   ]
 }
 
@@ -193,7 +199,11 @@ export const screen = (state: ClientState): Screen => {
   if (!state.report.joined) {
     lines.push(styled([[`connecting to ${state.server}...`, Style.plain]], size.columns))
   } else if (grid && !windowFits(state)) {
-    lines.push(...tooSmallLines(size, neededWindow(grid)).map((text) => line(text)))
+    const message = tooSmallLines(size, neededWindow(grid), state.report.role)
+    lines.push(...message.map((text) => line(text)))
+    // How friends join (`nuggets play`) matters as much while the window is too small.
+    const hint = state.hint.find((text) => text.length <= size.columns)
+    if (hint !== undefined && message.length + 2 <= size.rows) lines.push(line(""), line(hint, Style.hint))
   } else {
     lines.push(statusBar(state, size.columns))
     const view = state.report.view
@@ -211,28 +221,12 @@ export const screen = (state: ClientState): Screen => {
     const each = lines[row] ?? line("")
     return { text: each.text.slice(0, size.columns).padEnd(size.columns), styles: each.styles.slice(0, size.columns).padEnd(size.columns, Style.plain) }
   })
-  return state.helpOpen ? overlay(full, helpBox(size.columns), size.columns) : full
+  const keys = state.report.role === "spectator" ? spectatorKeyHelp : keyHelp
+  return state.helpOpen ? overlay(full, helpBox(size.columns, keys), size.columns) : full
 }
 
 /** The screen's text alone. */
 export const screenLines = (state: ClientState): ReadonlyArray<string> => screen(state).map((each) => each.text)
-
-/**
- * The final standings, best first: the winner (or winners, on a tie) and our own line
- * marked. A summary in a form we do not know is shown as it came.
- */
-export const rankedSummary = (summary: string, me: string | undefined): ReadonlyArray<readonly [string, string]> => {
-  const standings = parseStandings(summary)
-  if (standings === undefined) return summary.split("\n").filter((row) => row !== "").map((row) => [sanitize(row), Style.plain])
-  const ranked = standings.slice().sort((a, b) => b.purse - a.purse || a.letter.localeCompare(b.letter))
-  const best = ranked[0]!.purse
-  const width = Math.max(...ranked.map((each) => String(each.purse).length))
-  return ranked.map((each, i) => {
-    const marks = [each.purse === best ? "winner" : "", each.letter === me ? "you" : ""].filter(Boolean).join(", ")
-    const text = `${String(i + 1).padStart(2)}. ${each.letter} ${String(each.purse).padStart(width)} ${sanitize(each.name)}${marks ? `  <- ${marks}` : ""}`
-    return [text, each.letter === me ? Style.mark : each.purse === best ? Style.strong : Style.plain] as const
-  })
-}
 
 /** The game-over screen: the standings over the final view, until a key or a few seconds. */
 export const gameOverScreen = (state: ClientState, summary: string): Screen => {
@@ -259,9 +253,10 @@ export const farewell = (exit: ClientExit, width: number): string => {
   /** What the server said, made safe for the terminal: printable ASCII, each line cut to the width. */
   const fromServer = (text: string) =>
     text.replace(/\r?\n$/, "").split("\n").map((row) => sanitize(row.replace(/\r$/, "")).slice(0, width)).join("\n")
+  const collected = "collected" in exit && exit.collected !== undefined ? ` You collected ${nuggetCount(exit.collected)}.` : ""
   switch (exit._tag) {
     case "Quit":
-      return exit.reason ? fromServer(exit.reason) : "The server ended the session."
+      return (exit.reason ? fromServer(exit.reason) : "The server ended the session.") + collected
     case "GameOver":
       return `GAME OVER:\n${rankedSummary(exit.summary, exit.you).map(([text]) => text.slice(0, width)).join("\n")}`
     case "Refused":
@@ -275,11 +270,11 @@ export const farewell = (exit: ClientExit, width: number): string => {
     case "UserQuit":
       switch (exit.how) {
         case "no answer":
-          return "The server did not answer; left anyway."
+          return "The server did not answer; left anyway." + collected
         case "interrupt":
-          return "You left the game."
+          return "You left the game." + collected
         case "end of input":
-          return "End of input: you left the game."
+          return "End of input: you left the game." + collected
         case "hangup":
           return ""
       }

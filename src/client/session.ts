@@ -12,7 +12,8 @@ import {
   mayQuit,
   quitKey,
   startClient,
-  type Timings
+  type Timings,
+  withCollected
 } from "./state.js"
 import { SuspendKey } from "./keys.js"
 import { update } from "./update.js"
@@ -26,6 +27,11 @@ export interface JoinOptions {
   readonly timings?: Timings
   /** Shown on the status line when there is no note: `nuggets play` puts its join line there. */
   readonly hint?: ReadonlyArray<string>
+  /**
+   * How many others are in the game, when this process hosts it (`nuggets play`): then
+   * leaving asks first, and Ctrl-Z is refused while there are any.
+   */
+  readonly friends?: Effect.Effect<number>
 }
 
 /** How long the game-over screen stays, unless a key is pressed first. */
@@ -91,12 +97,17 @@ export const joinGame = (options: JoinOptions, terminalLayer: Layer.Layer<Termin
       const last = yield* events.pipe(
         Stream.runFoldWhileEffect(start.state, (state) => state.exit === undefined, (state, event) =>
           Effect.gen(function*() {
-            const next = update(state, event, yield* Clock.currentTimeMillis)
+            const now = yield* Clock.currentTimeMillis
+            // Who else is in the game is looked at as time passes, and before each key.
+            if ((event._tag === "Tick" || event._tag === "Key") && options.friends) {
+              state = update(state, { _tag: "Friends", count: yield* options.friends }, now).state
+            }
+            const next = update(state, event, now)
             yield* Effect.forEach(next.send, send, { discard: true })
             let shown = next.state
             // Ctrl-L also repaints the whole screen, whatever garbled it.
             if (event._tag === "Key" && event.sequence === RedrawKey) yield* terminal.forget
-            if (event._tag === "Key" && event.sequence === SuspendKey && !(yield* terminal.suspend)) {
+            if (event._tag === "Key" && event.sequence === SuspendKey && shown.friends === 0 && !(yield* terminal.suspend)) {
               shown = { ...shown, note: "Ctrl-Z: cannot suspend, no shell with job control" }
             }
             yield* Ref.set(current, shown)
@@ -108,7 +119,7 @@ export const joinGame = (options: JoinOptions, terminalLayer: Layer.Layer<Termin
           Ref.get(current).pipe(Effect.flatMap((state) => mayQuit(state) ? send(quitKey) : Effect.void))
         )
       )
-      const exit = last.exit ?? ({ _tag: "UserQuit", how: "end of input" } satisfies ClientExit)
+      const exit = withCollected(last.exit ?? ({ _tag: "UserQuit", how: "end of input" } satisfies ClientExit), last)
       if (exit._tag === "GameOver") {
         // The standings stay on the screen until a key, or a few seconds.
         yield* terminal.draw(gameOverScreen(last, exit.summary))

@@ -14,13 +14,20 @@ import type { Viewport, WindowSize } from "./viewport.js"
 /** How the user asked to join: as a named player, or as the spectator. */
 export type JoinRequest = { readonly _tag: "Player"; readonly name: string } | { readonly _tag: "Spectator" }
 
+/** A player's own part of how its session ended: its letter and what it collected (see `withCollected`). */
+export interface Collected {
+  readonly you?: string
+  readonly collected?: number
+}
+
 /** Why the client stops: the server ended the session, none answered, or the user left. */
 export type ClientExit =
-  | Exclude<SessionEnd, { readonly _tag: "GameOver" }>
+  | Exclude<SessionEnd, { readonly _tag: "GameOver" | "Quit" }>
+  | { readonly _tag: "Quit"; readonly reason: string } & Collected
   /** `you`: our letter, to mark our line in the standings. */
   | { readonly _tag: "GameOver"; readonly summary: string; readonly you?: string }
   | { readonly _tag: "NoServer"; readonly server: string; readonly why: "no answer" | "port unreachable" }
-  | { readonly _tag: "UserQuit"; readonly how: "interrupt" | "end of input" | "hangup" | "no answer" }
+  | { readonly _tag: "UserQuit"; readonly how: "interrupt" | "end of input" | "hangup" | "no answer" } & Collected
 
 /** How patient the client is, in milliseconds. */
 export interface Timings {
@@ -103,6 +110,13 @@ export interface ClientState {
   readonly hint: ReadonlyArray<string>
   /** The help overlay is open: the next key closes it. */
   readonly helpOpen: boolean
+  /**
+   * Others in a game this client's own process hosts (`nuggets play`): leaving ends their
+   * game, and suspending freezes it. Always 0 for a client that only joined.
+   */
+  readonly friends: number
+  /** Q was pressed once with friends playing: the next Q ends the game for everyone. */
+  readonly quitAsked: boolean
   /** Playing a map larger than the window through a view that scrolls; undefined when not. */
   readonly scroll: Viewport | undefined
 }
@@ -124,6 +138,8 @@ export type ClientEvent =
   | { readonly _tag: "Unreachable" }
   | { readonly _tag: "EndOfInput" }
   | { readonly _tag: "Hangup" }
+  /** How many others are in the game this process hosts (see `ClientState.friends`). */
+  | { readonly _tag: "Friends"; readonly count: number }
 
 /** The client's new state and what to send the server because of one event. */
 export interface ClientUpdate {
@@ -165,6 +181,8 @@ export const startClient = (
     letterAsks: 0,
     hint,
     helpOpen: false,
+    friends: 0,
+    quitAsked: false,
     scroll: undefined
   },
   send: [joinMessage(request)]
@@ -268,6 +286,15 @@ export const askForView = (state: ClientState, now: number): ClientState => ({
   unansweredSince: state.unansweredSince ?? now,
   refusalsToHide: state.refusalsToHide + 1
 })
+
+/** How a player left, with its letter and what it collected, for the words after the screen: a spectator collects nothing. */
+export const withCollected = (exit: ClientExit, state: ClientState): ClientExit =>
+  (exit._tag === "Quit" || exit._tag === "UserQuit") && state.report.role === "player" && state.report.letter !== undefined
+    ? { ...exit, you: state.report.letter, collected: state.report.purse }
+    : exit
+
+export const friendsQuitNote = "friends are playing: Q again to end the game for everyone"
+export const friendsSuspendNote = "friends are playing: Ctrl-Z would freeze the game for them"
 
 export const exitCode = (exit: ClientExit): number =>
   exit._tag === "Refused" || exit._tag === "BadGrid" || exit._tag === "NoServer" ? 1 : 0

@@ -26,5 +26,7 @@ export const update = (state: ClientState, event: ClientEvent, now: number): Cli
     case "Hangup":
       // No terminal left to wait on: gone at once, with a word to the server.
       return { state: { ...state, exit: { _tag: "UserQuit", how: "hangup" } }, send: mayQuit(state) ? [quitKey] : [] }
+    case "Friends":
+      return stay(event.count === state.friends ? state : { ...state, friends: event.count })
   }
 }

@@ -336,6 +336,16 @@ export const applyRequest = (
   }
 }
 
+/**
+ * Whoever runs the game ends it before the gold is all found (the host of `nuggets play`
+ * leaving): the game is over, and everyone gets GAMEOVER with the standings so far.
+ */
+export const endGame = (state: GameState): Transition => ({
+  state: { ...state, over: true },
+  notices: audience(state).map(({ to, viewer }) => ({ to, viewer, notice: { _tag: "GameOver" } })),
+  changes: noChanges
+})
+
 /** The server is going away: every client is told to quit, and the game is over. */
 export const shutDown = (state: GameState): Transition => ({
   state: { ...state, over: true },

@@ -75,3 +75,6 @@ export const summaryText = (
 /** GAMEOVER with its summary, as the dialect says it. */
 export const gameOverMessage = (dialect: Dialect, summary: string): ServerMessage =>
   dialect === "spec" ? { _tag: "GameOver", summary } : { _tag: "Quit", reason: `GAME OVER:\n${summary}` }
+
+/** A count of nuggets in words: `1 nugget`, `5 nuggets`. (The spec's status line keeps its own words.) */
+export const nuggetCount = (count: number): string => `${count} nugget${count === 1 ? "" : "s"}`

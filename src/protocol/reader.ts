@@ -1,5 +1,5 @@
 import { Either } from "effect"
-import { saysNotJoined } from "./dialect.js"
+import { nuggetCount, saysNotJoined } from "./dialect.js"
 import { type GridSize, parseDisplayGrid } from "./display.js"
 import { decodeServerMessage, type ServerMessage } from "./messages.js"
 
@@ -139,15 +139,15 @@ const readGold = (report: GameReport, gold: Extract<ServerMessage, { _tag: "Gold
   }
   // With the count of nuggets left unchanged, a smaller purse is a theft (the steal variant).
   const lost = report.purse - gold.purse
-  if (lost > 0 && report.joined) return { ...next, note: `${lost} nuggets taken from you`, purseChange: { lost } }
+  if (lost > 0 && report.joined) return { ...next, note: `${nuggetCount(lost)} taken from you`, purseChange: { lost } }
   return next
 }
 
 const readGoldSteal = (report: GameReport, steal: Extract<ServerMessage, { _tag: "GoldSteal" }>): GameReport => {
   if (isStale(report, steal.remaining)) return { ...report, joined: true }
   const next = { ...report, joined: true, purse: steal.purse, remaining: steal.remaining, purseChange: undefined }
-  if (steal.change > 0) return { ...next, note: `you took ${steal.change} nuggets from ${steal.other}` }
-  if (steal.change < 0) return { ...next, note: `${steal.other} took ${-steal.change} nuggets from you` }
+  if (steal.change > 0) return { ...next, note: `you took ${nuggetCount(steal.change)} from ${steal.other}` }
+  if (steal.change < 0) return { ...next, note: `${steal.other} took ${nuggetCount(-steal.change)} from you` }
   return { ...next, note: `${steal.other} had no nuggets to take` }
 }
 
@@ -174,14 +174,14 @@ const readView = (report: GameReport, rows: ReadonlyArray<string>): GameReport =
     const victims = path.map(({ col, row }) => rows[row]![col]).filter(isLetter)
     const goldSeen = steps.slice(1).some(({ col, row }) => report.view?.[row]?.[col] === "*")
     if (victims.length === 0 || goldSeen) return next
-    return { ...next, note: `you took ${change.gained} nuggets from ${victims.join(", ")}` }
+    return { ...next, note: `you took ${nuggetCount(change.gained)} from ${victims.join(", ")}` }
   }
   // The thief came through our old spot, going away from where we are now.
   const dRow = Math.sign(from.row - position.row)
   const dCol = Math.sign(from.col - position.col)
   for (let row = from.row, col = from.col; rows[row]?.[col] !== undefined; row += dRow, col += dCol) {
     const char = rows[row]![col]!
-    if (isLetter(char)) return { ...next, note: `${char} took ${change.lost} nuggets from you` }
+    if (isLetter(char)) return { ...next, note: `${char} took ${nuggetCount(change.lost)} from you` }
     if ((char !== "." && char !== "#") || (dRow === 0 && dCol === 0)) break
   }
   return next

@@ -1,6 +1,6 @@
 import { Deferred, Duration, Effect, Either, Exit, FiberSet, Runtime, type Scope } from "effect"
 import { PlayerLetters } from "../core/constants.js"
-import { applyKey, applyRequest, newGame, shutDown } from "../core/game.js"
+import { applyKey, applyRequest, endGame, newGame, shutDown } from "../core/game.js"
 import type { Refusal } from "../core/refusals.js"
 import { type Rules, specRules } from "../core/rules.js"
 import {
@@ -17,6 +17,7 @@ import {
   type Dialect,
   gameOverMessage,
   malformedMessage,
+  nuggetCount,
   quitText,
   refusalMessage,
   refusalText,
@@ -72,6 +73,8 @@ export interface GameHost {
   readonly onHandled: (listener: (handled: Handled) => void) => () => void
   /** Tells every client to quit, and ends the game once the last words are out. */
   readonly shutDown: Effect.Effect<void>
+  /** Ends the game now: everyone gets GAMEOVER with the standings so far; succeeds once those are all out. */
+  readonly endGame: Effect.Effect<void>
   /** Succeeds once the game is over, with its summary. */
   readonly finished: Effect.Effect<GameResult>
   /** Succeeds once every repeat of the last words (GAMEOVER, QUIT) has been sent. */
@@ -181,7 +184,7 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, neve
           if (request.key === "Q") return Effect.logInfo(`${peer.id}: quit`)
           const { thefts } = transition.changes
           return thefts.length === 0 ? undefined : Effect.forEach(thefts, ({ nuggets, thief, victim }) =>
-            Effect.logInfo(`${letterOf(thief)} took ${nuggets} nuggets from ${letterOf(victim)}`))
+            Effect.logInfo(`${letterOf(thief)} took ${nuggetCount(nuggets)} from ${letterOf(victim)}`))
         }
       }
     }
@@ -232,6 +235,11 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, neve
         if (state.over) return Effect.void
         deliver(shutDown(state))
         return Effect.logInfo("shutting down: every client was told to quit").pipe(Effect.zipRight(FiberSet.awaitEmpty(repeats)))
+      }),
+      endGame: Effect.suspend(() => {
+        if (state.over) return FiberSet.awaitEmpty(repeats)
+        deliver(endGame(state))
+        return Effect.logInfo("the game was ended early: everyone got the standings").pipe(Effect.zipRight(FiberSet.awaitEmpty(repeats)))
       }),
       finished: Deferred.await(finished),
       lastWordsSent: FiberSet.awaitEmpty(repeats)

@@ -92,7 +92,9 @@ export const realServer = (args: ReadonlyArray<string>) =>
       child.once("exit", () => resume(Effect.void))
       child.kill("SIGKILL")
     })
-    return { port, kill }
+    /** Sends the server a signal: SIGSTOP freezes it as a stopped job would be, SIGCONT lets it go on. */
+    const signal = (name: NodeJS.Signals) => Effect.sync(() => child.kill(name))
+    return { port, kill, signal }
   })
 
 export interface Finished {

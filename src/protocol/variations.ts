@@ -119,7 +119,7 @@ export const variations: ReadonlyArray<Variation> = [
     start: "joined",
     example: ["GOLDSTEAL -1 9 200 B"],
     means: ["GOLD 0 9 200"],
-    note: "B took 1 nuggets from you"
+    note: "B took 1 nugget from you"
   },
   {
     rule: "A GOLD with more nuggets left than one already read is older, overtaken on the way: ignored",

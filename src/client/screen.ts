@@ -76,6 +76,7 @@ const shorterNotes: ReadonlyArray<readonly [RegExp, (...parts: Array<string>) =>
   [/^the server is not answering; Q leaves at once$/, () => ["server not answering; Q leaves", "no answer"]],
   [/^the server is gone \(port unreachable\); Q leaves$/, () => ["server gone; Q leaves", "gone"]],
   [/^unknown keystroke$/, () => ["unknown key"]],
+  [/^your network address changed; the server no longer knows you\./, () => ["address changed: Enter joins again, Q leaves", "Enter: join again"]],
   [/^friends are playing: Q again to end the game for everyone$/, () => ["Q again ends it for all", "Q again"]],
   [/^friends are playing: Ctrl-Z would freeze the game for them$/, () => ["friends playing: no Ctrl-Z"]],
   [/^Ctrl-Z: cannot suspend, no shell with job control$/, () => ["Ctrl-Z: no job control"]],

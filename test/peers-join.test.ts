@@ -58,7 +58,7 @@ describe("the real join, against a server that makes a new player for every PLAY
       const sent = yield* untilQuit(server)
       expect(sent.filter((each) => each.startsWith("PLAY"))).toEqual([])
       yield* server.send("QUIT Thanks for playing!")
-      expect(yield* Fiber.join(client)).toEqual({ _tag: "Quit", reason: "Thanks for playing!" })
+      expect(yield* Fiber.join(client)).toMatchObject({ _tag: "Quit", reason: "Thanks for playing!" })
     }))
 
   it.scoped("the first OK lost: it joins once, and plays without its letter", () =>

@@ -2,10 +2,11 @@ import { Console, Effect, Either, Option } from "effect"
 import { writeFile } from "node:fs/promises"
 import { farewell } from "../client/screen.js"
 import { terminalLayer } from "../client/terminal.js"
-import { castOf } from "../recording/cast.js"
+import { castOf } from "../client/playback/cast.js"
+import { recordedMoments, type Watching } from "../client/playback/moments.js"
+import { watchRecording } from "../client/playback/player.js"
+import { playbackKeyHelp } from "../client/playback/screen.js"
 import { parseRecording } from "../recording/format.js"
-import { recordedFrames, type Watching } from "../recording/frames.js"
-import { watchRecording } from "../recording/player.js"
 import { replayRecording } from "../recording/replay.js"
 import { startReplayWeb } from "../web/replay.js"
 import { needsTerminal, printWidth } from "./client.js"
@@ -54,10 +55,7 @@ export const replayNode = command(
       excludes("--web", "--cast", "--as", "--speed", "--no-color"),
       needs("--overwrite", "--cast")
     ],
-    more: [{
-      title: "Keys while watching",
-      rows: [["space", "pause or go on"], ["+ -", "faster, slower"], [".", "one move (pauses)"], ["q", "quit"]]
-    }]
+    more: [{ title: "Keys while watching", rows: playbackKeyHelp }]
   },
   (options) =>
     Effect.gen(function*() {
@@ -89,15 +87,15 @@ export const replayNode = command(
         return yield* Console.log(`${file}: OK — ${result.moves} moves, ${result.checkpoints} checkpoints ${end}`)
       }
       if (cast === undefined) yield* needsTerminal("replay", "--cast OUT writes a cast, --check checks it, --web PORT shows it in a browser")
-      const { frames, result } = yield* recordedFrames(recording, as).pipe(
+      const { moments, result } = yield* recordedMoments(recording, as).pipe(
         Effect.mapError((mismatch) => new CliError({ message: `${file} — ${mismatch.message}` })),
         Effect.filterOrFail(
-          ({ frames }) => frames.length > 0,
+          ({ moments }) => moments.length > 0,
           () => new CliError({ message: `${file} — player ${as} never joined this game` })
         )
       )
       if (cast !== undefined) {
-        const text = castOf(frames, {
+        const text = castOf(moments, {
           title: `Nuggets, as ${whose(as)} saw it`,
           started: recording.header.started,
           moves: result.moves,
@@ -110,9 +108,9 @@ export const replayNode = command(
           try: () => writeFile(cast, text, { flag: options.overwrite ? "w" : "wx" }),
           catch: (error) => new CliError({ message: `${cast} — cannot write the cast: ${fileFailure(errnoOf(error), String(error))}` })
         })
-        return yield* Console.log(`${cast}: ${frames.length} frames of ${whose(as)}`)
+        return yield* Console.log(`${cast}: ${moments.length} frames of ${whose(as)}`)
       }
-      const watched = yield* watchRecording(frames, options.speed).pipe(Effect.provide(terminalLayer({ noColor: options.noColor })))
+      const watched = yield* watchRecording(moments, options.speed).pipe(Effect.provide(terminalLayer({ noColor: options.noColor })))
       yield* Console.log(
         watched.exit
           ? farewell(watched.exit, printWidth())

@@ -48,7 +48,7 @@ export const statusLine = (state: ClientState): string => {
 }
 
 /** The status line in fewer words, longest first, for windows too narrow for the spec's own. */
-const shorterStatus = (state: ClientState): ReadonlyArray<string> => {
+export const shorterStatus = (state: ClientState): ReadonlyArray<string> => {
   const { letter = "?", purse, remaining = "?", role } = state.report
   return role === "spectator"
     ? [statusLine(state), `Spectator: ${remaining} unclaimed.`, `${remaining} left`]
@@ -176,7 +176,7 @@ export const helpBox = (width: number, keys: ReadonlyArray<readonly [string, str
 }
 
 /** Lays `over` on `under`, centred. */
-const overlay = (under: ReadonlyArray<Line>, over: ReadonlyArray<Line>, width: number): Array<Line> => {
+export const overlay = (under: ReadonlyArray<Line>, over: ReadonlyArray<Line>, width: number): Array<Line> => {
   const top = Math.max(1, Math.floor((under.length - over.length) / 2))
   const result = under.slice()
   over.forEach((box, i) => {

@@ -1,17 +1,19 @@
 import { Effect } from "effect"
-import { type Screen, screen } from "../client/screen.js"
-import { type ClientState, receive, startClient } from "../client/state.js"
-import { PlayerLetters } from "../core/constants.js"
-import { type Envelope, type GameState, standings, type Viewer } from "../core/state.js"
-import { viewOf } from "../core/view.js"
-import { gameOverMessage, quitText, summaryText } from "../protocol/dialect.js"
-import { viewText } from "../protocol/display.js"
-import { encodeServerMessage, type ServerMessage } from "../protocol/messages.js"
-import type { Recording } from "./format.js"
-import { replayRecording, type ReplayMismatch, type ReplayResult } from "./replay.js"
+import { PlayerLetters } from "../../core/constants.js"
+import { type Envelope, type GameState, standings, type Viewer } from "../../core/state.js"
+import { viewOf } from "../../core/view.js"
+import { gameOverMessage, quitText, summaryText } from "../../protocol/dialect.js"
+import { viewText } from "../../protocol/display.js"
+import { encodeServerMessage, type ServerMessage } from "../../protocol/messages.js"
+import type { Recording } from "../../recording/format.js"
+import { replayRecording, type ReplayMismatch, type ReplayResult } from "../../recording/replay.js"
+import { type ClientState, receive, startClient } from "../state.js"
 
-/** What one viewer saw after a move: the client's own state, drawn by the client's own screen code. */
-export interface Frame {
+/**
+ * What one viewer saw after a move: the client's own state, drawn by the client's own
+ * screen code. (A moment rather than a frame: the web has frames of its own.)
+ */
+export interface Moment {
   /** Moves replayed so far. */
   readonly move: number
   /** Milliseconds after the recording began. */
@@ -30,14 +32,14 @@ const viewerOf = (watching: Watching): Viewer => (watching === "spectator" ? "sp
  * state the terminal client uses. The spectator's screen is shown from the start, as if
  * a spectator had watched all along; a player's from the moment it joined.
  */
-export const recordedFrames = (
+export const recordedMoments = (
   recording: Recording,
   watching: Watching
-): Effect.Effect<{ readonly frames: ReadonlyArray<Frame>; readonly result: ReplayResult }, ReplayMismatch> =>
+): Effect.Effect<{ readonly moments: ReadonlyArray<Moment>; readonly result: ReplayResult }, ReplayMismatch> =>
   Effect.gen(function*() {
     const viewer = viewerOf(watching)
     const dialect = recording.header.dialect
-    const frames: Array<Frame> = []
+    const moments: Array<Moment> = []
     let client: ClientState = startClient(
       viewer === "spectator" ? { _tag: "Spectator" } : { _tag: "Player", name: watching },
       "the recording",
@@ -67,11 +69,11 @@ export const recordedFrames = (
           started = true
           for (const envelope of mine) hear(messageFor(envelope, state, dialect))
         }
-        frames.push({ move, t, client })
+        moments.push({ move, t, client })
       })
     )
-    if (!started && watching !== "spectator") frames.length = 0
-    return { frames, result }
+    if (!started && watching !== "spectator") moments.length = 0
+    return { moments, result }
   })
 
 /** The message the server sent for a notice, as it would have said it. */
@@ -92,22 +94,6 @@ const messageFor = (envelope: Envelope, state: GameState, dialect: Recording["he
 /** The longest pause between two moves a replay keeps: idle minutes are not worth watching. */
 export const longestGap = 2000
 
-/** How long to wait before frame `index` (after the one before it), at real pace, gaps capped. */
-export const gapBefore = (frames: ReadonlyArray<Frame>, index: number): number =>
-  index === 0 ? 0 : Math.min(longestGap, Math.max(0, frames[index]!.t - frames[index - 1]!.t))
-
-const clockText = (ms: number) => {
-  const seconds = Math.floor(ms / 1000)
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`
-}
-
-/** The frame as the client's screen, with where the replay is on the status line. */
-export const frameScreen = (
-  frame: Frame,
-  window: { readonly columns: number; readonly rows: number },
-  where: { readonly moves: number; readonly speed?: number; readonly paused?: boolean }
-): Screen => {
-  const speed = where.speed === undefined || where.speed === 1 ? "" : ` x${where.speed}`
-  const position = `[move ${frame.move}/${where.moves} ${clockText(frame.t)}${speed}${where.paused ? " paused" : ""}]`
-  return screen({ ...frame.client, window, note: frame.client.note ? `${position}  ${frame.client.note}` : position })
-}
+/** How long to wait before moment `index` (after the one before it), at real pace, gaps capped. */
+export const gapBefore = (moments: ReadonlyArray<Moment>, index: number): number =>
+  index === 0 ? 0 : Math.min(longestGap, Math.max(0, moments[index]!.t - moments[index - 1]!.t))

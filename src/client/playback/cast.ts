@@ -1,7 +1,8 @@
 import { cursorHide, cursorShow, cursorTo, eraseScreen } from "ansi-escapes"
-import { frameDiff } from "../client/paint.js"
-import { farewell, type Screen } from "../client/screen.js"
-import { type Frame, frameScreen, gapBefore } from "./frames.js"
+import { frameDiff } from "../paint.js"
+import { farewell, type Screen } from "../screen.js"
+import { gapBefore, type Moment } from "./moments.js"
+import { momentScreen } from "./screen.js"
 
 /**
  * An asciinema v2 cast of a viewer's screen: a header line, then `[seconds, "o", text]`
@@ -10,7 +11,7 @@ import { type Frame, frameScreen, gapBefore } from "./frames.js"
  * summary, and gives the terminal its cursor back.
  */
 export const castOf = (
-  frames: ReadonlyArray<Frame>,
+  moments: ReadonlyArray<Moment>,
   options: {
     readonly title: string
     readonly started: string
@@ -22,7 +23,7 @@ export const castOf = (
 ): string => {
   const speed = options.speed ?? 1
   const colour = options.colour ?? true
-  const first = frames[0]
+  const first = moments[0]
   const grid = first?.client.report.grid ?? { rows: 23, cols: 80 }
   // Wide enough for the status line of a small map, and never narrower than the map.
   const window = { columns: Math.max(80, grid.cols), rows: grid.rows + 1 }
@@ -37,14 +38,14 @@ export const castOf = (
   let seconds = 0
   let shown: Screen | undefined
   const event = (text: string) => lines.push(JSON.stringify([Number(seconds.toFixed(3)), "o", text]))
-  frames.forEach((frame, index) => {
-    seconds += gapBefore(frames, index) / 1000 / speed
-    const next = frameScreen(frame, window, { moves: options.moves, speed })
+  moments.forEach((moment, index) => {
+    seconds += gapBefore(moments, index) / 1000 / speed
+    const next = momentScreen(moment, window, { moves: options.moves, speed })
     const diff = (shown === undefined ? cursorHide : "") + frameDiff(shown, next, colour)
     shown = next
     if (diff) event(diff)
   })
-  const exit = frames.at(-1)?.client.exit
+  const exit = moments.at(-1)?.client.exit
   seconds += 1 / speed
   event(
     (exit ? cursorTo(0, 0) + eraseScreen + farewell(exit, window.columns).split("\n").join("\r\n") + "\r\n" : "") + cursorShow

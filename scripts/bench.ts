@@ -5,7 +5,7 @@
  *   2. Server end to end: the real `nuggets serve` process, 26 players + spectator over loopback UDP.
  *   3. The I/O floor: the same load against a stand-in that only sends 27 prebuilt DISPLAYs per KEY.
  *   4. Saturation: keys per second with 26 players pressing as fast as the server answers.
- *   5. Watchers in the browser (`serve --web`): 0, 10 and 200 against 5 more UDP clients.
+ *   5. Watchers in the browser (`serve --web`): CPU per UDP key and a probe's latency with 0, 200 and 1,000.
  * The server runs as the esbuild bundle the binary is made of; --from-source runs it with tsx.
  * --profile runs it from source under --cpu-prof (its figures are then slower), without the
  * saturation run so that the profile is of keys one at a time, and prints its hot spots.
@@ -22,7 +22,7 @@ import { mainProfile, summarizeProfile } from "./bench/profile.js"
 import { benchSaturation, type Saturation } from "./bench/saturation.js"
 import { bundleNuggets, endToEnd, type EndToEnd, type Nuggets, startRealServer } from "./bench/server.js"
 import { round } from "./bench/stats.js"
-import { benchWatchers, type WatcherBench } from "./bench/web.js"
+import { benchWatchers, type WatcherFigures } from "./bench/web.js"
 
 const args = new Set(process.argv.slice(2))
 const quick = args.has("--quick")
@@ -141,17 +141,14 @@ console.table({
   "keys with a DISPLAY missing (server | floor)": row((f) => `${f.server.incomplete} | ${f.floor.incomplete}`, "0 | 0")
 })
 
-// 5. Watchers in the browser: what they cost the game, end to end, against UDP clients.
-const web: Record<string, WatcherBench> = {}
+// 5. Watchers in the browser: what they cost the UDP game, end to end.
+const web: Record<string, ReadonlyArray<WatcherFigures>> = {}
 if (!args.has("--no-web") && !profile) {
   for (const map of maps) {
     process.stderr.write(`bench: ${map}: watchers in the browser...\n`)
-    web[map] = await benchWatchers(mapPath(map), { nuggets, ...(quick ? { keys: 500, warmup: 100, pacedSeconds: 3 } : {}) })
-    console.log(`\n5. Watchers on ${map}: server CPU with 0, 10 and 200 browser watchers, against 5 more UDP clients`)
-    console.table(web[map]!.fast)
-    console.table(web[map]!.paced)
-    console.log("CPU µs per key added (aim: 200 watchers < 5 UDP clients)")
-    console.table(web[map]!.added)
+    web[map] = await benchWatchers(mapPath(map), { nuggets, ...(quick ? { seconds: 6 } : {}) })
+    console.log(`\n5. Watchers on ${map}: 21 players at 200 keys/s in all, a probe at 20 Ctrl-L/s; 0, 200 and 1,000 browser watchers`)
+    console.table(web[map])
   }
 }
 

@@ -8,6 +8,7 @@ import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as esbuild from "esbuild"
+import { pageBuildOptions } from "../src/web/pageBuild.js"
 
 const root = fileURLToPath(new URL("../", import.meta.url))
 
@@ -17,6 +18,24 @@ const embedDefaultMap: esbuild.Plugin = {
   setup(build) {
     build.onLoad({ filter: /[\\/]maps[\\/]default\.ts$/ }, () => ({
       contents: `export const defaultMapText = ${JSON.stringify(readFileSync(join(root, "maps/main.txt"), "utf8"))}`,
+      loader: "ts"
+    }))
+  }
+}
+
+/** The page's script, bundled for browsers from `src/web/page/` (as `src/web/pageAssets.ts` does when run from source). */
+export const pageScript = async (): Promise<string> => {
+  const built = await esbuild.build({ ...pageBuildOptions, write: false })
+  return built.outputFiles[0]!.text
+}
+
+/** Replaces the module that bundles the page when it loads with the page's script and style themselves. */
+const embedPage: esbuild.Plugin = {
+  name: "embed-page",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]web[\\/]pageAssets\.ts$/ }, async () => ({
+      contents: `export const pageScript = ${JSON.stringify(await pageScript())}\n` +
+        `export const pageStyle = ${JSON.stringify(readFileSync(join(root, "src/web/page/style.css"), "utf8"))}\n`,
       loader: "ts"
     }))
   }
@@ -35,7 +54,7 @@ export const bundle = async (outfile: string, options: { readonly minify?: boole
     logLevel: "warning",
     // The web's WebSocket library would look for optional native add-ons a single executable cannot load.
     define: { "process.env.WS_NO_BUFFER_UTIL": '"1"', "process.env.WS_NO_UTF_8_VALIDATE": '"1"' },
-    plugins: [embedDefaultMap]
+    plugins: [embedDefaultMap, embedPage]
   })
 }
 

@@ -13,7 +13,7 @@ import { runBots } from "../src/bot/bots.js"
 import type { GameState } from "../src/core/state.js"
 import { parseRecording } from "../src/recording/format.js"
 import { startReplayWeb } from "../src/web/replay.js"
-import { gridOf, startServer, TestClient } from "./server/harness.js"
+import { collectAllGold, gridOf, startServer, TestClient } from "./server/harness.js"
 import { loadMap, renderView } from "./support.js"
 import { closeAll, later, startWebGame } from "./web/harness.js"
 
@@ -70,6 +70,14 @@ const boardSize = (page: Page) =>
     return { fontPx, scrollWidth: board.scrollWidth, clientWidth: board.clientWidth, scrollHeight: board.scrollHeight, clientHeight: board.clientHeight }
   }) as Promise<{ fontPx: number; scrollWidth: number; clientWidth: number; scrollHeight: number; clientHeight: number }>
 const text = (page: Page, selector: string) => page.$eval(selector, (element) => element.textContent ?? "")
+/** The body rows of a table, as the text of each cell. */
+const tableText = (page: Page, selector: string): Promise<Array<Array<string>>> =>
+  page.$$eval(`${selector} tbody tr`, (rows) => rows.map((row: any) => Array.from(row.cells, (cell: any) => cell.textContent)))
+/** The final standings as the page should show them: most nuggets first, ties in letter order sharing the place. */
+const rankedOf = (players: ReadonlyArray<{ readonly letter: string; readonly name: string; readonly purse: number }>) =>
+  [...players]
+    .sort((a, b) => b.purse - a.purse || a.letter.localeCompare(b.letter))
+    .map((each, _, all) => ({ ...each, place: 1 + all.filter((other) => other.purse > each.purse).length }))
 
 /** A move key that takes player `index` onto a room spot from where it stands. */
 const openMove = (state: GameState, index: number): string => {
@@ -154,16 +162,25 @@ describe("the page in a browser", () => {
     expect(host.state().players[0]!.active).toBe(false)
   })
 
-  it("two pages watch while bots play to the end, and both show the summary", async () => {
-    const { port, result, url } = await game({ map: loadMap("small.txt") })
+  it("two pages watch while bots play to the end; both rank the players, name the winner, and the roster says so", async () => {
+    const { host, port, result, url } = await game({ map: loadMap("small.txt") })
     const pages = [await open(url), await open(url)]
     await Promise.all(pages.map((page) => page.waitForFunction(() => document.getElementById("watchers")!.textContent === "2 watching")))
     await Effect.runPromise(runBots({ host: "127.0.0.1", port, count: 3, strategy: "greedy", seed: 5, rate: 400 }).pipe(quiet))
-    const { summary } = await result
+    await result
+    const ranked = rankedOf(host.state().players)
     for (const page of pages) {
       await page.waitForSelector("#summary:not([hidden])", { timeout: 3000 })
-      expect(await text(page, "#summary-text")).toBe(summary)
+      expect(await tableText(page, "#standings")).toEqual(ranked.map((each) => [String(each.place), each.letter, each.name, String(each.purse)]))
+      expect(await text(page, "#winner")).toBe(`${ranked[0]!.letter} ${ranked[0]!.name} wins with ${ranked[0]!.purse} nuggets.`)
+      // The roster, in letter order, says who won and the others' places, not "playing".
+      const states = (await tableText(page, "#roster")).map((cells) => cells[3])
+      expect(states).toEqual(host.state().players.map(({ letter }) => {
+        const place = ranked.find((each) => each.letter === letter)!.place
+        return place === 1 ? "winner" : `#${place}`
+      }))
       expect(await text(page, "#left")).toBe("0 nuggets unclaimed")
+      expect(await text(page, "#status")).toBe("Game over.")
     }
   })
 
@@ -183,18 +200,103 @@ describe("the page in a browser", () => {
   })
 })
 
+/** A short game played by bots and recorded, then served as a replay: its page's address and the game's summary. */
+const recordedReplay = async () => {
+  const dir = later(mkdtempSync(join(tmpdir(), "nuggets-web-replay-")), (dir) => rmSync(dir, { recursive: true, force: true }))
+  const file = join(dir, "game.ndjson")
+  const server = await startServer({ map: loadMap("small.txt"), seed: 4, record: file })
+  await Effect.runPromise(runBots({ host: "127.0.0.1", port: server.port, count: 2, strategy: "greedy", seed: 2, rate: 300 }).pipe(quiet))
+  const { summary } = await server.result
+  await server.stop()
+  const recording = Either.getOrThrow(parseRecording(readFileSync(file, "utf8")))
+  const scope = Effect.runSync(Scope.make())
+  later(scope, (scope) => Effect.runPromise(Scope.close(scope, Exit.void)))
+  const { url } = await Effect.runPromise(startReplayWeb(recording, { host: "127.0.0.1", port: 0 }).pipe(Scope.extend(scope)))
+  return { summary, url }
+}
+
+describe("the page's rough edges", () => {
+  it("a 50-character name stays in its column: the roster's state shows whole, and nothing scrolls sideways, at 800, 1200 and 1600 px", async () => {
+    const { port, url } = await game()
+    const long = await udpClient(port)
+    long.send(`PLAY ${"W".repeat(50)}`)
+    await long.nextStarting("DISPLAY")
+    const page = await open(url)
+    await page.waitForSelector("#roster tbody tr")
+    for (const width of [800, 1200, 1600]) {
+      await page.setViewportSize({ width, height: 800 })
+      const layout = await page.evaluate(() => {
+        const root = document.documentElement
+        const aside = document.querySelector("aside")
+        const state = document.querySelector("#roster tbody td.state")
+        return {
+          pageScrolls: root.scrollWidth > root.clientWidth,
+          panelScrolls: aside.scrollWidth > aside.clientWidth,
+          stateInside: state.getBoundingClientRect().right <= aside.getBoundingClientRect().right + 0.5,
+          stateWhole: state.scrollWidth <= state.clientWidth,
+          state: state.textContent
+        }
+      })
+      expect({ width, ...layout }).toEqual({ width, pageScrolls: false, panelScrolls: false, stateInside: true, stateWhole: true, state: "playing" })
+    }
+  })
+
+  it("the game-over box ranks the players, most nuggets first, and names the winner; the roster no longer says playing", async () => {
+    const { port, result, url } = await game({ map: loadMap("small.txt") })
+    const idle = await udpClient(port)
+    idle.send("PLAY Idle")
+    await idle.nextStarting("DISPLAY")
+    const runner = await udpClient(port)
+    runner.send("PLAY Runner")
+    await runner.nextStarting("DISPLAY")
+    const page = await open(url)
+    await page.waitForFunction(() => document.querySelectorAll("#roster tbody tr").length === 2)
+    const spectator = await udpClient(port)
+    spectator.send("SPECTATE")
+    await collectAllGold(runner, spectator, gridOf(await spectator.nextStarting("DISPLAY")), "B")
+    await result
+    await page.waitForSelector("#summary:not([hidden])", { timeout: 3000 })
+    expect(await tableText(page, "#standings")).toEqual([["1", "B", "Runner", "250"], ["2", "A", "Idle", "0"]])
+    expect(await text(page, "#winner")).toBe("B Runner wins with 250 nuggets.")
+    expect(await tableText(page, "#roster")).toEqual([["A", "Idle", "0", "#2"], ["B", "Runner", "250", "winner"]])
+  })
+
+  it("? in a game lists the keys, as in the terminal: it is not sent to the server, and the next key only closes the list", async () => {
+    const { url } = await game()
+    const page = await open(url)
+    const sent: Array<string> = []
+    page.on("websocket", (socket) => socket.on("framesent", ({ payload }) => sent.push(String(payload))))
+    await page.fill("#name", "Pat")
+    await page.press("#name", "Enter")
+    await page.waitForFunction(() => document.body.dataset.mode === "playing")
+    expect(await page.isVisible("#help")).toBe(false)
+    await page.keyboard.press("?")
+    await page.waitForSelector("#help:not([hidden])")
+    expect(await text(page, "#help-keys")).toContain("this help")
+    await page.keyboard.press("x")
+    await page.waitForSelector("#help", { state: "hidden" })
+    // The next key goes to the server, which refuses it; the two before never went.
+    await page.keyboard.press("z")
+    await page.waitForFunction(() => document.getElementById("note")!.textContent === "unknown keystroke")
+    expect(sent).toEqual(["PLAY Pat", "KEY z"])
+  })
+
+  it("a live game's page gives the game's keys; a replay's gives the replay's, not the game's", async () => {
+    const { url } = await game()
+    const live = await open(url)
+    await live.waitForFunction(() => document.body.dataset.mode === "watching")
+    expect(await text(live, "#keys")).toContain("Q quits")
+    const replay = await open((await recordedReplay()).url)
+    await replay.waitForFunction(() => document.body.dataset.mode === "replay")
+    const keys = await text(replay, "#keys")
+    expect(keys).toContain("space pauses")
+    expect(keys).not.toMatch(/quits|Q\b|\?/)
+  })
+})
+
 describe("a recording in the page", () => {
   it("plays with pause, step and seek controls, and shows the summary at the end", async () => {
-    const dir = later(mkdtempSync(join(tmpdir(), "nuggets-web-replay-")), (dir) => rmSync(dir, { recursive: true, force: true }))
-    const file = join(dir, "game.ndjson")
-    const server = await startServer({ map: loadMap("small.txt"), seed: 4, record: file })
-    await Effect.runPromise(runBots({ host: "127.0.0.1", port: server.port, count: 2, strategy: "greedy", seed: 2, rate: 300 }).pipe(quiet))
-    const { summary } = await server.result
-    await server.stop()
-    const recording = Either.getOrThrow(parseRecording(readFileSync(file, "utf8")))
-    const scope = Effect.runSync(Scope.make())
-    later(scope, (scope) => Effect.runPromise(Scope.close(scope, Exit.void)))
-    const { url } = await Effect.runPromise(startReplayWeb(recording, { host: "127.0.0.1", port: 0 }).pipe(Scope.extend(scope)))
+    const { summary, url } = await recordedReplay()
     const page = await open(url)
     await page.waitForFunction(() => document.body.dataset.mode === "replay")
     expect(await page.isVisible("#join")).toBe(false)
@@ -216,7 +318,11 @@ describe("a recording in the page", () => {
       seek.dispatchEvent(new Event("input"))
     })
     await page.waitForSelector("#summary:not([hidden])")
-    expect(await text(page, "#summary-text")).toBe(summary)
+    const final = summary.trimEnd().split("\n").map((line) => {
+      const [, letter, purse, name] = /^([A-Z]) +(\d+) (.*)$/.exec(line)!
+      return { letter: letter!, name: name!, purse: Number(purse) }
+    })
+    expect(await tableText(page, "#standings")).toEqual(rankedOf(final).map((each) => [String(each.place), each.letter, each.name, String(each.purse)]))
     expect(await gridText(page)).toContain("|")
   })
 })

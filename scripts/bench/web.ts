@@ -1,31 +1,29 @@
 /**
- * What watching in the browser costs the game server, end to end: `nuggets serve --web` as
- * its own process, 21 players and a spectator over loopback UDP, and 0, 10 or 200
- * watchers reading `/watch` over real TCP connections. Against it: the same game with 26
- * players, that is five more UDP clients. Two ways to press keys:
- *   - fast: one key at a time, the next as soon as all clients have their DISPLAY (the
- *     bench's usual load; a watcher's cost is spread over many keys);
- *   - paced: a steady 200 keys/s (26 players pressing eight keys a second each, a busy
- *     game); here watchers cost per second, whatever the keys.
- * Watcher lag: from a key sent to the first frame, at a watcher, that shows its effect
- * (before the same player's next key; a large audience gets fewer frames, so some moves
- * are never shown on their own: that is the point).
- * `node --import tsx scripts/bench/web.ts [--quick] [MAP]` prints the figures.
+ * What watching in the browser costs the UDP game, end to end: `nuggets serve --web` as its
+ * own process, 21 players and a spectator over loopback UDP pressing a steady 200 keys a
+ * second between them (a busy game, each player well under the key limit), a probe player
+ * asking for its view (Ctrl-L) 20 times a second, and 0, 200 or 1,000 watchers reading
+ * `/watch` over real TCP connections, from a process of their own.
+ *   - server CPU per UDP key, over all the keys;
+ *   - the probe's latency, from its key to its DISPLAY: p50 and p95;
+ *   - snapshots per watcher per second, and the lag from a key to the first snapshot that
+ *     shows its move at a sampled watcher.
+ * `node --import tsx scripts/bench/web.ts [--quick] [--nuggets BUNDLE] [MAP]` prints the figures.
  */
-import { mkdtempSync, rmSync } from "node:fs"
 import { type ChildProcess, spawn } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Client, Load, pickKey, seededRandom } from "./load.js"
 import { cpuMicros, root, type ServerProcess } from "./process.js"
-import { bundleNuggets, endToEnd, type Nuggets, startRealServer, type Target } from "./server.js"
+import { bundleNuggets, type Nuggets, startRealServer } from "./server.js"
 import { round, summarize } from "./stats.js"
 
-/** `nuggets serve MAP --web 0`: the game server with the web beside it; its page's address from its log. */
+/** `nuggets serve MAP --web 0`: the game server with the web beside it; its page's address from its output. */
 const startWebServer = async (nuggets: Nuggets, mapFile: string): Promise<ServerProcess & { readonly url: string }> => {
   const server = await startRealServer(nuggets, mapFile, undefined, ["--web", "0"])
-  // The log line may come a moment after the port line, on the other pipe.
+  // The address may come a moment after the port line, in the log on the other pipe.
   for (const deadline = Date.now() + 5000; Date.now() < deadline;) {
     const url = /http:\/\/[^\s,]+/.exec(server.log())?.[0]
     if (url !== undefined) return { ...server, url }
@@ -36,52 +34,59 @@ const startWebServer = async (nuggets: Nuggets, mapFile: string): Promise<Server
 }
 
 /**
- * Watchers in a process of their own, so that reading 200 streams does not slow the load
+ * Watchers in a process of their own, so that reading 1,000 streams does not slow the load
  * that presses the keys: plain TCP sockets asking `/watch` (HTTP/1.0, so the events come
- * unchunked), counting frames; the first few also report each frame's positions and when
- * it came (on the clock every process shares), to measure lag.
+ * unchunked), counting snapshots (the event was called "frame" before); the first few
+ * also report each one's positions and when it came (on the clock every process shares).
  */
 const watchersProgram = `
 const net = require("node:net")
 const [url, count, sampled] = process.argv.slice(1)
 const { hostname, port } = new URL(url)
-let frames = 0
+let snapshots = 0
 let open = 0
+let served = 0
 for (let i = 0; i < Number(count); i++) {
   const socket = net.connect(Number(port), hostname, () => {
     socket.write("GET /watch HTTP/1.0\\r\\nHost: " + hostname + ":" + port + "\\r\\n\\r\\n")
     if (++open === Number(count)) process.send({ ready: true })
   })
+  socket.on("error", () => {})
   let text = ""
+  let first = true
   socket.setEncoding("utf8").on("data", (chunk) => {
     text += chunk
+    if (first) {
+      first = false
+      if (/^HTTP\\/1\\.[01] 200 /.test(text)) served++
+    }
     for (let end = text.indexOf("\\n\\n"); end !== -1; end = text.indexOf("\\n\\n")) {
       const event = text.slice(0, end)
       text = text.slice(end + 2)
-      if (!event.startsWith("event: frame\\n")) continue
-      frames++
+      const body = /^event: (snapshot|frame)\\ndata: /.exec(event)
+      if (!body) continue
+      snapshots++
       if (i < Number(sampled)) {
         const at = performance.timeOrigin + performance.now()
-        const cells = JSON.parse(event.slice("event: frame\\ndata: ".length)).players.map((p) => p.cell)
+        const cells = JSON.parse(event.slice(body[0].length)).players.map((p) => p.cell)
         process.send({ watcher: i, at, cells })
       }
     }
   })
 }
-process.on("message", () => process.send({ frames }))
+process.on("message", () => process.send({ snapshots, served }))
 `
 
-/** What arrives from the watchers' process: a sampled frame, or the count asked for. */
-type WatcherReport = { ready: true } | { watcher: number; at: number; cells: Array<number> } | { frames: number }
+type WatcherReport = { ready: true } | { watcher: number; at: number; cells: Array<number> } | { snapshots: number; served: number }
 
 class Watchers {
-  onFrame: ((report: { watcher: number; at: number; cells: Array<number> }) => void) | undefined
-  private onCount: ((frames: number) => void) | undefined
+  onSnapshot: ((report: { watcher: number; at: number; cells: Array<number> }) => void) | undefined
+  private onCount: ((counts: { snapshots: number; served: number }) => void) | undefined
 
   private constructor(private readonly child: ChildProcess, readonly count: number) {
     child.on("message", (report: WatcherReport) => {
-      if ("cells" in report) this.onFrame?.(report)
-      else if ("frames" in report) this.onCount?.(report.frames)
+      if ("cells" in report) this.onSnapshot?.(report)
+      else if ("snapshots" in report) this.onCount?.(report)
     })
   }
 
@@ -96,8 +101,8 @@ class Watchers {
     return new Watchers(child, count)
   }
 
-  /** Frames received so far, over all watchers. */
-  frames(): Promise<number> {
+  /** Snapshots received so far over all watchers, and how many watchers were let in. */
+  counts(): Promise<{ snapshots: number; served: number }> {
     return new Promise((resolve) => {
       this.onCount = resolve
       this.child.send("count")
@@ -112,13 +117,8 @@ class Watchers {
 /** Now, on the clock every process shares (ms). */
 const now = () => performance.timeOrigin + performance.now()
 
-interface Scenario extends Target {
-  readonly name: string
-  readonly watchers: Watchers | undefined
-}
-
-/** NC, from the spectator's latest DISPLAY. */
-const widthOf = (load: Load) => load.spectator.display!.indexOf(0x0a, "DISPLAY\n".length) - "DISPLAY\n".length
+/** NC, from a DISPLAY. */
+const widthOf = (display: Buffer) => display.indexOf(0x0a, "DISPLAY\n".length) - "DISPLAY\n".length
 
 /** A player's gridpoint, from its latest DISPLAY. */
 const cellOf = (client: Client, width: number): number => {
@@ -126,43 +126,41 @@ const cellOf = (client: Client, width: number): number => {
   return Math.floor(offset / (width + 1)) * width + (offset % (width + 1))
 }
 
-/** What one paced run measured; summed over the blocks of a scenario. */
-class PacedTally {
-  keys = 0
-  sendingSeconds = 0
-  seconds = 0
-  cpu = 0
-  frames = 0
-  readonly lags: Array<number> = []
-
-  figures(watchers: number): PacedFigures {
-    const lag = this.lags.length > 0 ? summarize(this.lags) : undefined
-    return {
-      keysPerSecond: round(this.keys / this.sendingSeconds),
-      cpuMillisPerSecond: round(this.cpu / 1000 / this.seconds, 2),
-      cpuMicrosPerKey: round(this.cpu / this.keys),
-      ...(lag ? { watcherLagMedianMs: round(lag.median), watcherLagP99Ms: round(lag.p99) } : {}),
-      ...(watchers > 0 ? { framesPerWatcherPerSecond: round(this.frames / watchers / this.seconds) } : {})
-    }
-  }
+export interface WatcherFigures {
+  readonly watchers: number
+  /** Watchers the server let in (200 OK). */
+  readonly served: number
+  readonly udpKeysPerSecond: number
+  readonly cpuMicrosPerUdpKey: number
+  readonly cpuMillisPerSecond: number
+  readonly probeP50Micros: number
+  readonly probeP95Micros: number
+  readonly probeMissed: number
+  readonly snapshotsPerWatcherPerSecond?: number
+  readonly watcherLagMedianMs?: number
 }
 
 /**
- * Keys at a steady `rate` from each player in turn for `seconds`, then a quiet moment; the
- * server's CPU over it all. With watchers, the lag from each key to the first frame, at a
- * sampled watcher, that shows its mover where the key took it.
+ * `seconds` of a steady `rate` of move keys from the load's players in turn, and a probe
+ * key every `probeEveryMs`; the server's CPU over it all.
  */
-const paced = async (scenario: Scenario, tally: PacedTally, seconds: number, rate: number, random: (bound: number) => number) => {
-  const { load, server, watchers } = scenario
-  const width = widthOf(load)
-  /** Keys whose effect some sampled watcher has yet to see: mover, where it went, when the key left. */
-  const pending: Array<{ mover: number; cell: number; sentAt: number; seenBy: Set<number> }> = []
+const measure = async (
+  server: ServerProcess,
+  load: Load,
+  probe: Client,
+  watchers: Watchers | undefined,
+  options: { readonly seconds: number; readonly rate: number; readonly probeEveryMs: number }
+): Promise<WatcherFigures> => {
+  const random = seededRandom(2)
+  const width = widthOf(load.spectator.display!)
+  const lags: Array<number> = []
+  const pending: Array<{ mover: number; cell: number; sentAt: number; seen: Set<number> }> = []
   if (watchers) {
-    watchers.onFrame = ({ at, cells, watcher }) => {
+    watchers.onSnapshot = ({ at, cells, watcher }) => {
       for (const key of pending) {
-        if (!key.seenBy.has(watcher) && cells[key.mover] === key.cell && at >= key.sentAt) {
-          key.seenBy.add(watcher)
-          tally.lags.push(at - key.sentAt)
+        if (!key.seen.has(watcher) && cells[key.mover] === key.cell && at >= key.sentAt) {
+          key.seen.add(watcher)
+          lags.push(at - key.sentAt)
         }
       }
     }
@@ -173,130 +171,150 @@ const paced = async (scenario: Scenario, tally: PacedTally, seconds: number, rat
       const sent = sentAt.get(player)
       if (sent === undefined || player.position() === sent.from) return
       sentAt.delete(player)
-      if (watchers) pending.push({ mover: index, cell: cellOf(player, width), sentAt: sent.at, seenBy: new Set() })
+      if (watchers) pending.push({ mover: index, cell: cellOf(player, width), sentAt: sent.at, seen: new Set() })
     }
   })
-  const framesBefore = watchers ? await watchers.frames() : 0
+  // The probe: Ctrl-L, answered with its GOLD and its DISPLAY; the time to the DISPLAY.
+  const probeSamples: Array<number> = []
+  let probeSent: number | undefined
+  let probeKeys = 0
+  let probeMissed = 0
+  probe.onDisplay = () => {
+    if (probeSent === undefined) return
+    probeSamples.push((performance.now() - probeSent) * 1000)
+    probeSent = undefined
+  }
+  const probing = setInterval(() => {
+    if (probeSent !== undefined) probeMissed++
+    probeSent = performance.now()
+    probeKeys++
+    probe.send("KEY \f")
+  }, options.probeEveryMs)
+
+  const countsBefore = watchers ? await watchers.counts() : { snapshots: 0, served: 0 }
   const cpuBefore = cpuMicros(server.pid).micros
   const started = performance.now()
-  const total = Math.round(seconds * rate)
+  const total = Math.round(options.seconds * options.rate)
   for (let k = 0; k < total; k++) {
     // On schedule, not after the previous key's answer: a steady rate, whatever the server does.
-    const wait = started + (k * 1000) / rate - performance.now()
+    const wait = started + (k * 1000) / options.rate - performance.now()
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait))
     const index = k % load.players.length
     const mover = load.players[index]!
-    // Its earlier key is now overtaken: a frame that did not show it in time never will.
+    // Its earlier key is now overtaken: a snapshot that did not show it in time never will.
     for (let i = pending.length - 1; i >= 0; i--) if (pending[i]!.mover === index) pending.splice(i, 1)
     sentAt.set(mover, { at: now(), from: mover.position() })
     mover.send(`KEY ${pickKey(mover, random)}`)
   }
-  const sending = (performance.now() - started) / 1000
+  const sendingSeconds = (performance.now() - started) / 1000
+  clearInterval(probing)
   await load.quiet(150)
-  tally.cpu += cpuMicros(server.pid).micros - cpuBefore
-  tally.seconds += (performance.now() - started) / 1000
-  tally.sendingSeconds += sending
-  tally.keys += total
-  if (watchers) tally.frames += (await watchers.frames()) - framesBefore
+  const cpu = cpuMicros(server.pid).micros - cpuBefore
+  const seconds = (performance.now() - started) / 1000
+  const counts = watchers ? await watchers.counts() : countsBefore
   for (const player of load.players) player.onDisplay = undefined
-  if (watchers) watchers.onFrame = undefined
-}
-
-export interface PacedFigures {
-  readonly keysPerSecond: number
-  readonly cpuMillisPerSecond: number
-  readonly cpuMicrosPerKey: number
-  readonly watcherLagMedianMs?: number
-  readonly watcherLagP99Ms?: number
-  readonly framesPerWatcherPerSecond?: number
-}
-
-export interface WatcherBench {
-  readonly map: string
-  /** One key at a time, as fast as the server answers: CPU per key and latency to all DISPLAYs. */
-  readonly fast: Record<string, { readonly cpuMicrosPerKey: number; readonly latencyMedianMicros: number; readonly latencyP99Micros: number }>
-  /** A steady key rate: CPU per second and per key, and the watchers' lag. */
-  readonly paced: Record<string, PacedFigures>
-  /** CPU µs per key that 200 watchers, and 5 more UDP clients, add to the game: the goal is watchers < clients. */
-  readonly added: {
-    readonly fast: { readonly watchers10: number; readonly watchers200: number; readonly udpClients5: number }
-    readonly paced: { readonly watchers10: number; readonly watchers200: number; readonly udpClients5: number }
+  probe.onDisplay = undefined
+  if (watchers) watchers.onSnapshot = undefined
+  const probeLatency = summarize(probeSamples)
+  const sorted = [...probeSamples].sort((a, b) => a - b)
+  const udpKeys = total + probeKeys
+  const count = watchers?.count ?? 0
+  return {
+    watchers: count,
+    served: counts.served,
+    udpKeysPerSecond: round(udpKeys / sendingSeconds),
+    cpuMicrosPerUdpKey: round(cpu / udpKeys),
+    cpuMillisPerSecond: round(cpu / 1000 / seconds, 2),
+    probeP50Micros: round(probeLatency.median),
+    probeP95Micros: round(sorted[Math.min(sorted.length - 1, Math.floor(0.95 * sorted.length))]!),
+    probeMissed,
+    ...(count > 0
+      ? {
+        snapshotsPerWatcherPerSecond: round((counts.snapshots - countsBefore.snapshots) / Math.max(1, counts.served) / seconds, 2),
+        ...(lags.length > 0 ? { watcherLagMedianMs: round(summarize(lags).median) } : {})
+      }
+      : {})
   }
 }
 
-const plan: ReadonlyArray<readonly [name: string, players: number, watchers: number]> = [
-  ["21 players", 21, 0],
-  ["21 players + 10 watchers", 21, 10],
-  ["21 players + 200 watchers", 21, 200],
-  ["26 players (5 more UDP clients)", 26, 0]
-]
+export const watcherCounts = [0, 200, 1000] as const
 
-/** The figures for one map. */
+/** The figures for one map, one server per watcher count, measured in alternating blocks. */
 export const benchWatchers = async (
   mapFile: string,
-  options: {
-    readonly keys?: number
-    readonly warmup?: number
-    readonly pacedSeconds?: number
-    readonly pacedRate?: number
-    readonly blocks?: number
-    /** How to run `nuggets` (see `bench.ts`); bundled here if not given. */
-    readonly nuggets?: Nuggets
-  } = {}
-): Promise<WatcherBench> => {
-  const { blocks = 5, keys = 2000, pacedRate = 200, pacedSeconds = 10, warmup = 300 } = options
+  options: { readonly seconds?: number; readonly blocks?: number; readonly nuggets?: Nuggets } = {}
+): Promise<ReadonlyArray<WatcherFigures>> => {
+  const { blocks = 3, seconds = 15 } = options
   const dir = mkdtempSync(join(tmpdir(), "nuggets-bench-web-"))
   const servers: Array<ServerProcess> = []
-  const loads: Array<Load> = []
+  const clients: Array<Load | Client> = []
   const watcherSets: Array<Watchers> = []
   try {
     const nuggets = options.nuggets ?? (await bundleNuggets(dir))
-    const scenarios: Array<Scenario> = []
-    for (const [name, players, watcherCount] of plan) {
+    const scenarios = []
+    for (const count of watcherCounts) {
       const server = await startWebServer(nuggets, mapFile)
       servers.push(server)
-      const watchers = watcherCount > 0 ? await Watchers.open(server.url, watcherCount) : undefined
+      const watchers = count > 0 ? await Watchers.open(server.url, count) : undefined
       if (watchers) watcherSets.push(watchers)
-      const load = await Load.join(server.port, players)
-      loads.push(load)
-      scenarios.push({ name, server, load, watchers })
+      const load = await Load.join(server.port, 21)
+      clients.push(load)
+      const probe = await Client.open(server.port)
+      clients.push(probe)
+      probe.send("PLAY probe")
+      await new Promise<void>((resolve) => (probe.onDisplay = () => resolve()))
+      await load.quiet()
+      scenarios.push({ server, load, probe, watchers })
     }
-    const fastFigures = await endToEnd(scenarios, keys, warmup, 1)
-    // In alternating blocks, like the fast run: a busy moment of the machine weighs on all alike.
-    const tallies = scenarios.map(() => new PacedTally())
-    const randoms = scenarios.map(() => seededRandom(2))
+    // In alternating blocks: a busy moment of the machine weighs on all alike.
+    const tallies: Array<Array<WatcherFigures>> = scenarios.map(() => [])
     for (let block = 0; block < blocks; block++) {
-      for (const [i, scenario] of scenarios.entries()) await paced(scenario, tallies[i]!, pacedSeconds / blocks, pacedRate, randoms[i]!)
+      for (const [i, { load, probe, server, watchers }] of scenarios.entries()) {
+        tallies[i]!.push(await measure(server, load, probe, watchers, { seconds: seconds / blocks, rate: 200, probeEveryMs: 50 }))
+      }
     }
-    const pacedFigures = tallies.map((tally, i) => tally.figures(plan[i]![2]))
-    const byName = <A>(figures: ReadonlyArray<A>) => Object.fromEntries(scenarios.map((scenario, i) => [scenario.name, figures[i]!]))
-    const added = (figures: ReadonlyArray<{ readonly cpuMicrosPerKey: number }>) => ({
-      watchers10: round(figures[1]!.cpuMicrosPerKey - figures[0]!.cpuMicrosPerKey),
-      watchers200: round(figures[2]!.cpuMicrosPerKey - figures[0]!.cpuMicrosPerKey),
-      udpClients5: round(figures[3]!.cpuMicrosPerKey - figures[0]!.cpuMicrosPerKey)
-    })
-    return {
-      map: mapFile.split("/").pop()!,
-      fast: byName(fastFigures.map(({ cpuMicrosPerKey, latencyMedianMicros, latencyP99Micros }) => ({ cpuMicrosPerKey, latencyMedianMicros, latencyP99Micros }))),
-      paced: byName(pacedFigures),
-      added: { fast: added(fastFigures), paced: added(pacedFigures) }
-    }
+    return tallies.map(combine)
   } finally {
     for (const watchers of watcherSets) watchers.close()
-    await Promise.all(loads.map((load) => load.close()))
+    await Promise.all(clients.map((client) => client.close()))
     await Promise.all(servers.map((server) => server.stop()))
     rmSync(dir, { recursive: true, force: true })
   }
 }
 
+/** Blocks of one scenario as one row: rates and CPU averaged, latencies their medians' and p95s' median. */
+const combine = (blocks: ReadonlyArray<WatcherFigures>): WatcherFigures => {
+  const mid = (pick: (figures: WatcherFigures) => number | undefined) => {
+    const values = blocks.map(pick).filter((value): value is number => value !== undefined).sort((a, b) => a - b)
+    return values.length === 0 ? undefined : values[Math.floor(values.length / 2)]!
+  }
+  const mean = (pick: (figures: WatcherFigures) => number) => round(blocks.reduce((sum, each) => sum + pick(each), 0) / blocks.length, 2)
+  const first = blocks[0]!
+  return {
+    watchers: first.watchers,
+    served: Math.min(...blocks.map((each) => each.served)),
+    udpKeysPerSecond: mean((each) => each.udpKeysPerSecond),
+    cpuMicrosPerUdpKey: mean((each) => each.cpuMicrosPerUdpKey),
+    cpuMillisPerSecond: mean((each) => each.cpuMillisPerSecond),
+    probeP50Micros: mid((each) => each.probeP50Micros)!,
+    probeP95Micros: mid((each) => each.probeP95Micros)!,
+    probeMissed: blocks.reduce((sum, each) => sum + each.probeMissed, 0),
+    ...(first.watchers > 0
+      ? {
+        snapshotsPerWatcherPerSecond: mean((each) => each.snapshotsPerWatcherPerSecond ?? 0),
+        ...(mid((each) => each.watcherLagMedianMs) !== undefined ? { watcherLagMedianMs: mid((each) => each.watcherLagMedianMs)! } : {})
+      }
+      : {})
+  }
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const quick = process.argv.includes("--quick")
-  const mapFile = process.argv.slice(2).find((arg) => !arg.startsWith("--")) ?? join(root, "maps/main.txt")
-  const figures = await benchWatchers(mapFile, quick ? { keys: 500, warmup: 100, pacedSeconds: 3 } : {})
-  console.log(`Watchers on ${figures.map}: one key at a time, as fast as the server answers`)
-  console.table(figures.fast)
-  console.log("A steady key rate")
-  console.table(figures.paced)
-  console.log("CPU µs per key added (goal: 200 watchers < 5 UDP clients)")
-  console.table(figures.added)
+  const args = process.argv.slice(2)
+  const quick = args.includes("--quick")
+  const bundleAt = args.indexOf("--nuggets")
+  const nuggets: Nuggets | undefined = bundleAt === -1 ? undefined : { bundle: args[bundleAt + 1]! }
+  const mapFile = args.find((arg, i) => !arg.startsWith("--") && args[i - 1] !== "--nuggets") ?? join(root, "maps/main.txt")
+  const figures = await benchWatchers(mapFile, { ...(quick ? { seconds: 6 } : {}), ...(nuggets ? { nuggets } : {}) })
+  console.log(`Watchers on ${mapFile.split("/").pop()}: 21 players at 200 keys/s in all, a probe at 20 Ctrl-L/s`)
+  console.table(figures)
 }

@@ -1,7 +1,8 @@
 import { Effect, Option } from "effect"
 import { cs50Rules, type Rules, specRules, type Variant, variants } from "../core/rules.js"
 import type { Dialect } from "../protocol/dialect.js"
-import { parseWebAddress } from "../web/address.js"
+import { parseWebAddress, parseWebName } from "../web/address.js"
+import type { Listening, ListenOptions } from "../web/server.js"
 import {
   choice,
   flag,
@@ -65,12 +66,26 @@ export const webOption = text(
   "also serve the game to browsers, to watch and to play (HOST 127.0.0.1 unless given; 0.0.0.0 for a LAN)"
 ).pipe(optional())
 
-/** `--web`'s address, checked before anything starts. */
-export const webAddress = (text: Option.Option<string>) =>
+export const webNameOption = text(
+  "web-name",
+  "NAME",
+  "a name browsers may call the page by besides localhost, IP addresses and this machine's own (a public name behind a proxy)"
+).pipe(optional())
+
+/** `--web`'s address (and `--web-name`'s name), checked before anything starts. */
+export const webAddress = (text: Option.Option<string>, name: Option.Option<string> = Option.none()) =>
   Option.match(text, {
-    onNone: () => Effect.succeed(Option.none()),
-    onSome: (value) => Effect.map(parseWebAddress(value), Option.some)
+    onNone: () => Effect.succeed(Option.none<ListenOptions>()),
+    onSome: (value) =>
+      Effect.all({ address: parseWebAddress(value), names: Effect.forEach(Option.toArray(name), parseWebName) }).pipe(
+        Effect.map(({ address, names }): Option.Option<ListenOptions> => Option.some({ ...address, names }))
+      )
   })
+
+/** Where the page is, as the commands print it: this machine's address, then the local network's. */
+export const webLines = (label: string, page: Listening): string =>
+  [`${label}: ${page.url}`, ...(page.lanUrls.length > 0 ? [`From another machine on this network: ${page.lanUrls.join(" ")}`] : [])]
+    .join("\n")
 
 export const logOption = (where: string) =>
   text("log", "FILE", `add the log to the end of FILE (${where})`).pipe(optional())

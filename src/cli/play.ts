@@ -9,6 +9,7 @@ import { udpLayer, UdpSocket } from "../net/udp.js"
 import type { GameHost } from "../server/host.js"
 import { runServer } from "../server/server.js"
 import { startWeb } from "../web/live.js"
+import type { Listening } from "../web/server.js"
 import { checkName, keysSections, needsTerminal, printWidth, reportExit } from "./client.js"
 import { command, needs, optionalArg, textArg } from "./command.js"
 import { CliError } from "./error.js"
@@ -28,6 +29,8 @@ import {
   seedOption,
   variantOption,
   webAddress,
+  webLines,
+  webNameOption,
   webOption
 } from "./options.js"
 
@@ -56,11 +59,12 @@ export const playNode = command(
       record: recordOption,
       overwrite: overwriteOption("--record"),
       web: webOption,
+      webName: webNameOption,
       log: logOption("the screen is never written over"),
       logLevel: logLevelOption,
       noColor: noColorOption
     },
-    rules: [needs("--overwrite", "--record")],
+    rules: [needs("--overwrite", "--record"), needs("--web-name", "--web")],
     more: keysSections
   },
   /**
@@ -70,7 +74,7 @@ export const playNode = command(
   (options, given) =>
     Effect.gen(function*() {
       const name = yield* checkName(Option.getOrElse(options.name, loginName))
-      const web = yield* webAddress(options.web)
+      const web = yield* webAddress(options.web, options.webName)
       const logTarget = { file: options.log, level: options.logLevel, screen: true }
       if (given.includes("--log-level") && !logsSomewhere(logTarget)) {
         return yield* new CliError({ message: "--log-level — only with --log FILE or 2>FILE: nothing is logged over the screen" })
@@ -92,7 +96,7 @@ export const playNode = command(
         const socket = yield* Layer.build(
           udpLayer({ port: options.port, host: options.host, family: isIPv6(options.host) ? "udp6" : "udp4" })
         ).pipe(Effect.map(Context.get(UdpSocket)))
-        const ready = yield* Deferred.make<{ readonly host: GameHost; readonly page: Option.Option<string> }>()
+        const ready = yield* Deferred.make<{ readonly host: GameHost; readonly page: Option.Option<Listening> }>()
         const server = yield* runServer({
           map,
           seed,
@@ -100,8 +104,8 @@ export const playNode = command(
           ...(record === undefined ? {} : { record, overwriteRecording: options.overwrite }),
           started: (host) =>
             Option.match(web, {
-              onNone: () => Effect.succeed(Option.none<string>()),
-              onSome: (address) => startWeb(host, address).pipe(Effect.map(({ url }) => Option.some(url)))
+              onNone: () => Effect.succeed(Option.none<Listening>()),
+              onSome: (address) => startWeb(host, address).pipe(Effect.map((page): Option.Option<Listening> => Option.some(page)))
             }).pipe(Effect.flatMap((page) => Deferred.succeed(ready, { host, page })))
         }).pipe(Effect.provideService(UdpSocket, socket), Effect.forkScoped)
         // The server is up, or it failed to start (it could not open the recording or the web page, say).
@@ -111,7 +115,7 @@ export const playNode = command(
         const address = lanAddress(options.host, networkInterfaces(), hostname())
         const joinLine = `nuggets join ${address} ${port} NAME`
         yield* Console.log(`Friends join with: ${joinLine}`)
-        if (Option.isSome(page)) yield* Console.log(`Watch and play in a browser: ${page.value}`)
+        if (Option.isSome(page)) yield* Console.log(webLines("Watch and play in a browser", page.value))
         /** Everyone in the game but the one playing here (`you`, once known): players still in, and the spectator. */
         const friendsBesides = (you?: string) =>
           Effect.sync(() => {

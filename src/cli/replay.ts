@@ -13,7 +13,7 @@ import { needsTerminal, printWidth } from "./client.js"
 import { command, decimal, excludes, flag, needs, optional, text, textArg, withDefault } from "./command.js"
 import { CliError, errnoOf, fileFailure } from "./error.js"
 import { checkOutputs, readText, stdoutPath } from "./files.js"
-import { noColorOption, overwriteOption, webAddress } from "./options.js"
+import { noColorOption, overwriteOption, webAddress, webLines, webNameOption } from "./options.js"
 
 const loadRecording = (file: string) =>
   readText(file, "the recording").pipe(
@@ -41,7 +41,8 @@ const replayOptions = {
   noColor: noColorOption,
   web: text("web", "[HOST:]PORT", "show it in a browser instead, with its own pause and speed controls, until Ctrl-C").pipe(
     optional()
-  )
+  ),
+  webName: webNameOption
 }
 
 export const replayNode = command(
@@ -53,7 +54,8 @@ export const replayNode = command(
     rules: [
       excludes("--check", "--cast", "--web", "--as", "--speed", "--no-color"),
       excludes("--web", "--cast", "--as", "--speed", "--no-color"),
-      needs("--overwrite", "--cast")
+      needs("--overwrite", "--cast"),
+      needs("--web-name", "--web")
     ],
     more: [{ title: "Keys while watching", rows: playbackKeyHelp }]
   },
@@ -61,7 +63,7 @@ export const replayNode = command(
     Effect.gen(function*() {
       const { file } = options
       const as = yield* watching(options.as)
-      const web = yield* webAddress(options.web)
+      const web = yield* webAddress(options.web, options.webName)
       const cast = Option.getOrUndefined(options.cast)
       if (cast !== undefined) yield* checkOutputs([{ path: cast, flag: "--cast" }], [{ path: file, what: "the recording" }], options.overwrite)
       const recording = yield* loadRecording(file)
@@ -70,7 +72,7 @@ export const replayNode = command(
         return yield* Effect.scoped(
           startReplayWeb(recording, web.value).pipe(
             Effect.mapError((error) => error.reason === "BadRecording" ? new CliError({ message: `${file} — ${error.message}` }) : error),
-            Effect.flatMap(({ url }) => Console.log(`Watch ${file} in a browser: ${url}`)),
+            Effect.flatMap((page) => Console.log(webLines(`Watch ${file} in a browser`, page))),
             Effect.zipRight(Effect.never)
           )
         )

@@ -22,6 +22,8 @@ import {
   seedOption,
   variantOption,
   webAddress,
+  webLines,
+  webNameOption,
   webOption
 } from "./options.js"
 
@@ -47,17 +49,18 @@ export const serveNode = command(
       record: recordOption,
       overwrite: overwriteOption("--record"),
       web: webOption,
+      webName: webNameOption,
       log: logOption("instead of stderr"),
       logLevel: logLevelOption
     },
-    rules: [needs("--overwrite", "--record")]
+    rules: [needs("--overwrite", "--record"), needs("--web-name", "--web")]
   },
   (options) =>
     Effect.gen(function*() {
       const mapFile = yield* eitherOf(options.mapArg, options.map, ["MAP", "--map"])
       const seedGiven = yield* eitherOf(options.seedArg, options.seed, ["SEED", "--seed"])
       const dialect = Option.getOrElse(options.compat, () => "spec" as const)
-      const web = yield* webAddress(options.web)
+      const web = yield* webAddress(options.web, options.webName)
       const record = Option.getOrUndefined(options.record)
       yield* checkOutputs(
         [
@@ -83,7 +86,7 @@ export const serveNode = command(
               // The page first: the port line announces a game ready in every way it is offered.
               const page = Option.isSome(web) ? Option.some(yield* startWeb(host, web.value)) : Option.none()
               yield* Console.log(`Ready to play, waiting at port ${socket.local.port}`)
-              if (Option.isSome(page)) yield* Console.log(`Watch and play in a browser: ${page.value.url}`)
+              if (Option.isSome(page)) yield* Console.log(webLines("Watch and play in a browser", page.value))
               yield* Effect.logInfo(
                 `serving a ${map.rows}x${map.cols} map on ${socket.local.address}:${socket.local.port}, seed ${seed}` +
                   (dialect === "spec" ? "" : `, ${dialect} dialect`) +

@@ -24,6 +24,7 @@ import {
   summaryText
 } from "../protocol/dialect.js"
 import { decodeClientMessage, encodeServerMessage, excerpt, type ServerMessage } from "../protocol/messages.js"
+import { KeyLimit, keysPerSecond } from "./keyLimit.js"
 import { DisplayBuffers } from "./views.js"
 
 /** A client as the server reaches it: over UDP, or over a browser's WebSocket. */
@@ -48,6 +49,8 @@ export interface HostOptions {
   readonly allSent?: () => boolean
   /** How far apart the copies of the last words go out. */
   readonly lastWordsSpacing?: Duration.DurationInput
+  /** Keys a second each client may press (see `KeyLimit`). */
+  readonly keysPerSecond?: number
 }
 
 /** One request the game took, in the order taken: what a recording keeps. */
@@ -69,6 +72,8 @@ export interface GameHost {
   readonly summary: () => string
   /** The DISPLAY datagram `viewer` would get now. Shared: do not change it. */
   readonly display: (viewer: Viewer) => Uint8Array
+  /** Forgets a client that can never be reached again (a closed page): nothing of it is kept. */
+  readonly forget: (client: ClientId) => void
   /** Calls `listener` after each request the game took; returns the way to stop. */
   readonly onHandled: (listener: (handled: Handled) => void) => () => void
   /** Tells every client to quit, and ends the game once the last words are out. */
@@ -115,6 +120,9 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, neve
     let gameOverText: string | undefined
     // What `receive` decides to log runs at once with this fiber's services.
     const runNow = Runtime.runSync(yield* Effect.runtime<never>())
+    const clock = yield* Effect.clock
+    const keyRate = options.keysPerSecond ?? keysPerSecond
+    const keyLimit = new KeyLimit(keyRate)
 
     let finalSummary: string | undefined
     const summaryNow = () => state.over ? finalSummary ??= summaryText(standings(state)) : summaryText(standings(state))
@@ -200,6 +208,9 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, neve
         return Effect.logWarning(`${peer.id}: ignored message of ${data.length} bytes: ${error.reason}`)
       }
       const request = decoded.right
+      if (request._tag === "Key" && !keyLimit.allow(peer.id, clock.unsafeCurrentTimeMillis())) {
+        return Effect.logDebug(`${peer.id}: KEY ${excerpt(request.key)} dropped: over ${keyRate} keys a second`)
+      }
       // A keystroke, the common case, needs no Random and so no fiber: its Either is enough.
       const result = request._tag === "Key"
         ? applyKey(state, peer.id, request.key)
@@ -227,6 +238,10 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, neve
       state: () => state,
       summary: summaryNow,
       display: (viewer) => buffers.display(viewer),
+      forget: (client) => {
+        peers.delete(client)
+        keyLimit.forget(client)
+      },
       onHandled: (listener) => {
         listeners.add(listener)
         return () => listeners.delete(listener)

@@ -32,6 +32,8 @@ export interface ServerOptions<E = never> {
   readonly linger?: Duration.DurationInput
   /** How far apart the copies of GAMEOVER and of a QUIT no one asked for go out. */
   readonly lastWordsSpacing?: Duration.DurationInput
+  /** Keys a second each client may press (see `KeyLimit`). */
+  readonly keysPerSecond?: number
 }
 
 /** Long enough for a client that lost every GAMEOVER to ask again; well under the 5 s a CS50 checker waits. */
@@ -54,7 +56,8 @@ export const runServer = <E = never>(options: ServerOptions<E>): Effect.Effect<G
       ...(options.rules ? { rules: options.rules } : {}),
       ...(options.dialect ? { dialect: options.dialect } : {}),
       allSent: socket.allSent,
-      ...(options.lastWordsSpacing !== undefined ? { lastWordsSpacing: options.lastWordsSpacing } : {})
+      ...(options.lastWordsSpacing !== undefined ? { lastWordsSpacing: options.lastWordsSpacing } : {}),
+      ...(options.keysPerSecond !== undefined ? { keysPerSecond: options.keysPerSecond } : {})
     })
     if (options.observe) host.onHandled(options.observe)
     if (options.record !== undefined) {

@@ -1,5 +1,6 @@
 import { Either } from "effect"
 import { isIPv4, isIPv6 } from "node:net"
+import { hostname, networkInterfaces } from "node:os"
 import { WebError } from "./error.js"
 
 /** Where the web server listens. */
@@ -53,6 +54,46 @@ export const pageUrl = (host: string, port: number): string => {
   return `http://${isIPv6(reachable) ? `[${reachable}]` : reachable}:${port}/`
 }
 
-/** Whether only this machine can reach `host`: then the server also refuses foreign Host headers. */
-export const isLoopback = (host: string): boolean =>
-  host === "localhost" || host === "::1" || (isIPv4(host) && host.startsWith("127."))
+/** The addresses a friend on the same network can open, when the server listens on every interface. */
+export const lanUrls = (host: string, port: number): ReadonlyArray<string> => {
+  if (host !== "0.0.0.0" && host !== "::") return []
+  return Object.values(networkInterfaces())
+    .flatMap((addresses) => addresses ?? [])
+    // A link-local IPv6 address needs a zone a browser cannot take in a URL.
+    .filter(({ address, family, internal }) => !internal && (family === "IPv4" || (host === "::" && !address.startsWith("fe80:"))))
+    .map(({ address }) => pageUrl(address, port))
+}
+
+/** A name given with `--web-name`: a DNS name, as a browser would put it in the Host header. */
+export const parseWebName = (text: string): Either.Either<string, WebError> => {
+  const name = text.toLowerCase().replace(/\.$/, "")
+  return /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/.test(name)
+    ? Either.right(name)
+    : Either.left(
+      new WebError({ reason: "BadAddress", message: `--web-name — ${JSON.stringify(text)} is not a host name; write a name such as nuggets.example.org` })
+    )
+}
+
+/** This machine's own names, as a browser on the network may call it. */
+export const machineNames = (): ReadonlyArray<string> => {
+  const name = hostname().toLowerCase()
+  const short = name.split(".")[0]!
+  return [...new Set([name, short, `${short}.local`])]
+}
+
+/**
+ * Whether a request's Host header names this server in a way no other site can: no Host
+ * (HTTP/1.0: not a browser), an IP literal, `localhost` (and its subdomains, which browsers
+ * keep on this machine), or one of `names` (this machine's, and those given with
+ * `--web-name`). A page from a site whose name was made to resolve here (DNS rebinding)
+ * carries that site's name, and is refused. The port is not checked: a proxy may change it.
+ */
+export const hostAllowed = (header: string | undefined, names: ReadonlySet<string>): boolean => {
+  if (header === undefined) return true
+  const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(header)
+  if (bracketed) return isIPv6(bracketed[1]!)
+  const plain = /^([^:[\]]+)(?::\d{1,5})?$/.exec(header)
+  if (!plain) return false
+  const name = plain[1]!.toLowerCase().replace(/\.$/, "")
+  return isIPv4(name) || name === "localhost" || name.endsWith(".localhost") || names.has(name)
+}

@@ -1,16 +1,15 @@
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import { Effect, type Scope } from "effect"
 import type { GameHost } from "../server/host.js"
-import type { WebAddress } from "./address.js"
 import type { WebError } from "./error.js"
-import { pageResponse } from "./page.js"
-import { defaultPlayOptions, type PlayOptions, playRoute } from "./play.js"
-import { type Listening, listen } from "./server.js"
+import { pageRoute } from "./pageRoute.js"
+import { defaultPlayerSocketOptions, type PlayerSocketOptions, playRoute } from "./play.js"
+import { type Listening, listen, type ListenOptions } from "./server.js"
 import { defaultWatchOptions, watchLive, type WatchOptions } from "./watch.js"
 
-export interface WebOptions extends WebAddress {
+export interface WebOptions extends ListenOptions {
   readonly watch?: Partial<WatchOptions>
-  readonly play?: Partial<PlayOptions>
+  readonly play?: Partial<PlayerSocketOptions>
 }
 
 export interface LiveWeb extends Listening {
@@ -26,9 +25,9 @@ export const startWeb = (host: GameHost, options: WebOptions): Effect.Effect<Liv
   Effect.gen(function*() {
     const watching = yield* watchLive(host, { ...defaultWatchOptions, ...options.watch })
     const router = HttpRouter.empty.pipe(
-      HttpRouter.get("/", Effect.succeed(pageResponse)),
+      HttpRouter.get("/", pageRoute),
       HttpRouter.get("/watch", watching.route),
-      HttpRouter.get("/play", playRoute(host, { ...defaultPlayOptions, ...options.play }))
+      HttpRouter.get("/play", playRoute(host, { ...defaultPlayerSocketOptions, ...options.play }))
     )
     const listening = yield* listen(router, options)
     return { ...listening, watchers: watching.watchers }

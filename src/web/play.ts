@@ -4,11 +4,11 @@ import * as Socket from "@effect/platform/Socket"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Duration, Effect, type Scope } from "effect"
 import type { Socket as NetSocket } from "node:net"
-import type { ClientId } from "../core/state.js"
-import type { GameHost, Peer } from "../server/host.js"
-import { safeHeaders } from "./server.js"
+import type { GameHost } from "../server/host.js"
+import { refusal } from "./headers.js"
+import { Outbox } from "./outbox.js"
 
-export interface PlayOptions {
+export interface PlayerSocketOptions {
   /** Players' WebSockets open at once (the game itself takes 26 players). */
   readonly maxConnections: number
   /** The largest message a page may send; a larger one closes its socket (1009). */
@@ -17,15 +17,22 @@ export interface PlayOptions {
   readonly joinWithin: Duration.DurationInput
 }
 
-export const defaultPlayOptions: PlayOptions = { maxConnections: 64, maxMessageBytes: 1024, joinWithin: Duration.seconds(30) }
+export const defaultPlayerSocketOptions: PlayerSocketOptions = {
+  maxConnections: 64,
+  maxMessageBytes: 1024,
+  joinWithin: Duration.seconds(30)
+}
 
-/** Bytes waiting to go to a page beyond which its DISPLAYs are held back, only the newest kept. */
-const holdDisplaysAbove = 256 * 1024
+/** Bytes waiting to go to a page beyond which its messages wait in its outbox (DISPLAYs: only the newest). */
+const holdAbove = 256 * 1024
 /** Bytes waiting beyond which the page is not reading at all: it is cut off. */
 const cutOffAbove = 4 * 1024 * 1024
+/** How often a held-back page is looked at again. */
+const holdPoll = Duration.millis(50)
 /**
- * Bytes a page may send that make no complete message yet. The WebSocket library would
- * gather up to 100 MB for one message; this cuts a sender off long before.
+ * Bytes a page may send that make no complete message yet. The platform's WebSocket server
+ * keeps the WebSocket library's limit, 100 MB for one message, and takes no option: this
+ * cuts a sender off long before.
  */
 const maxUnfinishedBytes = 16 * 1024
 /** The most a WebSocket frame header adds to a message (masked, 64-bit length). */
@@ -34,44 +41,6 @@ const frameHeaderBytes = 14
 const encoder = new TextEncoder()
 const quitKey = encoder.encode("KEY Q")
 
-const isDisplay = (data: Uint8Array | string) => typeof data !== "string" && data[0] === 0x44 && data[1] === 0x49
-
-/**
- * A page in the game: the host's peer, sending on the page's WebSocket without blocking the
- * game. What waits for a slow page is bounded: past a point only its newest DISPLAY is
- * kept (sent once the socket drains); a page that reads nothing at all is cut off.
- */
-export class PagePeer implements Peer {
-  readonly keepsBytes = true
-  open = false
-  private held: Uint8Array | undefined
-
-  constructor(
-    readonly id: ClientId,
-    private readonly raw: Pick<NetSocket, "writableLength" | "destroy">,
-    private readonly write: (data: Uint8Array | string) => void
-  ) {}
-
-  readonly send = (data: Uint8Array | string): void => {
-    if (!this.open) return
-    const waiting = this.raw.writableLength
-    if (waiting > cutOffAbove) {
-      this.raw.destroy()
-    } else if (waiting > holdDisplaysAbove && isDisplay(data)) {
-      this.held = data as Uint8Array
-    } else {
-      this.write(data)
-    }
-  }
-
-  /** The page caught up: the view it missed, if any. */
-  readonly drained = (): void => {
-    const held = this.held
-    this.held = undefined
-    if (held) this.send(held)
-  }
-}
-
 /** Whether a browser's request comes from a page of this server: any site could open a WebSocket to it otherwise. */
 const sameOrigin = (headers: Readonly<Record<string, string | undefined>>): boolean => {
   const origin = headers["origin"]
@@ -79,71 +48,95 @@ const sameOrigin = (headers: Readonly<Record<string, string | undefined>>): bool
   return origin === `http://${headers["host"]}` || origin === `https://${headers["host"]}`
 }
 
-const refusal = (status: number, text: string, headers: Record<string, string> = {}) =>
-  HttpServerResponse.text(`${text}\n`, { status, headers: { ...safeHeaders, ...headers } })
+/**
+ * All that the WebSocket library would refuse, refused here first with a reason: an
+ * upgrade it refuses never completes, and the platform waits for it for good (only
+ * `untilConnectionCloses` then ends the request, leaving that wait behind).
+ */
+const handshakeProblem = (headers: Readonly<Record<string, string | undefined>>): string | undefined => {
+  if (!/^[A-Za-z0-9+/]{22}==$/.test(headers["sec-websocket-key"] ?? "")) return "a WebSocket needs a Sec-WebSocket-Key"
+  if (headers["sec-websocket-version"] !== "13") return "a WebSocket needs Sec-WebSocket-Version: 13"
+  if (headers["sec-websocket-protocol"] !== undefined) return "no subprotocols here"
+  return undefined
+}
 
 /**
  * The players' WebSocket: each message from the page is one protocol message (`PLAY name`,
  * `KEY k`) handed to the game as it arrives, exactly like a datagram; each message of the
  * game goes back as one WebSocket message (DISPLAY as binary, the rest as text). Closing
- * the page quits its player.
+ * the socket quits its player. Everything a connection holds (its place among the
+ * connections, its peer in the game, its sender, its listener) is a resource of its
+ * request's scope, given back however the connection ends.
  */
 export const playRoute = (
   host: GameHost,
-  options: PlayOptions
+  options: PlayerSocketOptions
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest | Scope.Scope> => {
   let connections = 0
   let made = 0
+  const place = Effect.acquireRelease(Effect.sync(() => connections++), () => Effect.sync(() => connections--))
   return Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     if (request.headers["upgrade"]?.toLowerCase() !== "websocket") {
       return refusal(426, "This is the players' WebSocket.", { upgrade: "websocket" })
     }
     if (!sameOrigin(request.headers)) return refusal(403, "Only this server's page may play here.")
+    const problem = handshakeProblem(request.headers)
+    if (problem !== undefined) return refusal(400, `Bad WebSocket request: ${problem}.`)
     if (connections >= options.maxConnections) return refusal(503, "Too many players' connections: try again later.")
-    connections++
-    yield* Effect.addFinalizer(() => Effect.sync(() => connections--))
+    const raw = NodeHttpServerRequest.toIncomingMessage(request).socket as NetSocket
+    // The library drops a socket already half closed without a word, and the platform would wait on it for good.
+    if (!raw.readable || !raw.writable) return refusal(400, "The connection closed before the WebSocket opened.")
+    yield* place
 
     const socket = yield* request.upgrade.pipe(Effect.orDie)
     const write = yield* socket.writer
-    // Called from the game's own synchronous code: an Exit, never a throw (a socket that is closing loses it, like a datagram).
-    const writeNow = (data: Uint8Array | string | Socket.CloseEvent) => void Effect.runSyncExit(write(data))
-    const raw = NodeHttpServerRequest.toIncomingMessage(request).socket
-    const peer = new PagePeer(`web#${++made}`, raw, writeNow)
-    let received = 0
-    let consumed = 0
-    const onData = (chunk: Buffer) => {
-      received += chunk.length
-      if (received - consumed > maxUnfinishedBytes) raw.destroy()
-    }
-    const onMessage = (data: string | Uint8Array) => {
-      const bytes = typeof data === "string" ? encoder.encode(data) : data
-      consumed += bytes.length + frameHeaderBytes
-      if (bytes.length > options.maxMessageBytes) return writeNow(new Socket.CloseEvent(1009, "message too big"))
-      host.receive(peer, bytes)
-    }
+    const outbox = new Outbox()
+    const id = `web#${++made}`
+    const peer = { id, send: outbox.push, keepsBytes: true }
     const inGame = () => {
       const state = host.state()
-      return state.spectator === peer.id || state.players.some((each) => each.client === peer.id && each.active)
+      return state.spectator === id || state.players.some((each) => each.client === id && each.active)
     }
-    let deadline: ReturnType<typeof setTimeout> | undefined
-    const opened = Effect.sync(() => {
-      peer.open = true
-      deadline = setTimeout(() => {
-        if (peer.open && !inGame()) writeNow(new Socket.CloseEvent(1008, "join the game first"))
-      }, Duration.toMillis(options.joinWithin)).unref()
-      raw.on("data", onData)
-      raw.on("drain", peer.drained)
-    })
-    const closed = Effect.sync(() => {
-      clearTimeout(deadline)
-      peer.open = false
-      raw.off("data", onData)
-      raw.off("drain", peer.drained)
-      if (inGame()) host.receive(peer, quitKey)
-    })
+    // The page leaves the game (a quit, if it was in it) and the game forgets it, however the socket ends.
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() => {
+        if (inGame()) host.receive(peer, quitKey)
+        host.forget(id)
+      })
+    )
+    // Forked before the socket opens: `write` waits for it to open.
+    yield* Effect.forkScoped(Effect.ignore(Effect.forever(Effect.gen(function*() {
+      yield* outbox.waiting
+      if (raw.writableLength > cutOffAbove || outbox.overflowing) return raw.destroy()
+      if (raw.writableLength > holdAbove) return yield* Effect.sleep(holdPoll)
+      // One system write for all that waits, not one per message.
+      yield* Effect.acquireUseRelease(
+        Effect.sync(() => raw.cork()),
+        () => Effect.forEach(outbox.takeAll(), write, { discard: true }),
+        () => Effect.sync(() => raw.uncork())
+      )
+    }))))
+
+    // Bytes that make no message yet, counted as they arrive: see `maxUnfinishedBytes`.
+    let unfinished = 0
+    const arrived = (chunk: Buffer) => {
+      unfinished += chunk.length
+      if (unfinished > maxUnfinishedBytes) raw.destroy()
+    }
+    yield* Effect.acquireRelease(Effect.sync(() => raw.on("data", arrived)), () => Effect.sync(() => raw.off("data", arrived)))
+    const onMessage = (data: string | Uint8Array): Effect.Effect<void> | void => {
+      const bytes = typeof data === "string" ? encoder.encode(data) : data
+      unfinished -= bytes.length + frameHeaderBytes
+      if (bytes.length > options.maxMessageBytes) return Effect.ignore(write(new Socket.CloseEvent(1009, "message too big")))
+      host.receive(peer, bytes)
+    }
+    yield* Effect.forkScoped(Effect.sleep(options.joinWithin).pipe(
+      Effect.zipRight(Effect.suspend(() => inGame() ? Effect.void : write(new Socket.CloseEvent(1008, "join the game first")))),
+      Effect.ignore
+    ))
     // A closed tab says 1001, which the socket reports as an error: any end of the socket is the page leaving.
-    yield* socket.runRaw(onMessage, { onOpen: opened }).pipe(Effect.ignore, Effect.ensuring(closed))
+    yield* socket.runRaw(onMessage).pipe(Effect.ignore)
     return HttpServerResponse.empty()
   })
 }

@@ -1,81 +1,50 @@
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import { Effect, type Scope, Stream } from "effect"
-import { type GameState, standings } from "../core/state.js"
-import { summaryText } from "../protocol/dialect.js"
+import type { GameState } from "../core/state.js"
 import type { Recording } from "../recording/format.js"
 import { moveCount, replayRecording } from "../recording/replay.js"
-import type { WebAddress } from "./address.js"
 import { WebError } from "./error.js"
-import { helloOf, sseEvent } from "./frame.js"
-import { pageResponse } from "./page.js"
-import { type Listening, listen } from "./server.js"
-import { defaultWatchOptions, eventStream, tooManyWatchers } from "./watch.js"
+import { FeedEvent, type ReplayHello, type ReplayMove } from "./feed.js"
+import { pageRoute } from "./pageRoute.js"
+import { type Listening, listen, type ListenOptions } from "./server.js"
+import { mapOf } from "./snapshot.js"
+import { eventStream, heartbeats, sseEvent } from "./sse.js"
+import { defaultWatchOptions, tooManyWatchers } from "./watch.js"
 
-/**
- * One move of a replay, for the page: what changed is sent, the rest carries over from the
- * move before, so a long game stays a small download.
- */
-export interface ReplayFrame {
-  /** Milliseconds after the recording began. */
-  readonly t: number
-  readonly m: number
-  /** Where each player who joined so far stands, by letter order; -1 once it quit. */
-  readonly p: ReadonlyArray<number>
-  /** The piles left, when they changed. */
-  readonly g?: ReadonlyArray<number>
-  /** The purses, when they changed. */
-  readonly $?: ReadonlyArray<number>
-  /** The nuggets left, when they changed. */
-  readonly r?: number
-  /** The summary, once the game is over. */
-  readonly s?: string
-}
-
-export interface ReplayHello {
-  readonly mode: "replay"
-  readonly rows: number
-  readonly cols: number
-  readonly map: string
-  readonly names: ReadonlyArray<{ readonly letter: string; readonly name: string }>
-  readonly moves: number
-  readonly frames: ReadonlyArray<ReplayFrame>
-}
-
-/** The recording replayed by the real core, move by move, as the page's frames. */
+/** The recording replayed by the real core, move by move, as the page's steps. */
 export const replayHello = (recording: Recording): Effect.Effect<ReplayHello, WebError> =>
   Effect.gen(function*() {
-    const frames: Array<ReplayFrame> = []
+    const steps: Array<ReplayMove> = []
     let gold = ""
     let purses = ""
     let remaining = -1
-    const addFrame = ({ move, t }: { readonly move: number; readonly t: number }, state: GameState) =>
+    const addMove = ({ move, t }: { readonly move: number; readonly t: number }, state: GameState) =>
       Effect.sync(() => {
         const goldNow = [...state.gold.keys()]
         const pursesNow = state.players.map((each) => each.purse)
-        const frame: { -readonly [K in keyof ReplayFrame]: ReplayFrame[K] } = {
+        const step: { -readonly [K in keyof ReplayMove]: ReplayMove[K] } = {
           t,
           m: move,
           p: state.players.map((each) => (each.active ? each.position : -1))
         }
-        if (goldNow.join() !== gold) frame.g = goldNow
-        if (pursesNow.join() !== purses) frame.$ = pursesNow
-        if (state.goldRemaining !== remaining) frame.r = state.goldRemaining
-        if (state.over) frame.s = summaryText(standings(state))
+        if (goldNow.join() !== gold) step.g = goldNow
+        if (pursesNow.join() !== purses) step.$ = pursesNow
+        if (state.goldRemaining !== remaining) step.r = state.goldRemaining
+        if (state.over) step.over = true
         gold = goldNow.join()
         purses = pursesNow.join()
         remaining = state.goldRemaining
-        frames.push(frame)
+        steps.push(step)
       })
-    const result = yield* replayRecording(recording, addFrame).pipe(
+    const result = yield* replayRecording(recording, addMove).pipe(
       Effect.mapError((error) => new WebError({ reason: "BadRecording", message: error.message }))
     )
-    const hello = helloOf(result.state, "replay")
     return {
-      ...hello,
       mode: "replay",
+      ...mapOf(result.state),
       names: result.state.players.map(({ letter, name }) => ({ letter, name })),
       moves: moveCount(recording),
-      frames
+      steps
     }
   })
 
@@ -86,21 +55,21 @@ export const replayHello = (recording: Recording): Effect.Effect<ReplayHello, We
  */
 export const startReplayWeb = (
   recording: Recording,
-  options: WebAddress & { readonly maxWatchers?: number }
+  options: ListenOptions & { readonly maxWatchers?: number }
 ): Effect.Effect<Listening, WebError, Scope.Scope> =>
   Effect.gen(function*() {
-    const hello = sseEvent("hello", yield* replayHello(recording))
+    const hello = sseEvent(FeedEvent.hello, yield* replayHello(recording))
     const maxWatchers = options.maxWatchers ?? defaultWatchOptions.maxWatchers
     let watchers = 0
+    const place = Effect.acquireRelease(Effect.sync(() => watchers++), () => Effect.sync(() => watchers--))
     const watch = Effect.gen(function*() {
       if (watchers >= maxWatchers) return tooManyWatchers
-      watchers++
-      yield* Effect.addFinalizer(() => Effect.sync(() => watchers--))
-      // Held open after the one event: a stream that ends is one the browser asks for again.
-      return eventStream(Stream.concat(Stream.succeed(hello), Stream.never))
+      yield* place
+      // Held open after the one event (a stream that ends is one the browser asks for again), until the page closes it.
+      return eventStream(Stream.concat(Stream.succeed(hello), heartbeats))
     })
     const router = HttpRouter.empty.pipe(
-      HttpRouter.get("/", Effect.succeed(pageResponse)),
+      HttpRouter.get("/", pageRoute),
       HttpRouter.get("/watch", watch)
     )
     return yield* listen(router, options)

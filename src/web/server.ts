@@ -1,32 +1,36 @@
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { Effect, type Scope } from "effect"
-import { createServer } from "node:http"
-import type { Socket } from "node:net"
-import { isLoopback, pageUrl, type WebAddress } from "./address.js"
+import { Effect, FiberSet, type Scope } from "effect"
+import { hostAllowed, lanUrls, machineNames, pageUrl, type WebAddress } from "./address.js"
+import { GatedServer, untilConnectionCloses } from "./connections.js"
 import { WebError } from "./error.js"
+import { refusal } from "./headers.js"
+import { RateLimitedLog } from "./rateLimitedLog.js"
 
 export interface Listening {
-  /** The page's address, e.g. `http://127.0.0.1:8080/`. */
+  /** The page's address on this machine, e.g. `http://127.0.0.1:8080/`. */
   readonly url: string
+  /** Its addresses on the local network, when the server listens on every interface. */
+  readonly lanUrls: ReadonlyArray<string>
   readonly port: number
 }
 
-/** Headers for every page and feed: nothing cached, sniffed, framed or referred. */
-export const safeHeaders: Readonly<Record<string, string>> = {
-  "cache-control": "no-store",
-  "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
-  "x-frame-options": "DENY"
+export interface ListenOptions extends WebAddress {
+  /** Host names a browser may call this server by besides this machine's own (`--web-name`). */
+  readonly names?: ReadonlyArray<string>
 }
 
 /** A request with no body needs no more than this to arrive: a slow sender is cut off. */
 const requestTimeoutMs = 10_000
-/** Sockets open at once, all routes together: beyond, new ones are refused by the system's backlog. */
-const maxConnections = 1024
+/**
+ * A connection that takes nothing of what it is sent for this long is cut off: a watcher's
+ * feed says something at least every 20 s, so only a reader that stopped reading hits it.
+ */
+const idleTimeoutMs = 60_000
+/** Sockets open at once, all routes together: beyond, new ones are closed as they come. */
+const maxConnections = 2500
 
 const listenFailure = (address: WebAddress, cause: unknown): WebError => {
   const code = (cause as NodeJS.ErrnoException | undefined)?.code
@@ -43,45 +47,44 @@ const listenFailure = (address: WebAddress, cause: unknown): WebError => {
   }
 }
 
-/** The Host header names this server by a loopback name: a page from elsewhere (DNS rebinding) does not. */
-const loopbackHost = (header: string | undefined, port: number): boolean => {
-  if (header === undefined) return false
-  const name = header.startsWith("[") ? header.slice(0, header.indexOf("]") + 1) : header.split(":")[0]!
-  const named = header.slice(name.length)
-  return (named === "" || named === `:${port}`) && ["localhost", "127.0.0.1", "[::1]"].includes(name.toLowerCase())
-}
-
-const notFound = HttpServerResponse.text("Not found.\n", { status: 404, headers: safeHeaders })
-const misdirected = HttpServerResponse.text("This server answers only to its loopback address.\n", { status: 421 })
+const notFound = refusal(404, "Not found.")
+const misdirected = refusal(421, "This server does not answer to that name.")
 
 /**
- * Serves `router` over HTTP on `address` for as long as the scope lasts. Closing the scope
- * ends every connection, the long-lived ones (watchers, players) too.
+ * Serves `router` over HTTP on `address` for as long as the scope lasts. Every request's
+ * Host header is checked (see `hostAllowed`); each request lasts no longer than its
+ * connection (see `untilConnectionCloses`), and a connection carries one request at a time
+ * (see `GatedServer`). Closing the scope ends every connection, the long-lived ones too.
  */
 export const listen = <E>(
   router: HttpRouter.HttpRouter<E, never>,
-  address: WebAddress
+  options: ListenOptions
 ): Effect.Effect<Listening, WebError, Scope.Scope> =>
   Effect.gen(function*() {
-    const node = createServer({ requestTimeout: requestTimeoutMs, headersTimeout: requestTimeoutMs, maxHeaderSize: 8192 })
+    const node = new GatedServer({ requestTimeout: requestTimeoutMs, headersTimeout: requestTimeoutMs, maxHeaderSize: 8192 })
     node.maxConnections = maxConnections
-    const sockets = new Set<Socket>()
-    node.on("connection", (socket: Socket) => {
-      sockets.add(socket)
-      socket.once("close", () => sockets.delete(socket))
-    })
-    const server = yield* NodeHttpServer.make(() => node, { host: address.host, port: address.port }).pipe(
-      Effect.mapError((error) => listenFailure(address, error.cause))
+    node.timeout = idleTimeoutMs
+    const server = yield* NodeHttpServer.make(() => node, { host: options.host, port: options.port }).pipe(
+      Effect.mapError((error) => listenFailure(options, error.cause))
     )
-    const port = server.address._tag === "TcpAddress" ? server.address.port : address.port
-    // An unknown path is an answer, not an error to log.
+    const port = server.address._tag === "TcpAddress" ? server.address.port : options.port
+    const log = yield* RateLimitedLog.make
+    // Once listening, the server's own errors (say, no file descriptor left for a new connection) are only logged.
+    const run = yield* FiberSet.makeRuntime<never>()
+    node.on("error", (error) => run(log.warning("web server", `the web server: ${error.message}`)))
+
+    const names = new Set([...machineNames(), ...(options.names ?? [])])
     const routes = Effect.catchTag(router, "RouteNotFound", () => Effect.succeed(notFound))
-    const guarded = isLoopback(address.host)
-      ? Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-        loopbackHost(request.headers["host"], port) ? routes : Effect.succeed(misdirected))
-      : routes
-    yield* HttpServer.serveEffect(guarded).pipe(Effect.provideService(HttpServer.HttpServer, server))
+    const app = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      const named = request.headers["host"]
+      if (hostAllowed(named, names)) return routes
+      return log.warning(
+        "host",
+        `web: refused a request for ${JSON.stringify(named?.slice(0, 100))}; serve that name with --web-name NAME`
+      ).pipe(Effect.as(misdirected))
+    })
+    yield* HttpServer.serveEffect(app, untilConnectionCloses).pipe(Effect.provideService(HttpServer.HttpServer, server))
     // Runs before the server's own close, which would otherwise wait for every open stream.
-    yield* Effect.addFinalizer(() => Effect.sync(() => sockets.forEach((socket) => socket.destroy())))
-    return { url: pageUrl(address.host, port), port }
+    yield* Effect.addFinalizer(() => Effect.sync(() => node.destroyAll()))
+    return { url: pageUrl(options.host, port), lanUrls: lanUrls(options.host, port), port }
   })

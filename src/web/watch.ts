@@ -1,101 +1,151 @@
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
-import { Duration, Effect, type Scope, Stream } from "effect"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { Deferred, Duration, Effect, Option, type Scope } from "effect"
+import { Readable } from "node:stream"
 import type { GameHost } from "../server/host.js"
-import { Audience } from "./audience.js"
-import { frameOf, helloOf, sseEvent } from "./frame.js"
-import { safeHeaders } from "./server.js"
+import { FeedEvent, type LiveHello } from "./feed.js"
+import { mapOf, snapshotOf } from "./snapshot.js"
+import { refusal } from "./headers.js"
+import { eventStream, heartbeat, heartbeatInterval, sseEvent } from "./sse.js"
 
 export interface WatchOptions {
   /** Pages that may watch at once; more are turned away with 503. */
   readonly maxWatchers: number
-  /** At most one frame per this long, whatever the pace of the game: watchers cost per second, not per key. */
-  readonly frameInterval: Duration.DurationInput
+  /** At most one snapshot per this long, whatever the pace of the game: watchers cost per second, not per key. */
+  readonly snapshotInterval: Duration.DurationInput
   /**
-   * Writes per second to all watchers together, at most: a large audience gets fewer frames
-   * (up to 25 watchers: 20 a second; 200: 2.5 a second), so that however many watch, they
-   * cost the game no more than this (see `scripts/bench/web.ts`: each write to a TCP
-   * socket costs the server tens of µs on loopback).
+   * Writes per second to all watchers together, at most: a large audience gets fewer
+   * snapshots (up to 100 watchers: 20 a second; 1,000: 2 a second), so that however many
+   * watch, they cost the game no more than this (see `scripts/bench/web.ts`).
    */
   readonly writesPerSecond: number
 }
 
-export const defaultWatchOptions: WatchOptions = { maxWatchers: 500, frameInterval: Duration.millis(50), writesPerSecond: 500 }
+export const defaultWatchOptions: WatchOptions = { maxWatchers: 2000, snapshotInterval: Duration.millis(50), writesPerSecond: 2000 }
 
 export interface Watching {
-  /** The route: a Server-Sent Events stream, the map first, then the latest frame whenever it changes. */
+  /** The route: a Server-Sent Events stream, the map first, then the latest snapshot whenever it changes. */
   readonly route: Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest | Scope.Scope>
   readonly watchers: () => number
 }
 
-export const eventStream = (body: Stream.Stream<Uint8Array>) =>
-  HttpServerResponse.stream(body, { contentType: "text/event-stream", headers: { ...safeHeaders, "x-accel-buffering": "no" } })
+export const tooManyWatchers = refusal(503, "Too many watchers: try again later.", { "retry-after": "30" })
 
-export const tooManyWatchers = HttpServerResponse.text("Too many watchers: try again later.\n", {
-  status: 503,
-  headers: { ...safeHeaders, "retry-after": "30" }
+/** Watchers written to in one go before the UDP game gets its turn: a large audience is fed in slices. */
+const sliceSize = 64
+
+/** Lets the event loop handle what has arrived (datagrams first) before going on. */
+const letInputIn = Effect.async<void>((resume) => {
+  const immediate = setImmediate(() => resume(Effect.void))
+  return Effect.sync(() => clearImmediate(immediate))
 })
 
 /**
- * Watchers of a live game. The game only marks the frame stale (the host's callback must
- * stay cheap); one fiber builds a frame when there is something new and someone to see it,
- * at most once per `frameInterval` (longer for a large audience, see `writesPerSecond`),
- * and writes it to every watcher (see `Audience`).
+ * One watcher's feed: a stream the platform pipes into the watcher's reply (Node's own
+ * backpressure, no fiber per watcher), holding at most the newest snapshot the watcher has
+ * not taken. While its connection is busy with earlier bytes, a newer snapshot replaces
+ * the one waiting: a slow watcher skips snapshots and then gets the newest, so it holds
+ * at most one beyond its socket's buffer and costs the game nothing.
+ */
+export class WatcherFeed extends Readable {
+  private waiting: Uint8Array | undefined
+  private wanted = false
+
+  /** `first` goes first whatever comes after: the map and the game as it stands. */
+  constructor(first: Uint8Array) {
+    super({ highWaterMark: 1 })
+    this.push(first)
+  }
+
+  get idle(): boolean {
+    return this.waiting === undefined
+  }
+
+  offer(bytes: Uint8Array): void {
+    if (this.destroyed) return
+    if (this.wanted) this.wanted = this.push(bytes)
+    else this.waiting = bytes
+  }
+
+  override _read(): void {
+    const waiting = this.waiting
+    if (waiting === undefined) return void (this.wanted = true)
+    this.waiting = undefined
+    this.wanted = this.push(waiting)
+  }
+}
+
+/**
+ * Watchers of a live game, each a feed (see `WatcherFeed`) held in its request's scope.
+ * The game only marks the snapshot stale (the host's callback must stay cheap). One fiber
+ * encodes a snapshot when there is something new and someone to see it, at most once per
+ * `snapshotInterval` (longer for a large audience, see `writesPerSecond`), and hands the
+ * same bytes to every feed, in slices between which the game's datagrams are handled.
  */
 export const watchLive = (host: GameHost, options: WatchOptions): Effect.Effect<Watching, never, Scope.Scope> =>
   Effect.gen(function*() {
-    const audience = new Audience()
-    const hello = sseEvent("hello", helloOf(host.state(), "live"))
-    let watchers = 0
-    const frameNow = () => {
-      const state = host.state()
-      return sseEvent("frame", frameOf(state, { watchers, ...(state.over ? { summary: host.summary() } : {}) }))
+    const feeds = new Set<WatcherFeed>()
+    const hello = sseEvent(FeedEvent.hello, { mode: "live", ...mapOf(host.state()) } satisfies LiveHello)
+    const snapshotNow = (watchers = feeds.size) => sseEvent(FeedEvent.snapshot, snapshotOf(host.state(), watchers))
+    const changed = yield* Effect.makeLatch(false)
+    /** Done at game over: the last snapshot goes at once, whatever the pace (the server may close soon after). */
+    const over = yield* Deferred.make<void>()
+    const noteChange = () => {
+      if (host.state().over) Deferred.unsafeDone(over, Effect.void)
+      if (feeds.size > 0) changed.unsafeOpen()
     }
-    let stale = true
-    let wake: (() => void) | undefined
-    const publish = () => {
-      stale = false
-      audience.publish(frameNow())
-    }
-    let ended = false
-    const changed = () => {
-      stale = true
-      // The last frame goes at once, whatever the pace: the server may close soon after.
-      if (!ended && host.state().over) {
-        ended = true
-        return publish()
-      }
-      if (wake !== undefined && watchers > 0) {
-        const resume = wake
-        wake = undefined
-        resume()
-      }
-    }
-    yield* Effect.acquireRelease(Effect.sync(() => host.onHandled(changed)), (stop) => Effect.sync(stop))
+    yield* Effect.acquireRelease(Effect.sync(() => host.onHandled(noteChange)), (stop) => Effect.sync(stop))
 
-    const somethingToSend = Effect.async<void>((resume) => {
-      if (stale && watchers > 0) return resume(Effect.void)
-      wake = () => resume(Effect.void)
-      return Effect.sync(() => (wake = undefined))
-    })
-    const shortest = Duration.toMillis(options.frameInterval)
-    const pace = Effect.suspend(() => Effect.sleep(Math.max(shortest, (1000 * watchers) / options.writesPerSecond)))
-    yield* Effect.forkScoped(Effect.forever(somethingToSend.pipe(Effect.zipRight(Effect.sync(publish)), Effect.zipRight(pace))))
-
-    const route = Effect.gen(function*() {
-      if (watchers >= options.maxWatchers) return tooManyWatchers
-      const request = yield* HttpServerRequest.HttpServerRequest
-      // Counted from now until the response ends, however it ends: the request's scope says when.
-      watchers++
-      yield* Effect.addFinalizer(() => Effect.sync(() => (watchers--, changed())))
-      changed()
-      // Once the headers are out, the map and the current frame go at once; later frames come from `publish`.
-      const join = Effect.sync(() => {
-        const first = Buffer.concat([hello, frameNow()])
-        audience.join(NodeHttpServerRequest.toServerResponse(request), first)
+    const handOut = (bytes: Uint8Array, only: (feed: WatcherFeed) => boolean = () => true) =>
+      Effect.gen(function*() {
+        let handed = 0
+        for (const feed of [...feeds]) {
+          if (!only(feed)) continue
+          feed.offer(bytes)
+          if (++handed % sliceSize === 0) yield* letInputIn
+        }
       })
-      return eventStream(Stream.concat(Stream.execute(join), Stream.never))
+    const shortest = Duration.toMillis(options.snapshotInterval)
+    const pace = Effect.suspend(() =>
+      Effect.sleep(Math.max(shortest, (1000 * feeds.size) / options.writesPerSecond)).pipe(Effect.raceFirst(Deferred.await(over)))
+    )
+    const publish = Effect.gen(function*() {
+      // A quiet feed gets a heartbeat (where nothing waits to be written): see `heartbeatInterval`.
+      const woke = yield* changed.await.pipe(Effect.timeout(heartbeatInterval), Effect.option)
+      if (Option.isNone(woke)) return yield* handOut(heartbeat, (feed) => feed.idle)
+      yield* changed.close
+      if (feeds.size === 0) return
+      yield* handOut(snapshotNow())
+      yield* pace
     })
-    return { route, watchers: () => watchers }
+    yield* Effect.forkScoped(Effect.forever(publish))
+
+    /** A place in the audience for as long as the request lasts. */
+    const feed = Effect.acquireRelease(
+      Effect.sync(() => {
+        // Counting itself: it is watching from now.
+        const feed = new WatcherFeed(concat(hello, snapshotNow(feeds.size + 1)))
+        feeds.add(feed)
+        noteChange()
+        return feed
+      }),
+      (feed) =>
+        Effect.sync(() => {
+          feeds.delete(feed)
+          feed.destroy()
+          noteChange()
+        })
+    )
+    const route = Effect.gen(function*() {
+      if (feeds.size >= options.maxWatchers) return tooManyWatchers
+      return eventStream(yield* feed)
+    })
+    return { route, watchers: () => feeds.size }
   })
+
+const concat = (a: Uint8Array, b: Uint8Array): Uint8Array => {
+  const both = new Uint8Array(a.length + b.length)
+  both.set(a)
+  both.set(b, a.length)
+  return both
+}

@@ -13,9 +13,11 @@ export const startServer = async (options: ServerOptions) => {
   const ready = new Promise<void>((resolve) => (started = resolve))
   const fiber = Effect.runFork(
     // Tests of the end wait for the result: no lingering after it, and quick repeats of the last words.
+    // Keys as fast as a test sends them: the limit a person never reaches has tests of its own.
     runServer({
       linger: 0,
       lastWordsSpacing: "20 millis",
+      keysPerSecond: Infinity,
       ...options,
       started: (host) => Effect.sync(started).pipe(Effect.zipRight(options.started?.(host) ?? Effect.void))
     }).pipe(Effect.provide(context), Logger.withMinimumLogLevel(process.env.TEST_LOG ? LogLevel.Debug : LogLevel.None))
@@ -98,10 +100,10 @@ export const gridOf = (display: string) => display.slice("DISPLAY\n".length)
  * Walks player A to the nearest gold, as the spectator sees it, until the game ends;
  * returns the game-over message the spectator got (either dialect).
  */
-export const collectAllGold = async (player: TestClient, spectator: TestClient, firstDisplay: string) => {
+export const collectAllGold = async (player: TestClient, spectator: TestClient, firstDisplay: string, letter = "A") => {
   let view = gridLines(firstDisplay)
   for (let steps = 0; steps < 5000; steps++) {
-    const key = firstStepToward(view, find(view, (ch) => ch === "A")[0]!, (ch) => ch === "*")!
+    const key = firstStepToward(view, find(view, (ch) => ch === letter)[0]!, (ch) => ch === "*")!
     player.send(`KEY ${key}`)
     for (;;) {
       const message = await spectator.next()

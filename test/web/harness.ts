@@ -102,9 +102,9 @@ export class Watcher {
     }
   }
 
-  /** The next frame that satisfies `wanted`. */
-  frame(wanted: (frame: any) => boolean = () => true, timeoutMs = 3000): Promise<any> {
-    return this.events.nextWhere((event) => event.event === "frame" && wanted(event.data), timeoutMs).then((event) => event.data)
+  /** The next snapshot that satisfies `wanted`. */
+  snapshot(wanted: (snapshot: any) => boolean = () => true, timeoutMs = 3000): Promise<any> {
+    return this.events.nextWhere((event) => event.event === "snapshot" && wanted(event.data), timeoutMs).then((event) => event.data)
   }
 
   close(): void {

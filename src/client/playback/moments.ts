@@ -6,6 +6,7 @@ import { gameOverMessage, quitText, summaryText } from "../../protocol/dialect.j
 import { viewText } from "../../protocol/display.js"
 import { encodeServerMessage, type ServerMessage } from "../../protocol/messages.js"
 import type { Recording } from "../../recording/format.js"
+import { longestGap } from "../../recording/pace.js"
 import { replayRecording, type ReplayMismatch, type ReplayResult } from "../../recording/replay.js"
 import { type ClientState, receive, startClient } from "../state.js"
 
@@ -90,9 +91,6 @@ const messageFor = (envelope: Envelope, state: GameState, dialect: Recording["he
       return notice
   }
 }
-
-/** The longest pause between two moves a replay keeps: idle minutes are not worth watching. */
-export const longestGap = 2000
 
 /** How long to wait before moment `index` (after the one before it), at real pace, gaps capped. */
 export const gapBefore = (moments: ReadonlyArray<Moment>, index: number): number =>

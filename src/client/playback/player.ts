@@ -3,6 +3,7 @@ import type { Screen } from "../screen.js"
 import type { ClientExit } from "../state.js"
 import { Terminal } from "../terminal.js"
 import type { WindowSize } from "../viewport.js"
+import { fastest, slowest } from "../../recording/pace.js"
 import { gapBefore, type Moment } from "./moments.js"
 import { momentScreen } from "./screen.js"
 
@@ -34,9 +35,6 @@ export type PlaybackEvent =
   | { readonly _tag: "Key"; readonly sequence: string }
   | { readonly _tag: "Tick" }
   | { readonly _tag: "Resize"; readonly window: WindowSize }
-
-export const slowest = 1 / 8
-export const fastest = 64
 
 export const startPlayback = (moments: ReadonlyArray<Moment>, speed: number, window: WindowSize, now: number): Playback => ({
   index: 0,

@@ -1,14 +1,16 @@
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { Effect } from "effect"
 import { createHash } from "node:crypto"
-import { pageScript } from "./page/script.js"
-import { pageStyle } from "./page/style.js"
-import { safeHeaders } from "./server.js"
+import { safeHeaders } from "./headers.js"
+import { pageScript as bundled, pageStyle } from "./pageAssets.js"
 
-const speedOptions = [0.25, 0.5, 1, 2, 4, 8, 16]
-  .map((speed) => `<option value="${speed}"${speed === 1 ? " selected" : ""}>x${speed}</option>`)
-  .join("")
+/** The script as it goes inline: a `</script` in one of its strings would end it early. */
+const pageScript = bundled.replace(/<\/(script)/gi, "<\\/$1")
 
-/** The one page, live or replay: everything it needs is in it, so it works with no internet. */
+/**
+ * The one page, live or replay: everything it needs is in it, so it works with no
+ * internet. The markup is the frame; `page/main.ts` fills it in.
+ */
 export const pageHtml = `<!doctype html>
 <html lang="en">
 <head>
@@ -33,19 +35,23 @@ export const pageHtml = `<!doctype html>
   <aside>
     <form id="join" autocomplete="off">
       <label for="name">Play: type a name, then Enter</label>
-      <input id="name" name="name" maxlength="50" placeholder="your name" spellcheck="false">
+      <input id="name" name="name" placeholder="your name" spellcheck="false">
       <p id="join-note"></p>
     </form>
     <div id="replay" hidden>
       <button id="pause" type="button">Pause</button>
-      <label>speed <select id="speed">${speedOptions}</select></label>
+      <label>speed <select id="speed"></select></label>
       <input id="seek" type="range" min="0" max="0" value="0" aria-label="move">
       <span id="where"></span>
     </div>
-    <section id="summary" hidden><h2>Game over</h2><pre id="summary-text"></pre></section>
+    <section id="summary" hidden>
+      <h2>Game over</h2>
+      <p id="winner"></p>
+      <table id="standings"><thead><tr><th></th><th></th><th>name</th><th>nuggets</th></tr></thead><tbody></tbody></table>
+    </section>
     <table id="roster"><thead><tr><th></th><th>name</th><th>purse</th><th></th></tr></thead><tbody></tbody></table>
-    <p id="keys">Keys: <b>h j k l y u b n</b> or the arrows move, capitals run, <b>Q</b> quits.
-      In a replay: space pauses, + and − change speed, ← and → step.</p>
+    <section id="help" hidden><h2>Keys</h2><dl id="help-keys"></dl><p>Any key closes this.</p></section>
+    <p id="keys"></p>
   </aside>
 </main>
 <script>${pageScript}</script>
@@ -67,7 +73,10 @@ const contentSecurityPolicy = [
   "frame-ancestors 'none'"
 ].join("; ")
 
-export const pageResponse = HttpServerResponse.uint8Array(new TextEncoder().encode(pageHtml), {
+const page = HttpServerResponse.uint8Array(new TextEncoder().encode(pageHtml), {
   contentType: "text/html; charset=utf-8",
   headers: { ...safeHeaders, "content-security-policy": contentSecurityPolicy }
 })
+
+/** `/`: the page. */
+export const pageRoute = Effect.succeed(page)

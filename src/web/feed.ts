@@ -1,0 +1,86 @@
+/**
+ * What a watcher's page is sent (`/watch`, Server-Sent Events of JSON): the contract
+ * between the server and the page, which imports these types. First a `hello`: the map
+ * and, for a live game, nothing more (`LiveHello`), each `snapshot` then says who stands
+ * where and which piles are left, all the spectator's view adds to the map; for a
+ * recording, every move at once (`ReplayHello`), which the page plays at its own pace.
+ */
+
+export const FeedEvent = { hello: "hello", snapshot: "snapshot" } as const
+
+export interface MapText {
+  readonly rows: number
+  readonly cols: number
+  /** The map, NR lines of NC characters. */
+  readonly map: string
+}
+
+export interface LiveHello extends MapText {
+  readonly mode: "live"
+}
+
+export interface RosterEntry {
+  readonly letter: string
+  readonly name: string
+  readonly purse: number
+  /** Where the player stands (row * NC + column), or -1 once it has quit. */
+  readonly cell: number
+}
+
+/** A live game as it stands: a few hundred bytes on any map, so watchers cost little to feed. */
+export interface Snapshot {
+  /** Everyone who ever joined, in letter order. */
+  readonly players: ReadonlyArray<RosterEntry>
+  /** The gridpoints of the piles left. */
+  readonly gold: ReadonlyArray<number>
+  readonly remaining: number
+  /** Pages watching now (live only). */
+  readonly watchers?: number
+  /** Set once the game is over: `players` then holds the final purses. */
+  readonly over?: true
+}
+
+/**
+ * One move of a replay: what changed is sent, the rest carries over from the move before,
+ * so a long game stays a small download.
+ */
+export interface ReplayMove {
+  /** Milliseconds after the recording began. */
+  readonly t: number
+  readonly m: number
+  /** Where each player who joined so far stands, by letter order; -1 once it quit. */
+  readonly p: ReadonlyArray<number>
+  /** The piles left, when they changed. */
+  readonly g?: ReadonlyArray<number>
+  /** The purses, when they changed. */
+  readonly $?: ReadonlyArray<number>
+  /** The nuggets left, when they changed. */
+  readonly r?: number
+  /** Set on the moves after the game ended. */
+  readonly over?: true
+}
+
+export interface ReplayHello extends MapText {
+  readonly mode: "replay"
+  readonly names: ReadonlyArray<{ readonly letter: string; readonly name: string }>
+  readonly moves: number
+  /** Every move, in order. */
+  readonly steps: ReadonlyArray<ReplayMove>
+}
+
+export type Hello = LiveHello | ReplayHello
+
+export interface Placing extends RosterEntry {
+  /** 1 for the most nuggets; players with as many share a place. */
+  readonly place: number
+  readonly winner: boolean
+}
+
+/** The final standings, best first: most nuggets, then letter order; a tie shares the place (and the win). */
+export const placings = (players: ReadonlyArray<RosterEntry>): ReadonlyArray<Placing> => {
+  const ranked = [...players].sort((a, b) => b.purse - a.purse || a.letter.localeCompare(b.letter))
+  return ranked.map((each) => {
+    const place = 1 + ranked.filter((other) => other.purse > each.purse).length
+    return { ...each, place, winner: place === 1 }
+  })
+}

@@ -1,0 +1,179 @@
+/**
+ * The page's script, live or replay. Watching: `/watch` (Server-Sent Events, see
+ * `feed.ts`) sends the map once, then snapshots: who stands where, the piles left, the
+ * roster, the watchers, the end. Playing: a WebSocket to `/play` (see `player.ts`), and the
+ * page shows the player's own view and status line. A replay sends every move at once and
+ * the page plays them with its own controls (see `replay.ts`).
+ *
+ * Text from the server reaches the page as text (textContent); only the grid is built as
+ * markup, from escaped characters.
+ */
+import { MaxNameLength } from "../../core/constants.js"
+import { FeedEvent, type Hello, type MapText, type Snapshot } from "../feed.js"
+import { Board, spectatorRows } from "./board.js"
+import { byId } from "./dom.js"
+import { PlayerSession, statusText } from "./player.js"
+import { ReplayPlayer } from "./replay.js"
+import { showRoster } from "./roster.js"
+
+type Mode = "connecting" | "watching" | "playing" | "replay"
+
+const statusLine = byId("status")
+const noteLine = byId("note")
+const left = byId("left")
+const watchersLine = byId("watchers")
+const connection = byId("conn")
+const joinForm = byId<HTMLFormElement>("join")
+const nameInput = byId<HTMLInputElement>("name")
+const joinNote = byId("join-note")
+const replayControls = byId("replay")
+const help = byId("help")
+const keysLine = byId("keys")
+
+const board = new Board()
+let mode: Mode = "connecting"
+let map: MapText | undefined
+let latest: Snapshot | undefined
+let over = false
+let player: PlayerSession | undefined
+
+nameInput.maxLength = MaxNameLength
+byId("help-keys").append(...[
+  ["h j k l", "move left, down, up, right (the arrows too)"],
+  ["y u b n", "move up-left, up-right, down-left, down-right"],
+  ["H J K L Y U B N", "run that way as far as you can"],
+  ["Q", "quit"],
+  ["?", "this help"]
+].flatMap(([keys, what]) => {
+  const term = document.createElement("dt")
+  term.textContent = keys!
+  const text = document.createElement("dd")
+  text.textContent = what!
+  return [term, text]
+}))
+
+const liveKeys = "Keys: h j k l y u b n or the arrows move, capitals run, Q quits, ? lists them."
+const replayKeys = "Replay: space pauses, + and − change the speed, ← and → step."
+
+const setMode = (next: Mode) => {
+  mode = next
+  document.body.dataset["mode"] = next
+  joinForm.hidden = next === "replay" || next === "playing" || over
+  replayControls.hidden = next !== "replay"
+  watchersLine.hidden = next === "replay"
+  keysLine.textContent = next === "replay" ? replayKeys : liveKeys
+  board.large = next === "playing"
+  board.fit()
+}
+
+const showSnapshot = (snapshot: Snapshot) => {
+  latest = snapshot
+  showRoster(snapshot.players, player?.report.letter, snapshot.over === true)
+  left.textContent = `${snapshot.remaining} nuggets unclaimed`
+  if (snapshot.watchers !== undefined) watchersLine.textContent = `${snapshot.watchers} watching`
+  if (mode === "playing" || map === undefined) return
+  board.draw(spectatorRows(map, snapshot))
+  statusLine.textContent = snapshot.over
+    ? "Game over."
+    : `${mode === "replay" ? "Replay" : "Watching"}: ${snapshot.remaining} nuggets unclaimed.`
+}
+
+// ---- Watching ----
+const source = new EventSource("/watch")
+source.addEventListener(FeedEvent.hello, (event) => {
+  const hello = JSON.parse((event as MessageEvent<string>).data) as Hello
+  map = hello
+  connection.textContent = ""
+  if (hello.mode === "replay") {
+    source.close()
+    setMode("replay")
+    const replay = new ReplayPlayer(hello, showSnapshot)
+    replayKey = (key) => replay.key(key)
+    if (replay.empty) {
+      board.draw(hello.map.split("\n"))
+      statusLine.textContent = "The recording has no moves."
+    }
+    return replay.start()
+  }
+  if (mode === "connecting") setMode("watching")
+  board.draw(hello.map.split("\n"))
+})
+source.addEventListener(FeedEvent.snapshot, (event) => {
+  const snapshot = JSON.parse((event as MessageEvent<string>).data) as Snapshot
+  if (snapshot.over) {
+    over = true
+    // The game is over: nothing more will come.
+    source.close()
+    if (mode === "watching") setMode("watching")
+  }
+  showSnapshot(snapshot)
+})
+source.onerror = () => {
+  if (over) return
+  connection.textContent = source.readyState === EventSource.CLOSED
+    ? "cannot watch: the server is gone or has too many watchers"
+    : "lost the game's server; trying again…"
+}
+source.onopen = () => (connection.textContent = "")
+
+// ---- Playing ----
+joinForm.addEventListener("submit", (event) => {
+  event.preventDefault()
+  if (player || over) return
+  joinNote.textContent = "joining…"
+  player = new PlayerSession(nameInput.value, {
+    joined: () => {
+      joinNote.textContent = ""
+      if (document.activeElement instanceof HTMLElement) document.activeElement.blur()
+      setMode("playing")
+    },
+    changed: (report) => {
+      if (report.view) {
+        board.draw(report.view)
+        if (report.position) board.keepInView(report.position.row, report.position.col)
+      }
+      statusLine.textContent = statusText(report)
+      noteLine.textContent = report.note ?? ""
+      if (latest) showSnapshot(latest)
+    },
+    ended: (message, gameOver) => {
+      player = undefined
+      over ||= gameOver
+      joinNote.textContent = message
+      noteLine.textContent = ""
+      setMode("watching")
+      if (latest) showSnapshot(latest)
+      else if (map) board.draw(map.map.split("\n"))
+    }
+  })
+})
+
+// ---- Keys: the terminal's, `?` included; the page's own controls keep theirs ----
+let replayKey: (key: string) => boolean = () => false
+const arrows: Readonly<Record<string, string>> = { ArrowLeft: "h", ArrowRight: "l", ArrowUp: "k", ArrowDown: "j" }
+document.addEventListener("keydown", (event) => {
+  if (event.ctrlKey || event.metaKey || event.altKey) return
+  const target = event.target instanceof HTMLElement ? event.target.tagName : ""
+  if (["INPUT", "SELECT", "BUTTON", "TEXTAREA"].includes(target)) return
+  if (mode === "replay") {
+    if (replayKey(event.key)) event.preventDefault()
+    return
+  }
+  // As in the terminal: `?` lists the keys, and any key then closes the list (it is not sent).
+  if (!help.hidden) {
+    help.hidden = true
+    return event.preventDefault()
+  }
+  if (event.key === "?") {
+    help.hidden = false
+    return event.preventDefault()
+  }
+  if (mode !== "playing" || player === undefined) return
+  const key = arrows[event.key] ?? (Array.from(event.key).length === 1 ? event.key : undefined)
+  if (key === undefined) return
+  event.preventDefault()
+  noteLine.textContent = ""
+  player.key(key)
+})
+
+setMode("connecting")

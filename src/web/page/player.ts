@@ -1,0 +1,75 @@
+import { MaxNameLength } from "../../core/constants.js"
+import { type GameReport, newReport, readDatagram, type SessionEnd } from "../../protocol/reader.js"
+
+/**
+ * The page's player: a WebSocket to `/play` carrying the protocol's own messages (PLAY,
+ * KEY out; OK, GRID, GOLD, DISPLAY, QUIT, GAMEOVER, NO in), read by the same reader as the
+ * terminal client and the bots.
+ */
+
+export interface PlayerEvents {
+  /** The server let the player in (its first answer that is not a refusal). */
+  readonly joined: () => void
+  /** Something new to show. */
+  readonly changed: (report: GameReport) => void
+  /** The session is over: the words to show, and whether it was the game's end. */
+  readonly ended: (message: string, gameOver: boolean) => void
+}
+
+/** A name as the server takes it: at most `MaxNameLength` characters. */
+export const playerName = (text: string): string => Array.from(text).slice(0, MaxNameLength).join("")
+
+const farewell = (ending: SessionEnd): string => {
+  switch (ending._tag) {
+    case "GameOver":
+      return "Game over."
+    case "Quit":
+      return ending.reason || "The server ended the game for you."
+    case "Refused":
+      return ending.reason || "The game refused you."
+    case "BadGrid":
+      return `The game's map cannot be shown: ${ending.reason}`
+  }
+}
+
+export class PlayerSession {
+  report: GameReport = newReport("player")
+  private readonly socket: WebSocket
+  private over = false
+
+  constructor(name: string, private readonly events: PlayerEvents) {
+    const socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/play`)
+    socket.binaryType = "arraybuffer"
+    socket.onopen = () => socket.send(`PLAY ${playerName(name)}`)
+    socket.onmessage = (event: MessageEvent<string | ArrayBuffer>) =>
+      this.hear(typeof event.data === "string" ? event.data : new Uint8Array(event.data))
+    socket.onclose = () => this.end(this.report.joined ? "The connection to the game was lost." : "Could not reach the game.", false)
+    this.socket = socket
+  }
+
+  /** Sends one keystroke, if the socket is open. */
+  key(key: string): void {
+    if (this.socket.readyState === WebSocket.OPEN) this.socket.send(`KEY ${key}`)
+  }
+
+  private hear(data: Uint8Array | string): void {
+    if (this.over) return
+    const wasJoined = this.report.joined
+    this.report = readDatagram(this.report, data)
+    if (!wasJoined && this.report.joined) this.events.joined()
+    const ending = this.report.ending
+    if (ending) return this.end(farewell(ending), ending._tag === "GameOver")
+    this.events.changed(this.report)
+  }
+
+  private end(message: string, gameOver: boolean): void {
+    if (this.over) return
+    this.over = true
+    if (this.socket.readyState <= WebSocket.OPEN) this.socket.close(1000)
+    this.events.ended(message, gameOver)
+  }
+}
+
+/** The spec's status line for the player. */
+export const statusText = (report: GameReport): string =>
+  `Player ${report.letter ?? "?"} has ${report.purse} nuggets (${report.remaining ?? "?"} nuggets unclaimed).`

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
-import { KeyLimit, keysPerSecond } from "../src/server/keyLimit.js"
 import { makeGameHost, type Peer } from "../src/server/host.js"
-import { loadMap } from "./support.js"
+import { KeyLimit, keysPerSecond, maxWaitingKeys } from "../src/server/keyLimit.js"
 import { TestClient } from "./server/harness.js"
+import { loadMap } from "./support.js"
 import { closeAll, later, PageSocket, startWebGame } from "./web/harness.js"
 
 afterEach(closeAll)
@@ -11,26 +11,51 @@ afterEach(closeAll)
 const encoder = new TextEncoder()
 const redraw = encoder.encode("KEY \f")
 
+/** A key limit on a clock the test moves by hand. */
+const manual = (perSecond: number) => {
+  let now = 0
+  const booked: Array<{ at: number; run: () => void }> = []
+  const limit = new KeyLimit(perSecond, () => now, (ms, run) => void booked.push({ at: now + ms, run }))
+  const advance = (ms: number) => {
+    now += ms
+    for (let next = booked.findIndex((each) => each.at <= now); next !== -1; next = booked.findIndex((each) => each.at <= now)) {
+      booked.splice(next, 1)[0]!.run()
+    }
+  }
+  return { limit, advance }
+}
+
 describe("the key limit: 60 keys a second per client", () => {
-  it("lets a second's worth through at once, then one key per 1/60 s; each client has its own", () => {
-    const limit = new KeyLimit(60)
-    const burst = Array.from({ length: 100 }, () => limit.allow("a", 1000)).filter(Boolean).length
-    expect(burst).toBe(60)
-    expect(limit.allow("b", 1000)).toBe(true)
-    expect(limit.allow("a", 1017)).toBe(true)
-    expect(limit.allow("a", 1017)).toBe(false)
-    // A second of rest fills the bucket again, and no more.
-    expect(Array.from({ length: 100 }, () => limit.allow("a", 5000)).filter(Boolean).length).toBe(60)
+  it("takes a second's worth at once, then lets the next keys wait their turn in order, then drops", () => {
+    const { advance, limit } = manual(60)
+    const taken: Array<number> = []
+    const verdicts = Array.from({ length: 100 }, (_, i) => limit.press("a", () => taken.push(i)))
+    expect(verdicts.filter((each) => each === "now")).toHaveLength(60)
+    expect(verdicts.filter((each) => each === "later")).toHaveLength(maxWaitingKeys)
+    expect(verdicts.filter((each) => each === "dropped")).toHaveLength(100 - 60 - maxWaitingKeys)
+    // Another client is not held back by this one.
+    expect(limit.press("b", () => {})).toBe("now")
+    advance(100)
+    expect(taken).toEqual([60, 61, 62, 63, 64, 65])
+    advance(1000)
+    expect(taken).toEqual(Array.from({ length: maxWaitingKeys }, (_, i) => 60 + i))
+    // A new key after the wait is taken at once again: the bucket refilled.
+    expect(limit.press("a", () => {})).toBe("now")
+  })
+
+  it("with no limit (Infinity), takes every key at once", () => {
+    const { limit } = manual(Infinity)
+    expect(new Set(Array.from({ length: 1000 }, () => limit.press("a", () => {})))).toEqual(new Set(["now"]))
   })
 
   it("forgets clients at rest once it tracks many, which changes nothing for them", () => {
-    const limit = new KeyLimit(60)
-    for (let i = 0; i < 5000; i++) limit.allow(`client ${i}`, 0)
-    // All rested by now: every one is allowed a full second's worth again.
-    expect(Array.from({ length: 61 }, () => limit.allow("client 3", 2000)).filter(Boolean).length).toBe(60)
+    const { advance, limit } = manual(60)
+    for (let i = 0; i < 5000; i++) limit.press(`client ${i}`, () => {})
+    advance(2000)
+    expect(Array.from({ length: 61 }, () => limit.press("client 3", () => {})).filter((each) => each === "now")).toHaveLength(60)
   })
 
-  it.scoped("in the game host, keys over the limit are dropped as if lost: a flooder's views stop, a person's do not", () =>
+  it.scoped("in the game host: a flooder's keys wait their turn or are dropped, and a person at 20 keys a second is never held back", () =>
     Effect.gen(function*() {
       const host = yield* makeGameHost({ map: loadMap("main.txt") })
       const received = { flooder: 0, person: 0 }
@@ -44,10 +69,12 @@ describe("the key limit: 60 keys a second per client", () => {
       host.receive(flooder, encoder.encode("PLAY Flood"))
       host.receive(person, encoder.encode("PLAY Person"))
       received.flooder = received.person = 0
-      // 1,000 Ctrl-L in an instant: a second's worth are answered, each with a DISPLAY.
+      // 1,000 Ctrl-L in an instant: a second's worth are answered at once, each with a DISPLAY.
       for (let i = 0; i < 1000; i++) host.receive(flooder, redraw)
       expect(received.flooder).toBe(keysPerSecond)
-      // A person at 20 keys a second is never held back, flooder or not.
+      // The few that wait are answered at their turn; the rest were dropped.
+      yield* TestClock.adjust("1 second")
+      expect(received.flooder).toBe(keysPerSecond + maxWaitingKeys)
       for (let i = 0; i < 100; i++) {
         yield* TestClock.adjust("50 millis")
         host.receive(person, redraw)
@@ -56,8 +83,7 @@ describe("the key limit: 60 keys a second per client", () => {
       expect(received.person).toBe(100)
     }))
 
-  it("UDP and WebSocket alike: a burst of 300 keys gets a second's worth of answers", async () => {
-    // Keys the game refuses, each answered with a short NO: small answers, none lost on the way back.
+  it("UDP and WebSocket alike: a burst of 300 keys gets a second's worth of answers at once, a few more at the rate", async () => {
     const game = later(await startWebGame({ map: loadMap("main.txt"), seed: 3, keysPerSecond }), (game) => game.stop())
     const udp = later(await TestClient.open(game.port), (client) => client.close())
     const page = later(await PageSocket.open(game.url), (page) => page.close())
@@ -65,24 +91,28 @@ describe("the key limit: 60 keys a second per client", () => {
     await udp.nextStarting("DISPLAY")
     page.send("PLAY Page")
     await page.nextStarting("DISPLAY")
+    // Keys the game refuses, each answered with a short NO: small answers, none lost on the way back.
     const started = Date.now()
     for (let i = 0; i < 300; i++) {
       udp.send("KEY z")
       page.send("KEY z")
     }
-    // A PLAY again is answered with the same OK, after all that came before it: the refusals until then are the burst's.
-    udp.send("PLAY Udp")
-    page.send("PLAY Page")
-    const refusalsUntilOk = async (next: () => Promise<string>) => {
-      let refusals = 0
-      for (let message = await next(); !message.startsWith("OK"); message = await next()) if (message.startsWith("NO")) refusals++
-      return refusals
+    const burst = (Date.now() - started) / 1000
+    const refusals = async (client: { send: (text: string) => void; next: () => Promise<string> }, name: string) => {
+      let count = 0
+      const until = async (enough: (count: number) => boolean) => {
+        while (!enough(count)) if ((await client.next()).startsWith("NO")) count++
+      }
+      // Those taken at once and those that waited: then a PLAY again, answered with the same
+      // OK after all that came before it, shows that no more were taken.
+      await until((count) => count >= keysPerSecond + maxWaitingKeys)
+      client.send(`PLAY ${name}`)
+      for (let message = await client.next(); !message.startsWith("OK"); message = await client.next()) if (message.startsWith("NO")) count++
+      return count
     }
-    const counts = await Promise.all([refusalsUntilOk(() => udp.next()), refusalsUntilOk(() => page.next())])
-    const elapsed = (Date.now() - started) / 1000
-    for (const refusals of counts) {
-      expect(refusals).toBeGreaterThanOrEqual(keysPerSecond)
-      expect(refusals).toBeLessThanOrEqual(keysPerSecond * (1 + elapsed) + 1)
+    for (const count of await Promise.all([refusals(udp, "Udp"), refusals(page, "Page")])) {
+      expect(count).toBeGreaterThanOrEqual(keysPerSecond + maxWaitingKeys)
+      expect(count).toBeLessThanOrEqual(keysPerSecond + maxWaitingKeys + keysPerSecond * burst + 1)
     }
   })
 })

@@ -24,6 +24,8 @@ export class Client {
   sentAt = 0
   sentFrom = -1
   onDisplay: ((client: Client) => void) | undefined
+  /** When this client last pressed a key in a latency run (performance.now()). */
+  lastKeyAt = -Infinity
 
   private constructor(readonly socket: dgram.Socket, readonly serverPort: number) {
     socket.on("message", (data) => {
@@ -145,6 +147,9 @@ const firstDisplay = (client: Client, who: string) =>
     }
   })
 
+/** The least time between two keys of one player in a latency run: 50 a second, under the server's limit of 60. */
+const playerKeyGapMs = 20
+
 export interface LatencyRun {
   /** µs from KEY until all 27 clients held a new DISPLAY, one per key. */
   readonly samples: ReadonlyArray<number>
@@ -177,6 +182,10 @@ export const measureLatency = async (
   for (const client of clients) client.onDisplay = onDisplay
   for (let k = 0; k < keys; k++) {
     const mover = load.players[k % load.players.length]!
+    // Each player under the server's key limit (60 a second): a key any faster would wait its turn, and time the wait.
+    const due = mover.lastKeyAt + playerKeyGapMs - performance.now()
+    if (due > 0) await new Promise((resolve) => setTimeout(resolve, due))
+    mover.lastKeyAt = performance.now()
     const key = pickKey(mover, random)
     round++
     waiting = clients.length

@@ -122,7 +122,13 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, neve
     const runNow = Runtime.runSync(yield* Effect.runtime<never>())
     const clock = yield* Effect.clock
     const keyRate = options.keysPerSecond ?? keysPerSecond
-    const keyLimit = new KeyLimit(keyRate)
+    /** Keys waiting for their turn under the key limit. */
+    const paced = yield* FiberSet.make()
+    const keyLimit = new KeyLimit(
+      keyRate,
+      () => clock.unsafeCurrentTimeMillis(),
+      (ms, run) => runNow(FiberSet.run(paced, Effect.sleep(ms).pipe(Effect.zipRight(Effect.sync(run)))))
+    )
 
     let finalSummary: string | undefined
     const summaryNow = () => state.over ? finalSummary ??= summaryText(standings(state)) : summaryText(standings(state))
@@ -198,7 +204,7 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, neve
     }
 
     /** One message: decoded and handed to the core. What to log, if anything, comes back. */
-    const handle = (peer: Peer, data: Uint8Array): Effect.Effect<void> | undefined => {
+    const handle = (peer: Peer, data: Uint8Array, admitted = false): Effect.Effect<void> | undefined => {
       const decoded = decodeClientMessage(data)
       if (Either.isLeft(decoded)) {
         const error = decoded.left
@@ -208,8 +214,12 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, neve
         return Effect.logWarning(`${peer.id}: ignored message of ${data.length} bytes: ${error.reason}`)
       }
       const request = decoded.right
-      if (request._tag === "Key" && !keyLimit.allow(peer.id, clock.unsafeCurrentTimeMillis())) {
-        return Effect.logDebug(`${peer.id}: KEY ${excerpt(request.key)} dropped: over ${keyRate} keys a second`)
+      if (request._tag === "Key" && !admitted) {
+        const verdict = keyLimit.press(peer.id, () => {
+          if (!state.over) handleNow(peer, data, true)
+        })
+        if (verdict === "later") return undefined
+        if (verdict === "dropped") return Effect.logDebug(`${peer.id}: KEY ${excerpt(request.key)} dropped: over ${keyRate} keys a second`)
       }
       // A keystroke, the common case, needs no Random and so no fiber: its Either is enough.
       const result = request._tag === "Key"
@@ -220,6 +230,17 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, neve
       return logOf(peer, request, result.right)
     }
 
+    /** Handles one message to the end, and logs what it says to. */
+    const handleNow = (peer: Peer, data: Uint8Array, admitted = false): void => {
+      try {
+        const then = handle(peer, data, admitted)
+        if (then !== undefined) runNow(then)
+      } catch (defect) {
+        // A bug in handling one message must not end the game for everyone.
+        runNow(Effect.logError(`${peer.id}: internal error while handling a message`, defect))
+      }
+    }
+
     return {
       receive: (peer, data) => {
         // After the end, a client of this game that asks anything learns how it ended.
@@ -227,13 +248,7 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, neve
           if (gameOverText !== undefined && peers.has(peer.id)) peer.send(gameOverText)
           return
         }
-        try {
-          const then = handle(peer, data)
-          if (then !== undefined) runNow(then)
-        } catch (defect) {
-          // A bug in handling one message must not end the game for everyone.
-          runNow(Effect.logError(`${peer.id}: internal error while handling a message`, defect))
-        }
+        handleNow(peer, data)
       },
       state: () => state,
       summary: summaryNow,

@@ -7,40 +7,93 @@ import type { ClientId } from "../core/state.js"
  */
 export const keysPerSecond = 60
 
+/** Keys of one client that may wait for their turn; more are dropped, as if lost. */
+export const maxWaitingKeys = 16
+
 /** Clients tracked before those at rest are dropped: a client at rest is no different from a new one. */
 const tracked = 4096
 
+interface Bucket {
+  tokens: number
+  at: number
+  /** Keys waiting for their turn, in order. */
+  readonly waiting: Array<() => void>
+  /** A turn is booked for the first of `waiting`. */
+  booked: boolean
+}
+
+export type Verdict = "now" | "later" | "dropped"
+
 /**
- * A token bucket per client: `keysPerSecond` a second, up to a second's worth saved up. A
- * key over the limit is dropped, as if its datagram were lost.
+ * A token bucket per client: `perSecond` keys a second, a second's worth saved up. A key
+ * within the rate is taken at once; one beyond it waits its turn behind the client's
+ * earlier keys (a client that presses as fast as the server answers just goes at the
+ * rate), up to `maxWaitingKeys`; beyond that it is dropped.
  */
 export class KeyLimit {
-  private readonly buckets = new Map<ClientId, { tokens: number; at: number }>()
+  private readonly buckets = new Map<ClientId, Bucket>()
 
-  constructor(private readonly perSecond = keysPerSecond) {}
+  /**
+   * `now` reads the clock (ms); `later(ms, run)` runs `run` that much later, on the same
+   * clock: the host gives both from its fiber, so that tests can drive them.
+   */
+  constructor(
+    private readonly perSecond: number,
+    private readonly now: () => number,
+    private readonly later: (ms: number, run: () => void) => void
+  ) {}
 
-  /** Whether `client` may press a key at `now` (ms); if so, the key is counted. */
-  allow(client: ClientId, now: number): boolean {
-    const bucket = this.buckets.get(client)
-    if (bucket === undefined) {
-      if (this.buckets.size >= tracked) this.dropRested(now)
-      this.buckets.set(client, { tokens: this.perSecond - 1, at: now })
-      return true
+  /** A key from `client`: "now" if it may be taken at once (it is counted); else `run` is called at its turn, or the key dropped. */
+  press(client: ClientId, run: () => void): Verdict {
+    // No limit at all (Infinity): nothing to count.
+    if (!Number.isFinite(this.perSecond)) return "now"
+    const bucket = this.bucket(client)
+    if (bucket.waiting.length === 0 && bucket.tokens >= 1) {
+      bucket.tokens--
+      return "now"
     }
-    bucket.tokens = Math.min(this.perSecond, bucket.tokens + ((now - bucket.at) * this.perSecond) / 1000)
-    bucket.at = now
-    if (bucket.tokens < 1) return false
-    bucket.tokens--
-    return true
+    if (bucket.waiting.length >= maxWaitingKeys) return "dropped"
+    bucket.waiting.push(run)
+    this.book(client, bucket)
+    return "later"
   }
 
   forget(client: ClientId): void {
     this.buckets.delete(client)
   }
 
+  private bucket(client: ClientId): Bucket {
+    const now = this.now()
+    let bucket = this.buckets.get(client)
+    if (bucket === undefined) {
+      if (this.buckets.size >= tracked) this.dropRested(now)
+      bucket = { tokens: this.perSecond, at: now, waiting: [], booked: false }
+      this.buckets.set(client, bucket)
+    }
+    bucket.tokens = Math.min(this.perSecond, bucket.tokens + ((now - bucket.at) * this.perSecond) / 1000)
+    bucket.at = now
+    return bucket
+  }
+
+  private book(client: ClientId, bucket: Bucket): void {
+    if (bucket.booked) return
+    bucket.booked = true
+    this.later(Math.ceil(((1 - bucket.tokens) * 1000) / this.perSecond), () => {
+      bucket.booked = false
+      if (this.buckets.get(client) !== bucket) return
+      const refilled = this.bucket(client)
+      while (refilled.waiting.length > 0 && refilled.tokens >= 1) {
+        refilled.tokens--
+        refilled.waiting.shift()!()
+      }
+      if (refilled.waiting.length > 0) this.book(client, refilled)
+    })
+  }
+
   private dropRested(now: number): void {
     for (const [client, bucket] of this.buckets) {
-      if (bucket.tokens + ((now - bucket.at) * this.perSecond) / 1000 >= this.perSecond) this.buckets.delete(client)
+      const rested = bucket.tokens + ((now - bucket.at) * this.perSecond) / 1000 >= this.perSecond
+      if (rested && bucket.waiting.length === 0) this.buckets.delete(client)
     }
   }
 }

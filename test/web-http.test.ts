@@ -114,6 +114,27 @@ describe("web: routes", () => {
     expect((await rawGet(url, "/", { host: `localhost:${port}` })).status).toBe(200)
   })
 
+  it("a request the server cannot read gets its 4xx with a line of text, and the game goes on", async () => {
+    const { port: udpPort, url } = await game()
+    const { hostname, port } = new URL(url)
+    const answer = (text: string) =>
+      new Promise<string>((resolve) => {
+        let got = ""
+        const socket = connect(Number(port), hostname, () => socket.write(text))
+        socket.on("data", (chunk) => (got += chunk))
+        socket.on("error", () => undefined)
+        socket.on("close", () => resolve(got))
+      })
+    const garbage = await answer("HELLO THERE\r\n\r\n")
+    expect(garbage).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/)
+    expect(garbage).toMatch(/\r\n\r\nThis is not an HTTP request this server can read\.\n$/)
+    const huge = await answer(`GET / HTTP/1.1\r\nHost: ${hostname}:${port}\r\nX-Big: ${"x".repeat(10_000)}\r\n\r\n`)
+    expect(huge).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n[^]*\r\n\r\nThe request's headers are too large\.\n$/)
+    const player = await udpClient(udpPort)
+    player.send("PLAY Unbothered")
+    expect(await player.next()).toBe("OK A")
+  })
+
   it("a request's scope ends with its connection, even while its handling waits where it cannot be interrupted", async () => {
     let held = 0
     // Like the platform's wait for a WebSocket handshake the library refused: nothing can interrupt it.

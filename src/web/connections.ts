@@ -4,6 +4,7 @@ import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequ
 import { Effect } from "effect"
 import { type IncomingMessage, Server, type ServerOptions, type ServerResponse } from "node:http"
 import type { Socket } from "node:net"
+import type { Duplex } from "node:stream"
 
 /** What the server knows of one TCP connection. */
 interface Connection {
@@ -12,6 +13,28 @@ interface Connection {
 }
 
 const ignore = () => {}
+
+/** What Node would answer a request it cannot read, with a line saying why. */
+const unreadable: Readonly<Record<string, readonly [status: number, reason: string, text: string]>> = {
+  HPE_HEADER_OVERFLOW: [431, "Request Header Fields Too Large", "The request's headers are too large."],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, "Payload Too Large", "The request's chunk extensions are too large."],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, "Request Timeout", "The request took too long to arrive."]
+}
+const notHttp = [400, "Bad Request", "This is not an HTTP request this server can read."] as const
+
+/** Node's own answer to a request it cannot parse, with a short text as every other refusal has. */
+const answerUnreadable = (error: NodeJS.ErrnoException, socket: Duplex) => {
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage
+  if (error.code !== "ECONNRESET" && socket.writable && (!inFlight || !inFlight.headersSent)) {
+    const [status, reason, text] = unreadable[error.code ?? ""] ?? notHttp
+    const body = `${text}\n`
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\n` +
+        `Connection: close\r\n\r\n${body}`
+    )
+  }
+  socket.destroy()
+}
 
 /**
  * Node's HTTP server with the connections held to what the web side can answer, before
@@ -29,12 +52,15 @@ const ignore = () => {}
  *   platform's fiber for it would wait for a write that never comes, holding its body and
  *   its slot. No browser pipelines.
  * - **The open sockets**, so that closing the server can end the long-lived ones at once.
+ * - **A request Node cannot read** is answered as Node would (400, 408, 413, 431), with a
+ *   line of text like every other refusal.
  */
 export class GatedServer extends Server {
   private readonly open = new Map<Socket, Connection>()
 
   constructor(options: ServerOptions) {
     super(options)
+    this.on("clientError", answerUnreadable)
   }
 
   override emit(event: string, ...args: Array<any>): boolean {

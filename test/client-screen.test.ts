@@ -16,7 +16,7 @@ import {
   statusLine
 } from "../src/client/screen.js"
 import { rankedSummary } from "../src/client/standings.js"
-import { type ClientState, type JoinRequest, receive, startClient } from "../src/client/state.js"
+import { type ClientState, type JoinRequest, leave, receive, startClient } from "../src/client/state.js"
 import { update } from "../src/client/update.js"
 
 const receiveAll = (state: ClientState, ...texts: ReadonlyArray<string>) => texts.reduce((s, text) => receive(s, text), state)
@@ -36,6 +36,11 @@ describe("status line", () => {
   it("reads exactly as the spec shows", () => {
     expect(statusLine(receive(player, "GOLD 0 39 211"))).toBe("Player A has 39 nuggets (211 nuggets unclaimed).")
     expect(statusLine(spectator)).toBe("Spectator: 211 nuggets unclaimed.")
+  })
+
+  it("says it is leaving in characters every terminal shows (no '?' for a non-ASCII one)", () => {
+    const leaving = leave(player, "end of input", 0, true).state
+    expect(screenLines(leaving)[0]!.trimEnd()).toMatch(/  leaving\.\.\.$/)
   })
 
   it("puts a note two spaces to the right, and the next key clears it", () => {

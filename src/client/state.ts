@@ -263,7 +263,7 @@ export const leave = (state: ClientState, how: "interrupt" | "end of input", now
   return {
     state: {
       ...cleared,
-      note: "leaving…",
+      note: "leaving...",
       quitSentAt: now,
       quitAgainAt: now + patience(state, state.timings.quitRetry),
       leaving: byQ ? "Q" : how

@@ -106,6 +106,32 @@ describe("playing through a relay that loses datagrams", () => {
 })
 
 describe("bots on a bad network", () => {
+  it.scopedLive("26 bots join and quit through a relay that loses 20% both ways: every Q is acknowledged, no ghost stays, the game ends", () =>
+    Effect.gen(function*() {
+      const running = yield* server({ map: loadMap("main.txt"), linger: "1 second" })
+      const relay = yield* relayResource({ server: { host: "127.0.0.1", port: running.port }, seed: 11 })
+      relay.drop({ when: { probability: 0.2 } })
+      const options: BotsOptions = {
+        host: "127.0.0.1",
+        port: relay.port,
+        count: 26,
+        strategy: "random",
+        seed: 5,
+        rate: 4,
+        deadline: "1 second",
+        answerTimeout: "20 seconds"
+      }
+      const results = yield* runBots(options).pipe(quiet)
+      expect(results.filter((result) => result.outcome._tag === "NoAnswer")).toEqual([])
+      // With every letter used and every player gone, the game ends (no idle timeout here).
+      const { summary } = yield* Effect.promise(() => running.result)
+      expect(summary.trim().split("\n")).toHaveLength(26)
+      const quits = relay.events.filter((event) => event.dir === "up" && event.text === "KEY Q")
+      expect(quits.some((event) => event.kind === "drop")).toBe(true)
+      expect(relay.events.some((event) => event.dir === "down" && event.text.startsWith("QUIT") && event.kind === "drop")).toBe(true)
+    }), 60_000)
+
+
   it.scopedLive("20% loss, duplicates and reordering both ways: the game still ends, every bot sees its end", () =>
     Effect.gen(function*() {
       // The big map: every bot is in long before the gold is all taken.

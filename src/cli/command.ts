@@ -1,5 +1,5 @@
 import { Args, HelpDoc, Options, ValidationError } from "@effect/cli"
-import { Effect, Option } from "effect"
+import { Duration, Effect, Option } from "effect"
 import { type Pipeable, pipeArguments } from "effect/Pipeable"
 import { CliError } from "./error.js"
 
@@ -98,6 +98,16 @@ export const wholeNumber = (name: string, value: string, min: number, max: numbe
 /** A number such as `0.5` or `10`. */
 export const decimal = (name: string, value: string, min: number, max: number, help: string): Declared<number> =>
   valued(name, value, help, (label, raw) => readNumber(label, raw, min, max, true))
+
+/** A duration: `90s`, `2m`, `1h`, `500ms`; a bare number is minutes. */
+export const duration = (name: string, value: string, help: string): Declared<Duration.Duration> =>
+  valued(name, value, help, (label, raw) => {
+    const match = /^(\d+(?:\.\d+)?)(ms|s|m|min|h)?$/.exec(raw)
+    const millis = match ? Number(match[1]) * ({ ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 }[match[2] ?? "m"] ?? 0) : 0
+    if (!match) return refuse(`${label} — '${raw}' is not a duration: minutes, or a number with ms, s, m or h (90s, 10m, 1h)`)
+    if (millis < 1 || millis > 7 * 24 * 3_600_000) return refuse(`${label} — must be more than 0 and at most a week, not ${raw}`)
+    return Effect.succeed(Duration.millis(millis))
+  })
 
 const orList = (words: ReadonlyArray<string>) =>
   words.length <= 1 ? words.join("") : `${words.slice(0, -1).join(", ")} or ${words.at(-1)}`

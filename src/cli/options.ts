@@ -1,10 +1,11 @@
-import { Effect, Option } from "effect"
+import { Duration, Effect, Option } from "effect"
 import { cs50Rules, type Rules, specRules, type Variant, variants } from "../core/rules.js"
 import type { Dialect } from "../protocol/dialect.js"
 import { parseWebAddress, parseWebName } from "../web/address.js"
 import type { Listening, ListenOptions } from "../web/server.js"
 import {
   choice,
+  duration,
   flag,
   optional,
   optionalArg,
@@ -98,5 +99,15 @@ export const logLevelOption = choice(
   logLevels,
   "debug (every datagram refused, sent or received), info, warning, error or none"
 ).pipe(withDefault<LogLevelName>("info"))
+
+/** How long a player may be silent before the server counts it as having quit. */
+export const defaultIdleTimeout = Duration.minutes(10)
+
+export const idleTimeoutOption = duration(
+  "idle-timeout",
+  "DURATION",
+  "a player silent this long is counted as having quit, so that a client that died frees its letter: " +
+    "minutes, or 90s, 2h, ..."
+).pipe(withDefault(defaultIdleTimeout, "10 (minutes)"))
 
 export const noColorOption = flag("no-color", "no colours (as when NO_COLOR is set or the output is not a terminal)")

@@ -1,4 +1,4 @@
-import { Console, Context, Deferred, Effect, Fiber, Layer, Option } from "effect"
+import { Console, Context, Deferred, Duration, Effect, Fiber, Layer, Option } from "effect"
 import { isIPv6 } from "node:net"
 import { hostname, networkInterfaces, userInfo } from "node:os"
 import { farewell } from "../client/screen.js"
@@ -18,6 +18,7 @@ import { logging, logsSomewhere } from "./logging.js"
 import { gameSetup, logWarnings } from "./maps.js"
 import {
   hostOption,
+  idleTimeoutOption,
   logLevelOption,
   logOption,
   mapOption,
@@ -60,6 +61,7 @@ export const playNode = command(
       overwrite: overwriteOption("--record"),
       web: webOption,
       webName: webNameOption,
+      idleTimeout: idleTimeoutOption,
       log: logOption("the screen is never written over"),
       logLevel: logLevelOption,
       noColor: noColorOption
@@ -101,6 +103,7 @@ export const playNode = command(
           map,
           seed,
           rules: rulesFor("spec", options.variant),
+          idleTimeout: options.idleTimeout,
           ...(record === undefined ? {} : { record, overwriteRecording: options.overwrite }),
           started: (host) =>
             Option.match(web, {
@@ -110,7 +113,9 @@ export const playNode = command(
         }).pipe(Effect.provideService(UdpSocket, socket), Effect.forkScoped)
         // The server is up, or it failed to start (it could not open the recording or the web page, say).
         const { host, page } = yield* Effect.raceFirst(Deferred.await(ready), Fiber.join(server).pipe(Effect.zipRight(Effect.never)))
-        yield* Effect.logInfo(`playing a ${map.rows}x${map.cols} map, seed ${seed}`)
+        yield* Effect.logInfo(
+          `playing a ${map.rows}x${map.cols} map, seed ${seed}, players silent for ${Duration.format(options.idleTimeout)} count as having quit`
+        )
         const port = socket.local.port
         const address = lanAddress(options.host, networkInterfaces(), hostname())
         const joinLine = `nuggets join ${address} ${port} NAME`

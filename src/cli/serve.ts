@@ -1,4 +1,4 @@
-import { Console, Effect, Option } from "effect"
+import { Console, Duration, Effect, Option } from "effect"
 import { isIPv6 } from "node:net"
 import { udpLayer, UdpSocket } from "../net/udp.js"
 import { dialects } from "../protocol/dialect.js"
@@ -10,6 +10,7 @@ import { logging } from "./logging.js"
 import { gameSetup, logWarnings } from "./maps.js"
 import {
   hostOption,
+  idleTimeoutOption,
   logLevelOption,
   logOption,
   mapArg,
@@ -50,6 +51,7 @@ export const serveNode = command(
       overwrite: overwriteOption("--record"),
       web: webOption,
       webName: webNameOption,
+      idleTimeout: idleTimeoutOption,
       log: logOption("instead of stderr"),
       logLevel: logLevelOption
     },
@@ -80,6 +82,7 @@ export const serveNode = command(
           seed,
           dialect,
           rules: rulesFor(dialect, options.variant),
+          idleTimeout: options.idleTimeout,
           ...(record === undefined ? {} : { record, overwriteRecording: options.overwrite }),
           started: (host) =>
             Effect.gen(function*() {
@@ -92,6 +95,7 @@ export const serveNode = command(
                   (dialect === "spec" ? "" : `, ${dialect} dialect`) +
                   (options.variant === "classic" ? "" : `, ${options.variant} variant`) +
                   (record === undefined ? "" : `, recording to ${record}`) +
+                  `, players silent for ${Duration.format(options.idleTimeout)} count as having quit` +
                   Option.match(page, { onNone: () => "", onSome: ({ url }) => `, web page at ${url}` })
               )
             }),

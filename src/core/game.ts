@@ -23,6 +23,7 @@ import {
   noChanges,
   type Notice,
   type Player,
+  type QuitReason,
   playerAt,
   playerOf,
   type Request,
@@ -201,6 +202,16 @@ export const applyKey = (state: GameState, client: ClientId, key: string): Eithe
   return Either.right(move(state, player.index, direction, key !== lower))
 }
 
+/**
+ * A player silent for too long (the shell decides how long) is treated as having quit:
+ * the same transition as its `KEY Q`, with its own words. The only defence against a
+ * client that died without a word; undefined when `client` is not playing.
+ */
+export const dropSilent = (state: GameState, client: ClientId): Transition | undefined => {
+  const player = state.over ? undefined : playerOf(state, client)
+  return player && playerQuits(state, player, "Silent")
+}
+
 const spectatorQuits = (state: GameState): Transition => ({
   state: { ...state, spectator: undefined },
   notices: [{ to: state.spectator!, viewer: "spectator", notice: { _tag: "Quit", reason: "SpectatorQuit" } }],
@@ -211,12 +222,12 @@ const spectatorQuits = (state: GameState): Transition => ({
  * The player leaves the map. When that was the last player and every letter has been
  * used, no one can ever finish the game: it ends as if the gold were all collected.
  */
-const playerQuits = (state: GameState, player: Player): Transition => {
+const playerQuits = (state: GameState, player: Player, reason: QuitReason = "PlayerQuit"): Transition => {
   const players = state.players.slice()
   players[player.index] = { ...player, active: false }
   const over = players.length >= state.rules.maxPlayers && players.every((each) => !each.active)
   const next: GameState = { ...state, players, over }
-  const notices = displayAll(next, [{ to: player.client, viewer: player.index, notice: { _tag: "Quit", reason: "PlayerQuit" } }])
+  const notices = displayAll(next, [{ to: player.client, viewer: player.index, notice: { _tag: "Quit", reason } }])
   if (over) for (const { to, viewer } of audience(next)) notices.push({ to, viewer, notice: { _tag: "GameOver" } })
   return { state: next, notices, changes: { ...noChanges, cells: [player.position], left: [player.index] } }
 }

@@ -34,7 +34,7 @@ export interface GameState {
 }
 
 /** Why the server tells a client to quit; the words are the protocol's business. */
-export type QuitReason = "PlayerQuit" | "SpectatorQuit" | "SpectatorReplaced" | "ShutDown"
+export type QuitReason = "PlayerQuit" | "SpectatorQuit" | "SpectatorReplaced" | "ShutDown" | "Silent"
 
 /** What the server must tell a client, in order. A DISPLAY carries the viewer's current view. */
 export type Notice =

@@ -2,6 +2,7 @@ import { Context, Data, Effect, Layer, Runtime, type Scope, Stream } from "effec
 import * as dgram from "node:dgram"
 import * as dns from "node:dns"
 import { isIP } from "node:net"
+import { makeLogLimiter } from "./logLimit.js"
 
 export interface Datagram {
   readonly data: Buffer
@@ -91,8 +92,16 @@ const literalFamily = new Map<string, number>()
 
 export const makeUdpSocket = (options: UdpOptions = {}) =>
   Effect.gen(function*() {
-    const runtime = yield* Effect.runtime<never>()
-    const warn = (message: string) => Runtime.runFork(runtime)(Effect.logWarning(message))
+    // Warnings come from the socket's callbacks: logged at once, with no fiber of their own,
+    // and rate-limited per source (a peer that makes every send fail must not flood the log).
+    const runNow = Runtime.runSync(yield* Effect.runtime<never>())
+    const limiter = makeLogLimiter()
+    const clock = yield* Effect.clock
+    const warn = (source: string, message: string) => {
+      const { held, log } = limiter.admit(source, clock.unsafeCurrentTimeMillis())
+      const lines = log ? [...held, message] : held
+      if (lines.length > 0) runNow(Effect.forEach(lines, (line) => Effect.logWarning(line), { discard: true }))
+    }
     const socket = yield* Effect.acquireRelease(
       Effect.async<dgram.Socket, UdpError>((resume) => {
         const socket = dgram.createSocket({ type: options.family ?? "udp4", lookup: lookupLiterals })
@@ -109,7 +118,7 @@ export const makeUdpSocket = (options: UdpOptions = {}) =>
           } catch {
             // keep the default
           }
-          socket.on("error", (error) => warn(`socket error: ${error.message}`))
+          socket.on("error", (error) => warn("socket", `socket error: ${error.message}`))
           const to = options.connectTo
           if (to === undefined) return resume(Effect.succeed(socket))
           const onConnectError = (error: Error) => {
@@ -146,8 +155,8 @@ export const makeUdpSocket = (options: UdpOptions = {}) =>
         // A closed socket or an impossible address: the datagram is lost, like any other.
       }
     }
-    const reportFailure = (error: Error | null) => {
-      if (error) warn(`send failed: ${error.message}`)
+    const reportFailure = (to: Endpoint) => (error: Error | null) => {
+      if (error) warn(`${to.address}:${to.port}`, `send to ${to.address}:${to.port} failed: ${error.message}`)
     }
     const listen = (handler: (datagram: Datagram) => void) =>
       Effect.acquireRelease(
@@ -173,10 +182,10 @@ export const makeUdpSocket = (options: UdpOptions = {}) =>
       send: (data, to) =>
         Effect.sync(() => {
           try {
-            if (connected) socket.send(data, reportFailure)
-            else socket.send(data, to.port, to.address, reportFailure)
+            if (connected) socket.send(data, reportFailure(to))
+            else socket.send(data, to.port, to.address, reportFailure(to))
           } catch (error) {
-            reportFailure(error instanceof Error ? error : new Error(String(error)))
+            reportFailure(to)(error instanceof Error ? error : new Error(String(error)))
           }
         }),
       sendNow,

@@ -61,7 +61,8 @@ export const quitText: Readonly<Record<QuitReason, string>> = {
   PlayerQuit: "Thanks for playing!",
   SpectatorQuit: "Thanks for watching!",
   SpectatorReplaced: "You have been replaced by a new spectator.",
-  ShutDown: "server shutting down"
+  ShutDown: "server shutting down",
+  Silent: "You were silent too long: the server counts you as having quit."
 }
 
 /** The game-over summary: one line per player who ever joined, letter, purse and name. */

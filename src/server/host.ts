@@ -1,6 +1,6 @@
-import { Deferred, Duration, Effect, Either, Exit, FiberSet, Runtime, type Scope } from "effect"
+import { Deferred, Duration, Effect, Either, Exit, FiberRef, FiberSet, LogLevel, Runtime, Schedule, type Scope } from "effect"
 import { PlayerLetters } from "../core/constants.js"
-import { applyKey, applyRequest, endGame, newGame, shutDown } from "../core/game.js"
+import { applyKey, applyRequest, dropSilent, endGame, newGame, shutDown } from "../core/game.js"
 import type { Refusal } from "../core/refusals.js"
 import { type Rules, specRules } from "../core/rules.js"
 import {
@@ -25,6 +25,9 @@ import {
 } from "../protocol/dialect.js"
 import { decodeClientMessage, encodeServerMessage, excerpt, type ServerMessage } from "../protocol/messages.js"
 import { KeyLimit, keysPerSecond } from "./keyLimit.js"
+import { defaultLogLimits, type LogLimits, makeLogLimiter } from "../net/logLimit.js"
+import { makeLastWords } from "./lastWords.js"
+import { makeSilenceWatch, silenceStep } from "./silence.js"
 import { DisplayBuffers } from "./views.js"
 
 /** A client as the server reaches it: over UDP, or over a browser's WebSocket. */
@@ -51,6 +54,13 @@ export interface HostOptions {
   readonly lastWordsSpacing?: Duration.DurationInput
   /** Keys a second each client may press (see `KeyLimit`). */
   readonly keysPerSecond?: number
+  /**
+   * A player silent this long is treated as having quit: the only defence against a
+   * client that dies without a word (or whose address changed). Never, when not given.
+   */
+  readonly idleTimeout?: Duration.DurationInput
+  /** How many log lines each source of datagrams may cause. */
+  readonly logLimits?: LogLimits
 }
 
 /** One request the game took, in the order taken: what a recording keeps. */
@@ -97,7 +107,10 @@ const letterOf = (index: number) => PlayerLetters[index]!
 
 /** What the server says of its own accord at the end: GAMEOVER, or a QUIT no one asked for. */
 const isLastWord = ({ notice }: Envelope) =>
-  notice._tag === "GameOver" || (notice._tag === "Quit" && (notice.reason === "ShutDown" || notice.reason === "SpectatorReplaced"))
+  notice._tag === "GameOver" ||
+  (notice._tag === "Quit" && (notice.reason === "ShutDown" || notice.reason === "SpectatorReplaced" || notice.reason === "Silent"))
+
+const quitKey: Request = { _tag: "Key", key: "Q" }
 
 /**
  * The game as the server runs it: messages from any peer are decoded, handed to the core,
@@ -115,12 +128,20 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, neve
     const peers = new Map<ClientId, Peer>()
     const listeners = new Set<(handled: Handled) => void>()
     const finished = yield* Deferred.make<GameResult>()
-    const repeats = yield* FiberSet.make()
+    const lastWords = yield* makeLastWords({
+      copies: lastWordsCopies,
+      spacing: options.lastWordsSpacing ?? defaultLastWordsSpacing
+    })
+    const idleLimit = options.idleTimeout === undefined ? undefined : Duration.toMillis(options.idleTimeout)
+    const silence = idleLimit === undefined ? undefined : makeSilenceWatch(idleLimit)
+    const limiter = makeLogLimiter(options.logLimits ?? defaultLogLimits)
+    const clock = yield* Effect.clock
+    // Fixed for the game: lines below it are not even built (a flood of keys from strangers is cheap).
+    const debugging = (yield* FiberRef.get(FiberRef.currentMinimumLogLevel)).ordinal <= LogLevel.Debug.ordinal
     /** The GAMEOVER as sent, to answer whoever asks after the end. */
     let gameOverText: string | undefined
     // What `receive` decides to log runs at once with this fiber's services.
     const runNow = Runtime.runSync(yield* Effect.runtime<never>())
-    const clock = yield* Effect.clock
     const keyRate = options.keysPerSecond ?? keysPerSecond
     /** Keys waiting for their turn under the key limit. */
     const paced = yield* FiberSet.make()
@@ -158,31 +179,54 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, neve
         const peer = peers.get(envelope.to)
         if (!peer) continue
         const datagram = datagramFor(envelope, peer)
-        peer.send(datagram)
-        if (isLastWord(envelope)) runNow(FiberSet.run(repeats, repeatSend(peer, datagram)))
+        const { notice } = envelope
+        if (notice._tag === "Quit" || notice._tag === "GameOver") {
+          lastWords.say(peer, datagram, { repeat: isLastWord(envelope), quit: notice._tag === "Quit" })
+        } else {
+          peer.send(datagram)
+        }
       }
       if (state.over) Deferred.unsafeDone(finished, Exit.succeed({ summary: summaryNow() }))
     }
 
     const send = (peer: Peer, message: ServerMessage) => peer.send(encodeServerMessage(message))
 
-    const repeatSend = (peer: Peer, datagram: Uint8Array | string) =>
-      Effect.sleep(options.lastWordsSpacing ?? defaultLastWordsSpacing).pipe(
-        Effect.zipRight(Effect.sync(() => peer.send(datagram))),
-        Effect.repeatN(lastWordsCopies - 2)
-      )
-
     const took = (peer: Peer, request: Request, transition: Transition) => {
-      if (request._tag !== "Key") peers.set(peer.id, peer)
+      if (request._tag !== "Key") {
+        peers.set(peer.id, peer)
+        lastWords.admitted(peer.id)
+      }
       deliver(transition)
       for (const listener of listeners) listener({ client: peer.id, request, transition })
     }
 
+    /**
+     * A line caused by a datagram, at `level`: each source gets a few per minute, then a
+     * count (see `logLimit.ts`), so that no one can fill the host's disk with garbage.
+     */
+    const limited = (source: string, line: () => Effect.Effect<void>): Effect.Effect<void> | undefined => {
+      // Decided before any Effect runs: a flood's datagrams must cost next to nothing.
+      const { held, log } = limiter.admit(source, clock.unsafeCurrentTimeMillis())
+      if (!log && held.length === 0) return undefined
+      const counts = Effect.forEach(held, (each) => Effect.logWarning(each), { discard: true })
+      return log ? Effect.zipRight(counts, line()) : counts
+    }
+
     const refused = (peer: Peer, request: Request, refusal: Refusal) => {
+      const quit = request._tag === "Key" && request.key === "Q" && refusal._tag === "NotJoined"
+        ? lastWords.quitOf(peer.id)
+        : undefined
+      // Its QUIT was lost, so it asks again: the same QUIT, as acknowledgements go.
+      if (quit !== undefined) {
+        peer.send(quit)
+        return debugging ? Effect.logDebug(`${peer.id}: KEY Q again: told to quit again`) : undefined
+      }
       send(peer, refusalMessage(dialect, refusal))
+      if (request._tag === "Key" && !debugging) return undefined
       const what = request._tag === "Key" ? `KEY ${excerpt(request.key)}` : request._tag.toUpperCase()
       const line = `${peer.id}: ${what} refused: ${refusalText(refusal)}`
-      return request._tag === "Key" ? Effect.logDebug(line) : Effect.logInfo(line)
+      if (request._tag === "Key") return Effect.logDebug(line)
+      return limited(peer.id, () => Effect.logInfo(line))
     }
 
     /** What the log says of a request the game took; nothing for a plain move, the common case. */
@@ -193,7 +237,7 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, neve
           return player && Effect.logInfo(`${peer.id}: joined as ${player.letter} (${excerpt(player.name)})`)
         }
         case "Spectate":
-          return Effect.logInfo(`${peer.id}: spectating`)
+          return limited(peer.id, () => Effect.logInfo(`${peer.id}: spectating`))
         case "Key": {
           if (request.key === "Q") return Effect.logInfo(`${peer.id}: quit`)
           const { thefts } = transition.changes
@@ -211,7 +255,7 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, neve
         // Only a malformed PLAY/KEY/SPECTATE is answered: answering anything else could
         // start an endless exchange with a peer that also answers what it does not know.
         if (error.kind === "malformed") send(peer, malformedMessage(dialect, error.reason))
-        return Effect.logWarning(`${peer.id}: ignored message of ${data.length} bytes: ${error.reason}`)
+        return limited(peer.id, () => Effect.logWarning(`${peer.id}: ignored message of ${data.length} bytes: ${error.reason}`))
       }
       const request = decoded.right
       if (request._tag === "Key" && !admitted) {
@@ -241,8 +285,30 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, neve
       }
     }
 
+    /** Players silent for the idle timeout are treated as having quit, as if they had sent KEY Q. */
+    const dropTheSilent = Effect.suspend(() => {
+      if (silence === undefined || state.over) return Effect.void
+      const playing = state.players.filter((each) => each.active).map((each) => each.client)
+      return Effect.forEach(silence.step(playing), (client) => {
+        const transition = dropSilent(state, client)
+        const peer = peers.get(client)
+        if (transition === undefined || peer === undefined) return Effect.void
+        took(peer, quitKey, transition)
+        const letter = transition.changes.left.map(letterOf).join("")
+        return Effect.logInfo(`${client}: player ${letter} silent for ${Duration.format(Duration.millis(idleLimit!))}: counted as having quit`)
+      }, { discard: true })
+    })
+    if (idleLimit !== undefined) yield* dropTheSilent.pipe(Effect.repeat(Schedule.spaced(silenceStep(idleLimit))), Effect.forkScoped)
+    // The counts of log lines held back, once their window ends, even when the flood has stopped.
+    yield* Effect.sync(() => limiter.flush(clock.unsafeCurrentTimeMillis())).pipe(
+      Effect.flatMap((lines) => Effect.forEach(lines, (line) => Effect.logWarning(line), { discard: true })),
+      Effect.repeat(Schedule.spaced(defaultLogLimits.window)),
+      Effect.forkScoped
+    )
+
     return {
       receive: (peer, data) => {
+        silence?.heard(peer.id)
         // After the end, a client of this game that asks anything learns how it ended.
         if (state.over) {
           if (gameOverText !== undefined && peers.has(peer.id)) peer.send(gameOverText)
@@ -264,14 +330,14 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, neve
       shutDown: Effect.suspend(() => {
         if (state.over) return Effect.void
         deliver(shutDown(state))
-        return Effect.logInfo("shutting down: every client was told to quit").pipe(Effect.zipRight(FiberSet.awaitEmpty(repeats)))
+        return Effect.logInfo("shutting down: every client was told to quit").pipe(Effect.zipRight(lastWords.allSaid))
       }),
       endGame: Effect.suspend(() => {
-        if (state.over) return FiberSet.awaitEmpty(repeats)
+        if (state.over) return lastWords.allSaid
         deliver(endGame(state))
-        return Effect.logInfo("the game was ended early: everyone got the standings").pipe(Effect.zipRight(FiberSet.awaitEmpty(repeats)))
+        return Effect.logInfo("the game was ended early: everyone got the standings").pipe(Effect.zipRight(lastWords.allSaid))
       }),
       finished: Deferred.await(finished),
-      lastWordsSent: FiberSet.awaitEmpty(repeats)
+      lastWordsSent: lastWords.allSaid
     }
   })

@@ -34,6 +34,8 @@ export interface ServerOptions<E = never> {
   readonly lastWordsSpacing?: Duration.DurationInput
   /** Keys a second each client may press (see `KeyLimit`). */
   readonly keysPerSecond?: number
+  /** A player silent this long is counted as having quit; never, when not given. */
+  readonly idleTimeout?: Duration.DurationInput
 }
 
 /** Long enough for a client that lost every GAMEOVER to ask again; well under the 5 s a CS50 checker waits. */
@@ -57,7 +59,8 @@ export const runServer = <E = never>(options: ServerOptions<E>): Effect.Effect<G
       ...(options.dialect ? { dialect: options.dialect } : {}),
       allSent: socket.allSent,
       ...(options.lastWordsSpacing !== undefined ? { lastWordsSpacing: options.lastWordsSpacing } : {}),
-      ...(options.keysPerSecond !== undefined ? { keysPerSecond: options.keysPerSecond } : {})
+      ...(options.keysPerSecond !== undefined ? { keysPerSecond: options.keysPerSecond } : {}),
+      ...(options.idleTimeout !== undefined ? { idleTimeout: options.idleTimeout } : {})
     })
     if (options.observe) host.onHandled(options.observe)
     if (options.record !== undefined) {

@@ -148,7 +148,7 @@ const playOne = (
     const play = socket.send(encodeClientMessage({ _tag: "Play", name }), server)
     const heard = yield* Deferred.await(answered).pipe(
       Effect.raceFirst(play.pipe(Effect.repeat(joinRetries), Effect.zipRight(Effect.never))),
-      Effect.timeout(options.answerTimeout ?? "3 seconds"),
+      Effect.timeout(options.answerTimeout ?? "5 seconds"),
       Effect.option
     )
     if (heard._tag === "None") {

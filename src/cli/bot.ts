@@ -86,7 +86,7 @@ export const botNode = command(
       rate: decimal("rate", "R", 0.01, 1_000_000, "keys per second, per bot, with a little jitter: about a person's pace by default")
         .pipe(withDefault(defaultRate)),
       name: text("name", "NAME", "bots play as NAME-1, NAME-2, ...").pipe(withDefault("bot")),
-      timeout: decimal("timeout", "S", 0.1, 3600, "seconds to wait for the server's answer to PLAY").pipe(withDefault(3)),
+      timeout: decimal("timeout", "S", 0.1, 3600, "seconds to wait for the server's answer to PLAY (sent again after 1, 3, 7 s, ... while none comes)").pipe(withDefault(5)),
       deadline: decimal("deadline", "S", 0.1, 86_400, "seconds a bot plays at most before it quits").pipe(
         withDefault(Duration.toSeconds(defaultDeadline))
       )

@@ -203,6 +203,11 @@ describe("colour, status line, help and game-over screens", () => {
     ])
     // A summary in another form is shown as it came.
     expect(rankedSummary("everyone wins\n", "A")).toEqual([["everyone wins", " "]])
+    // The standings themselves, as a replay has them: the same lines, names as the game kept them.
+    const standings = [{ letter: "A", purse: 10, name: "Alice" }, { letter: "B", purse: 200, name: "Bob" }, { letter: "C", purse: 40, name: "Cy" }]
+    expect(rankedSummary(standings, "C")).toEqual(rankedSummary("A    10 Alice\nB   200 Bob\nC    40 Cy\n", "C"))
+    expect(rankedSummary([], "A")).toEqual([])
+    expect(rankedSummary("", "A")).toEqual([])
     const over = gameOverScreen({ ...player, window: { columns: 80, rows: 20 } }, "A 39 Alice\nB 211 Bob\n")
     const text = over.map((line) => line.text).join("\n")
     expect(text).toContain("GAME OVER")

@@ -8,6 +8,7 @@ import {
   joinMessage,
   type JoinRequest,
   receive,
+  receiveGameOver,
   startClient,
   truncateName,
   withCollected
@@ -159,6 +160,17 @@ describe("messages during play", () => {
     expect(receive(playing, "GAMEOVER\nA 10 Alice\n").exit).toEqual({ _tag: "GameOver", summary: "A 10 Alice\n", you: "A" })
     expect(receive(playing, "QUIT GAME OVER:\nA 10 Alice\n").exit).toEqual({ _tag: "GameOver", summary: "A 10 Alice\n", you: "A" })
     expect(exitCode(receive(playing, "QUIT").exit!)).toBe(0)
+  })
+
+  it("ends with the standings themselves when they are at hand (a replay): nothing to word and read back", () => {
+    const standings = [{ letter: "A", purse: 10, name: " Alice " }, { letter: "B", purse: 240, name: "Bob" }]
+    const over = receiveGameOver(playing, standings)
+    expect(over.exit).toEqual({ _tag: "GameOver", summary: standings, you: "A" })
+    expect(over.report.latest).toBe("GameOver")
+    expect(exitCode(over.exit!)).toBe(0)
+    // The end already came: later ones change nothing, as with datagrams.
+    expect(receiveGameOver(over, []).exit).toEqual(over.exit)
+    expect(receive(over, "GAMEOVER\nA 1 x\n").exit).toEqual(over.exit)
   })
 
   it("ignores OK for a spectator", () => {

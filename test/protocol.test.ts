@@ -9,6 +9,7 @@ import {
   encodeServerMessage,
   type ServerMessage
 } from "../src/protocol/messages.js"
+import { noticeMessage } from "../src/protocol/notices.js"
 
 const bytes = (text: string) => new TextEncoder().encode(text)
 const client = (text: string | Uint8Array) => decodeClientMessage(typeof text === "string" ? bytes(text) : text)
@@ -101,6 +102,14 @@ describe("messages from servers", () => {
     for (const dialect of ["spec", "cs50-2021"] as const) {
       expect(refusalMessage(dialect, new EmptyName())._tag).toBe("Quit")
     }
+  })
+
+  it("says a core notice as the server sends it: QUIT in the protocol's words, the others as they are", () => {
+    expect(encodeServerMessage(noticeMessage({ _tag: "Quit", reason: "PlayerQuit" }))).toBe("QUIT Thanks for playing!")
+    expect(encodeServerMessage(noticeMessage({ _tag: "Quit", reason: "ShutDown" }))).toBe("QUIT server shutting down")
+    expect(encodeServerMessage(noticeMessage({ _tag: "Ok", letter: "C" }))).toBe("OK C")
+    expect(encodeServerMessage(noticeMessage({ _tag: "Grid", rows: 21, cols: 79 }))).toBe("GRID 21 79")
+    expect(encodeServerMessage(noticeMessage({ _tag: "Gold", collected: 3, purse: 10, remaining: 200 }))).toBe("GOLD 3 10 200")
   })
 
   it("rejects a GRID no map can have", () => {

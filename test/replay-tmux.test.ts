@@ -17,7 +17,7 @@ writeFileSync(file, recordingText)
 process.on("exit", () => rmSync(dir, { recursive: true, force: true }))
 
 /** Alice's screens as the replay should draw them, by move. */
-const expected = Effect.runSync(recordedMoments(Either.getOrThrow(parseRecording(recordingText)), "A")).moments
+const expected = Effect.runSync(recordedMoments(Either.getOrThrow(parseRecording(recordingText)), 0)).moments
 
 const moveOf = (lines: ReadonlyArray<string>) => Number(/  move (\d+)\//.exec(lines[0]!)?.[1] ?? NaN)
 const gridOf = (lines: ReadonlyArray<string>) => lines.slice(1, 22).map((line) => line.trimEnd())

@@ -4,6 +4,7 @@ import { hostname, networkInterfaces, userInfo } from "node:os"
 import { farewell } from "../client/screen.js"
 import { joinGame } from "../client/session.js"
 import { terminalLayer } from "../client/terminal.js"
+import { standings } from "../core/state.js"
 import { lanAddress } from "../net/lan.js"
 import { udpLayer, UdpSocket } from "../net/udp.js"
 import type { GameHost } from "../server/host.js"
@@ -144,13 +145,13 @@ export const playNode = command(
         const endedForFriends = !host.state().over && (yield* friendsBesides("you" in exit ? exit.you : undefined)) > 0
         if (endedForFriends) yield* host.endGame
         yield* Fiber.interrupt(server)
-        return { exit, standings: endedForFriends ? Option.some(host.summary()) : Option.none() }
+        return { exit, standings: endedForFriends ? Option.some(standings(host.state())) : Option.none() }
       })
-      const { exit, standings } = yield* Effect.scoped(playing).pipe(Effect.provide(logging(logTarget)))
+      const { exit, standings: final } = yield* Effect.scoped(playing).pipe(Effect.provide(logging(logTarget)))
       yield* reportExit(exit)
-      if (Option.isSome(standings)) {
+      if (Option.isSome(final)) {
         const you = "you" in exit ? exit.you : undefined
-        yield* Console.log(farewell({ _tag: "GameOver", summary: standings.value, ...(you === undefined ? {} : { you }) }, printWidth()))
+        yield* Console.log(farewell({ _tag: "GameOver", summary: final.value, ...(you === undefined ? {} : { you }) }, printWidth()))
       }
     })
 )

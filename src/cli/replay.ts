@@ -1,9 +1,11 @@
 import { Console, Effect, Either, Option } from "effect"
+import { PlayerLetters } from "../core/constants.js"
+import type { Viewer } from "../core/state.js"
 import { writeFile } from "node:fs/promises"
 import { farewell } from "../client/screen.js"
 import { terminalLayer } from "../client/terminal.js"
 import { castOf } from "../client/playback/cast.js"
-import { recordedMoments, type Watching } from "../client/playback/moments.js"
+import { recordedMoments } from "../client/playback/moments.js"
 import { watchRecording } from "../client/playback/player.js"
 import { playbackKeyHelp } from "../client/playback/screen.js"
 import { parseRecording } from "../recording/format.js"
@@ -20,15 +22,15 @@ const loadRecording = (file: string) =>
     Effect.flatMap((text) => Either.mapLeft(parseRecording(text), (why) => new CliError({ message: `${file} — ${why}` })))
   )
 
-/** `spectator`, or a player's letter in either case. */
-const watching = (as: string): Effect.Effect<Watching, CliError> =>
+/** Whose screen: `spectator`, or a player's letter in either case. */
+const viewerOf = (as: string): Effect.Effect<Viewer, CliError> =>
   as.toLowerCase() === "spectator"
     ? Effect.succeed("spectator")
     : /^[A-Za-z]$/.test(as)
-    ? Effect.succeed(as.toUpperCase())
+    ? Effect.succeed(PlayerLetters.indexOf(as.toUpperCase()))
     : Effect.fail(new CliError({ message: `--as — a player's letter (A..Z) or spectator, not '${as}'` }))
 
-const whose = (as: Watching) => (as === "spectator" ? "the spectator" : `player ${as}`)
+const whose = (viewer: Viewer) => (viewer === "spectator" ? "the spectator" : `player ${PlayerLetters[viewer]}`)
 
 const replayOptions = {
   as: text("as", "WHO", "whose screen: spectator (the whole map) or a player's letter").pipe(withDefault("spectator")),
@@ -62,7 +64,7 @@ export const replayNode = command(
   (options) =>
     Effect.gen(function*() {
       const { file } = options
-      const as = yield* watching(options.as)
+      const as = yield* viewerOf(options.as)
       const web = yield* webAddress(options.web, options.webName)
       const cast = Option.getOrUndefined(options.cast)
       if (cast !== undefined) yield* checkOutputs([{ path: cast, flag: "--cast" }], [{ path: file, what: "the recording" }], options.overwrite)
@@ -93,7 +95,7 @@ export const replayNode = command(
         Effect.mapError((mismatch) => new CliError({ message: `${file} — ${mismatch.message}` })),
         Effect.filterOrFail(
           ({ moments }) => moments.length > 0,
-          () => new CliError({ message: `${file} — player ${as} never joined this game` })
+          () => new CliError({ message: `${file} — ${whose(as)} never joined this game` })
         )
       )
       if (cast !== undefined) {

@@ -1,5 +1,6 @@
 import { nuggetCount } from "../protocol/dialect.js"
 import type { Role } from "../protocol/reader.js"
+import type { Summary } from "../protocol/summary.js"
 import { rankedSummary } from "./standings.js"
 import type { ClientExit, ClientState } from "./state.js"
 import { gridArea, gridSize, neededWindow, type WindowSize, windowFits } from "./viewport.js"
@@ -230,7 +231,7 @@ export const screen = (state: ClientState): Screen => {
 export const screenLines = (state: ClientState): ReadonlyArray<string> => screen(state).map((each) => each.text)
 
 /** The game-over screen: the standings over the final view, until a key or a few seconds. */
-export const gameOverScreen = (state: ClientState, summary: string): Screen => {
+export const gameOverScreen = (state: ClientState, summary: Summary): Screen => {
   const width = state.window.columns
   const me = state.report.role === "player" ? state.report.letter : undefined
   const standings = rankedSummary(summary, me)

@@ -1,4 +1,4 @@
-import { parseStandings } from "../protocol/summary.js"
+import { standingsOf, type Summary } from "../protocol/summary.js"
 import { sanitize, Style } from "./style.js"
 
 /**
@@ -6,9 +6,11 @@ import { sanitize, Style } from "./style.js"
  * marked; equal purses share a rank (1, 2, 2, 4). A summary in a form we do not know is
  * shown as it came. Each line with its style.
  */
-export const rankedSummary = (summary: string, me: string | undefined): ReadonlyArray<readonly [string, string]> => {
-  const standings = parseStandings(summary)
-  if (standings === undefined) return summary.split("\n").filter((row) => row !== "").map((row) => [sanitize(row), Style.plain])
+export const rankedSummary = (summary: Summary, me: string | undefined): ReadonlyArray<readonly [string, string]> => {
+  const standings = standingsOf(summary)
+  if (standings === undefined || standings.length === 0) {
+    return typeof summary === "string" ? summary.split("\n").filter((row) => row !== "").map((row) => [sanitize(row), Style.plain]) : []
+  }
   const ranked = standings.slice().sort((a, b) => b.purse - a.purse || a.letter.localeCompare(b.letter))
   const best = ranked[0]!.purse
   const width = Math.max(...ranked.map((each) => String(each.purse).length))

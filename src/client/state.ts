@@ -1,6 +1,7 @@
 import { MaxNameLength, RedrawKey } from "../core/constants.js"
 import type { ClientMessage } from "../protocol/messages.js"
-import { type GameReport, newReport, readDatagram, type SessionEnd } from "../protocol/reader.js"
+import { type GameReport, newReport, readDatagram, readGameOver, type SessionEnd } from "../protocol/reader.js"
+import type { Standing, Summary } from "../protocol/summary.js"
 import type { Viewport, WindowSize } from "./viewport.js"
 
 /**
@@ -25,7 +26,7 @@ export type ClientExit =
   | Exclude<SessionEnd, { readonly _tag: "GameOver" | "Quit" }>
   | { readonly _tag: "Quit"; readonly reason: string } & Collected
   /** `you`: our letter, to mark our line in the standings. */
-  | { readonly _tag: "GameOver"; readonly summary: string; readonly you?: string }
+  | { readonly _tag: "GameOver"; readonly summary: Summary; readonly you?: string }
   | { readonly _tag: "NoServer"; readonly server: string; readonly why: "no answer" | "port unreachable" }
   | { readonly _tag: "UserQuit"; readonly how: "interrupt" | "end of input" | "hangup" | "no answer" } & Collected
 
@@ -222,8 +223,15 @@ export const heard = (state: ClientState, data: Uint8Array | string, now: number
   return { ...next, heardAt: now, roundTrip }
 }
 
-export const receive = (state: ClientState, data: Uint8Array | string): ClientState => {
-  const report = readDatagram(state.report, data)
+export const receive = (state: ClientState, data: Uint8Array | string): ClientState =>
+  withReport(state, readDatagram(state.report, data))
+
+/** The game's end with its standings at hand, as a replay has them: nothing is worded to be read back. */
+export const receiveGameOver = (state: ClientState, standings: ReadonlyArray<Standing>): ClientState =>
+  withReport(state, readGameOver(state.report, standings))
+
+/** What the server told us, now read into `report`, and what follows from it. */
+const withReport = (state: ClientState, report: GameReport): ClientState => {
   const refusal = report.latest === "No" || report.latest === "Error"
   const forgottenNow = report.forgotten && !state.report.forgotten
   const hidden = refusal && !forgottenNow && report.ending === undefined && state.refusalsToHide > 0

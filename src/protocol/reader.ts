@@ -2,6 +2,7 @@ import { Either } from "effect"
 import { nuggetCount, saysNotJoined } from "./dialect.js"
 import { type GridSize, parseDisplayGrid } from "./display.js"
 import { decodeServerMessage, type ServerMessage } from "./messages.js"
+import type { Standing, Summary } from "./summary.js"
 
 /**
  * The client side of the protocol, shared by the terminal client and the bots: server
@@ -15,7 +16,7 @@ export type SessionEnd =
   /** NO, ERROR or QUIT before the server let us in. */
   | { readonly _tag: "Refused"; readonly reason: string }
   | { readonly _tag: "Quit"; readonly reason: string }
-  | { readonly _tag: "GameOver"; readonly summary: string }
+  | { readonly _tag: "GameOver"; readonly summary: Summary }
   /** The first GRID is one no map can have: nothing could ever be drawn. */
   | { readonly _tag: "BadGrid"; readonly reason: string }
 
@@ -84,6 +85,10 @@ export const readDatagram = (report: GameReport, data: Uint8Array | string): Gam
   }
   return { ...report, note: `${error.kind} message from server: ${error.reason}` }
 }
+
+/** The game's end with its standings at hand (a replay has them): nothing is worded to be read back. */
+export const readGameOver = (report: GameReport, standings: ReadonlyArray<Standing>): GameReport =>
+  report.ending ? report : { ...report, latest: "GameOver", note: undefined, ending: { _tag: "GameOver", summary: standings } }
 
 const decoder = new TextDecoder()
 const firstWord = (data: Uint8Array | string): string =>

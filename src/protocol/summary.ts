@@ -21,6 +21,12 @@ const standingOf = (row: string): Standing | undefined => {
   return undefined
 }
 
+/**
+ * A game-over summary as a client holds it: the standings themselves where it has them (a
+ * replay, the game its own process hosts), or the text a server sent, read when shown.
+ */
+export type Summary = ReadonlyArray<Standing> | string
+
 /** Every player's line, in the summary's order; undefined when a line is in neither form. */
 export const parseStandings = (summary: string): ReadonlyArray<Standing> | undefined => {
   const rows = summary.split("\n").map((row) => row.replace(/\r$/, "")).filter((row) => row.trim() !== "")
@@ -29,15 +35,19 @@ export const parseStandings = (summary: string): ReadonlyArray<Standing> | undef
   return standings as ReadonlyArray<Standing>
 }
 
+/** A summary's standings: read from a server's text, or as they were given. */
+export const standingsOf = (summary: Summary): ReadonlyArray<Standing> | undefined =>
+  typeof summary === "string" ? parseStandings(summary) : summary
+
 /**
  * A player's own line: by its letter when it knows it, else by its name (a player whose
  * OK was lost may never learn its letter). Undefined when neither finds exactly one line.
  */
 export const ownStanding = (
-  summary: string,
+  summary: Summary,
   me: { readonly letter: string | undefined; readonly name: string | undefined }
 ): Standing | undefined => {
-  const standings = parseStandings(summary) ?? []
+  const standings = standingsOf(summary) ?? []
   const byLetter = me.letter === undefined ? [] : standings.filter((each) => each.letter === me.letter)
   if (byLetter.length === 1) return byLetter[0]
   const name = me.name?.trim()

@@ -18,12 +18,12 @@ import {
   gameOverMessage,
   malformedMessage,
   nuggetCount,
-  quitText,
   refusalMessage,
   refusalText,
   summaryText
 } from "../protocol/dialect.js"
 import { decodeClientMessage, encodeServerMessage, excerpt, type ServerMessage } from "../protocol/messages.js"
+import { noticeMessage } from "../protocol/notices.js"
 import { KeyLimit, keysPerSecond } from "./keyLimit.js"
 import { defaultLogLimits, type LogLimits, makeLogLimiter } from "../net/logLimit.js"
 import { makeLastWords } from "./lastWords.js"
@@ -162,10 +162,8 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, neve
         }
         case "GameOver":
           return gameOverText ??= encodeServerMessage(gameOverMessage(dialect, summaryNow()))
-        case "Quit":
-          return encodeServerMessage({ _tag: "Quit", reason: quitText[notice.reason] })
         default:
-          return encodeServerMessage(notice)
+          return encodeServerMessage(noticeMessage(notice))
       }
     }
 

@@ -1,19 +1,16 @@
 import { Effect } from "effect"
 import { PlayerLetters } from "../../core/constants.js"
-import { type Envelope, type GameState, standings, type Viewer } from "../../core/state.js"
+import { type GameState, standings, type Viewer } from "../../core/state.js"
 import { viewOf } from "../../core/view.js"
-import { gameOverMessage, quitText, summaryText } from "../../protocol/dialect.js"
 import { viewText } from "../../protocol/display.js"
 import { encodeServerMessage, type ServerMessage } from "../../protocol/messages.js"
+import { noticeMessage } from "../../protocol/notices.js"
 import type { Recording } from "../../recording/format.js"
 import { longestGap } from "../../recording/pace.js"
 import { replayRecording, type ReplayMismatch, type ReplayResult } from "../../recording/replay.js"
-import { type ClientState, receive, startClient } from "../state.js"
+import { type ClientState, receive, receiveGameOver, startClient } from "../state.js"
 
-/**
- * What one viewer saw after a move: the client's own state, drawn by the client's own
- * screen code. (A moment rather than a frame: the web has frames of its own.)
- */
+/** What one viewer saw after a move: the client's own state, drawn by the client's own screen code. */
 export interface Moment {
   /** Moves replayed so far. */
   readonly move: number
@@ -22,27 +19,21 @@ export interface Moment {
   readonly client: ClientState
 }
 
-/** Whose screen a replay shows: the spectator's (the whole map), or a player's, by letter. */
-export type Watching = "spectator" | string
-
-const viewerOf = (watching: Watching): Viewer => (watching === "spectator" ? "spectator" : PlayerLetters.indexOf(watching))
-
 /**
- * The screens `watching` saw, move by move, from the real core replaying the recording.
+ * The screens `viewer` saw, move by move, from the real core replaying the recording.
  * What the server would have sent that viewer is fed, as datagrams, to the same client
- * state the terminal client uses. The spectator's screen is shown from the start, as if
- * a spectator had watched all along; a player's from the moment it joined.
+ * state the terminal client uses; the game's end comes with its standings, as data. The
+ * spectator's screen is shown from the start, as if a spectator had watched all along; a
+ * player's from the moment it joined.
  */
 export const recordedMoments = (
   recording: Recording,
-  watching: Watching
+  viewer: Viewer
 ): Effect.Effect<{ readonly moments: ReadonlyArray<Moment>; readonly result: ReplayResult }, ReplayMismatch> =>
   Effect.gen(function*() {
-    const viewer = viewerOf(watching)
-    const dialect = recording.header.dialect
     const moments: Array<Moment> = []
     let client: ClientState = startClient(
-      viewer === "spectator" ? { _tag: "Spectator" } : { _tag: "Player", name: watching },
+      viewer === "spectator" ? { _tag: "Spectator" } : { _tag: "Player", name: PlayerLetters[viewer]! },
       "the recording",
       { columns: 80, rows: 24 },
       0
@@ -51,6 +42,9 @@ export const recordedMoments = (
       client = receive(client, encodeServerMessage(message))
     }
     const display = (state: GameState) => hear({ _tag: "Display", grid: viewText(viewOf(state, viewer)) })
+    const gameOver = (state: GameState) => {
+      client = receiveGameOver(client, standings(state))
+    }
     let started = false
     let remaining: number | undefined
     const result = yield* replayRecording(recording, ({ move, t, transition }, state) =>
@@ -63,34 +57,23 @@ export const recordedMoments = (
           }
           if (state.goldRemaining !== remaining) hear({ _tag: "Gold", collected: 0, purse: 0, remaining: remaining = state.goldRemaining })
           display(state)
-          if (state.over) hear(gameOverMessage(dialect, summaryText(standings(state))))
+          if (state.over) gameOver(state)
         } else {
           const mine = transition.notices.filter((envelope) => envelope.viewer === viewer)
           if (mine.length === 0) return
           started = true
-          for (const envelope of mine) hear(messageFor(envelope, state, dialect))
+          for (const { notice } of mine) {
+            if (notice._tag === "Display") display(state)
+            else if (notice._tag === "GameOver") gameOver(state)
+            else hear(noticeMessage(notice))
+          }
         }
         moments.push({ move, t, client })
       })
     )
-    if (!started && watching !== "spectator") moments.length = 0
+    if (!started && viewer !== "spectator") moments.length = 0
     return { moments, result }
   })
-
-/** The message the server sent for a notice, as it would have said it. */
-const messageFor = (envelope: Envelope, state: GameState, dialect: Recording["header"]["dialect"]): ServerMessage => {
-  const { notice, viewer } = envelope
-  switch (notice._tag) {
-    case "Display":
-      return { _tag: "Display", grid: viewText(viewOf(state, viewer)) }
-    case "Quit":
-      return { _tag: "Quit", reason: quitText[notice.reason] }
-    case "GameOver":
-      return gameOverMessage(dialect, summaryText(standings(state)))
-    default:
-      return notice
-  }
-}
 
 /** How long to wait before moment `index` (after the one before it), at real pace, gaps capped. */
 export const gapBefore = (moments: ReadonlyArray<Moment>, index: number): number =>

@@ -47,7 +47,7 @@ describe("nuggets check server", () => {
       expect(json.code).toBe(1)
       const report = JSON.parse(json.stdout)
       expect(report).toMatchObject({ target: `nuggets check server 127.0.0.1:${port}`, passed: 0, failed: 1, skipped: 0 })
-      expect(report.checks[0]).toMatchObject({ name: "pile-count", status: "fail", failures: [{ what: "not run: the server never answered", spec: { line: "66" } }] })
+      expect(report.checks[0]).toMatchObject({ name: "pile-count", status: "fail", failures: [{ what: "the spectator never saw the map", spec: { line: "379" } }] })
     }), 60_000)
 
   it.live("bad command lines: one line and exit 1", () =>

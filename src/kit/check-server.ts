@@ -4,7 +4,7 @@ import type { GameMap } from "../core/map.js"
 import type { Dialect } from "../protocol/dialect.js"
 import type { CheckResult, Failure, Report } from "./report.js"
 import { endSteps } from "./server-end.js"
-import { joinSteps } from "./server-join.js"
+import { garbageStep, joinSteps } from "./server-join.js"
 import { judgeSteps } from "./server-judge.js"
 import { playSteps } from "./server-play.js"
 import { Session, Stop } from "./session.js"
@@ -36,7 +36,8 @@ export const serverChecks: ReadonlyArray<CheckInfo> = [
   { name: "visibility", title: "each player's DISPLAY is what the visibility rule gives, from where the spectator sees everyone", needsMap: true }
 ]
 
-const allSteps: ReadonlyArray<Step> = [...joinSteps, ...playSteps, ...endSteps, ...judgeSteps]
+/** In order; the garbage late, for a server may not survive it, but before the game is played out. */
+const allSteps: ReadonlyArray<Step> = [...joinSteps, ...playSteps, endSteps[0]!, garbageStep, ...endSteps.slice(1), ...judgeSteps]
 
 /** Steps that play a whole game, or fill it: given longer than the deadline per check. */
 const longSteps = new Set(["game-over", "player-limit"])
@@ -106,6 +107,8 @@ export const checkServer = (options: CheckServerOptions): Effect.Effect<Report> 
       return result
     }
     const started = performance.now()
+    /** The step during which the server went away, if it did before its game was over. */
+    let gone: string | undefined
     for (const step of stepsFor(options.only)) {
       const info = serverChecks.find((check) => check.name === step.check)!
       const result = resultOf(step.check)
@@ -116,8 +119,13 @@ export const checkServer = (options: CheckServerOptions): Effect.Effect<Report> 
         result.failures.push({ what: `not run: the whole check's deadline (${options.totalMs / 1000} s) passed`, spec: Spec.reactToMessages })
         continue
       }
-      if (session.unreachable && !step.name.includes("judge")) {
+      const judging = judgeSteps.includes(step)
+      if (session.unreachable && !judging) {
         result.failures.push({ what: "not run: the server never answered", spec: Spec.reactToMessages })
+        continue
+      }
+      if (gone !== undefined && !judging && step.name !== "server-exit") {
+        result.failures.push({ what: `not run: the server is gone (its port was found closed during ${gone}); run again with --only NAME on a fresh server`, spec: Spec.reactToMessages })
         continue
       }
       const budget = Math.min(left, longSteps.has(step.name) ? Math.max(longStepMs, options.checkMs) : options.checkMs)
@@ -128,6 +136,7 @@ export const checkServer = (options: CheckServerOptions): Effect.Effect<Report> 
         Effect.either
       )
       result.ms += Math.round(performance.now() - stepStarted)
+      if (gone === undefined && step.name !== "game-over" && session.clients.some((client) => client.probe.portClosed())) gone = step.name
       if (Either.isLeft(outcome)) {
         const error = outcome.left
         result.failures.push(error instanceof Stop ? error.failure : { what: `the checker could not open a socket: ${error.message}`, spec: Spec.joinAs })

@@ -1,5 +1,6 @@
-import { Data, Effect, type Scope, Stream } from "effect"
+import { Data, Effect, Either, type Scope, Stream } from "effect"
 import { type Endpoint, makeUdpSocket, type UdpError } from "../net/udp.js"
+import { decodeServerMessage, type ServerMessage } from "../protocol/messages.js"
 import { escaped } from "./lint.js"
 
 /**
@@ -15,6 +16,21 @@ export interface Arrival {
   readonly text: string
   /** Milliseconds since the probe opened. */
   readonly at: number
+  /** The message as our (liberal) reader understands it, if it does. */
+  readonly message: ServerMessage | undefined
+  /** Its type, as the spec names it (`QUIT GAME OVER:` is GAMEOVER), or its first word when not understood. */
+  readonly kind: string
+}
+
+const kinds: Readonly<Record<ServerMessage["_tag"], string>> = {
+  Ok: "OK", No: "NO", Error: "ERROR", Grid: "GRID", Gold: "GOLD", Display: "DISPLAY", Quit: "QUIT", GameOver: "GAMEOVER", GoldSteal: "GOLDSTEAL"
+}
+
+const arrivalOf = (data: Uint8Array, at: number): Arrival => {
+  const decoded = decodeServerMessage(data)
+  const text = Buffer.from(data).toString("latin1")
+  const message = Either.getOrUndefined(decoded)
+  return { bytes: data, text, at, message, kind: message ? kinds[message._tag] : text.split(/[ \n]/, 1)[0]! }
 }
 
 /** Nothing that a check awaited came within its time. */
@@ -70,7 +86,7 @@ export const openProbe = (
     let closed = false
     let sent = ""
     yield* socket.onDatagram(({ data }) => {
-      const arrival: Arrival = { bytes: data, text: data.toString("latin1"), at: performance.now() - opened }
+      const arrival = arrivalOf(data, performance.now() - opened)
       onArrival(arrival)
       unread.push(arrival)
       if (unread.length > maxUnread) unread.shift()

@@ -9,7 +9,7 @@ import { pressMove, stepToward } from "./walking.js"
 
 /** The player limit, playing to the end, the summary, and the server going away. */
 
-const wordOf = (arrival: Arrival) => arrival.text.split(/[ \n]/, 1)[0]!
+const wordOf = (arrival: Arrival) => arrival.kind
 
 const playerLimit: Step = {
   name: "player-limit",
@@ -92,6 +92,7 @@ const gameOver: Step = {
       const { session } = context
       const spectator = yield* session.watch()
       if (session.playersInGame.length === 0) return yield* stop({ what: "none of the checker's players is in the game to play it to the end", spec: Spec.ok })
+      let stuck = 0
       for (let steps = 0; !session.activePlayers.some((each) => each.report.ending) && !spectator.report.ending; steps++) {
         const move = yield* nextMove(context)
         if (move === undefined) {
@@ -101,7 +102,8 @@ const gameOver: Step = {
           break
         }
         if (steps > 20_000) return yield* stop({ what: "the game did not end after 20,000 moves", spec: Spec.gameOver })
-        yield* pressMove(context, move.player, move.key)
+        stuck = (yield* pressMove(context, move.player, move.key)) ? 0 : stuck + 1
+        if (stuck === 3) return yield* stop({ what: "three moves in a row went wrong: the game cannot be played to its end", spec: Spec.moveKeys })
       }
       const everyone = [...session.playersInGame, spectator]
       for (const client of everyone) {
@@ -166,6 +168,9 @@ const serverExit: Step = {
   run: (context) =>
     Effect.gen(function*() {
       const { session } = context
+      if (!session.clients.some((client) => client.gameOver !== undefined)) {
+        return yield* stop({ what: "not judged: the game never ended", spec: Spec.gameOver })
+      }
       const late = yield* session.open("spectator")
       const started = performance.now()
       const deadline = Math.max(session.answerMs, 10_000)

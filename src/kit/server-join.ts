@@ -9,7 +9,7 @@ import type { Step, StepContext } from "./step.js"
 
 /** Joining, as the spectator and as players, and what the server answers to keys and messages it cannot take. */
 
-const wordOf = (arrival: Arrival) => arrival.text.split(/[ \n]/, 1)[0]!
+const wordOf = (arrival: Arrival) => arrival.kind
 
 const listed = (arrivals: ReadonlyArray<Arrival>) =>
   arrivals.length === 0 ? "nothing" : arrivals.slice(0, 6).map((each) => escaped(each.text, 40)).join(", ")
@@ -40,7 +40,7 @@ const checkWelcome = (context: StepContext, client: Client, arrivals: ReadonlyAr
     context.fail({ what: "the spectator was given a letter", sent, got, spec: Spec.spectatorNotShown })
   }
   const gold = arrivals.find((each) => wordOf(each) === "GOLD")
-  if (gold && !/^GOLD 0 0 \d+$/.test(gold.text)) {
+  if (gold?.message?._tag === "Gold" && (gold.message.collected !== 0 || gold.message.purse !== 0)) {
     context.fail({ what: "the first GOLD to a new client must say n=0, p=0", sent, got: escaped(gold.text), spec: client.role === "player" ? Spec.gold : Spec.spectatorGold })
   }
 }
@@ -177,6 +177,12 @@ const unknownKeys: Step = {
         context.session.spectator = undefined
       }
       refusalForm(context, answered, escaped("KEY h"), "a move key from the spectator")
+      // Still there? The system tells at the next datagram sent, if the port closed.
+      yield* player.probe.send("KEY z")
+      yield* player.probe.gather(Math.min(250, context.session.answerMs), () => player.probe.portClosed())
+      if (player.probe.portClosed()) {
+        return yield* stop({ what: "the server died: its port closed after a move key from the spectator", sent: escaped("KEY h"), got: "ICMP port unreachable at the next datagram", spec: Spec.spectatorQuitKey })
+      }
     })
 }
 
@@ -200,12 +206,26 @@ const badMessages: Step = {
       const { session } = context
       const player = yield* somePlayer(context)
       const stranger = yield* session.open("player")
+      let previous: string | undefined
+      let previousSent = ""
       for (const [what, datagram] of garbage) {
         for (const from of [player, stranger]) {
           from.probe.skipAll()
           yield* from.probe.send(datagram)
-          const arrivals = yield* from.probe.gather(Math.min(250, session.answerMs))
-          refusalForm(context, arrivals, from.probe.lastSent(), `${what} from ${from === player ? "a player" : "a client that never joined"}`)
+          const arrivals = yield* from.probe.gather(Math.min(250, session.answerMs), () => from.probe.portClosed())
+          const sender = from === player ? "a player" : "a client that never joined"
+          // The port closed: the server died of something sent before this (the system says so at the next send).
+          if (from.probe.portClosed()) {
+            return yield* stop({
+              what: `the server died: its port closed${previous ? ` after ${previous}` : ""}`,
+              sent: previous === undefined ? from.probe.lastSent() : previousSent,
+              got: "ICMP port unreachable at the next datagram",
+              spec: Spec.reactToMessages
+            })
+          }
+          previous = `${what} from ${sender}`
+          previousSent = from.probe.lastSent()
+          refusalForm(context, arrivals, from.probe.lastSent(), `${what} from ${sender}`)
           if (from === player && player.report.ending) {
             return yield* stop({ what: `${what} ended the player's game`, sent: from.probe.lastSent(), got: listed(arrivals), spec: Spec.no })
           }
@@ -224,6 +244,9 @@ const badMessages: Step = {
     })
 }
 
-export const joinSteps: ReadonlyArray<Step> = [joinSpectator, joinPlayer, namesJoin, unknownKeys, badMessages]
+export const joinSteps: ReadonlyArray<Step> = [joinSpectator, joinPlayer, namesJoin, unknownKeys]
+
+/** Last before the game is played out: a server may not survive it. */
+export const garbageStep: Step = badMessages
 
 export type { Failure }

@@ -45,6 +45,7 @@ const displayFraming = judged("display-framing", "display-framing", ["join-spect
 })
 
 const messageForm = judged("message-form", "message-form", ["join-spectator", "join-player", "move-keys"], (context) => {
+  if (context.session.received === 0) context.fail({ what: "not judged: the server sent nothing", spec: Spec.oneMessage })
   reportFlags(context, ["message", "summary"])
 })
 
@@ -92,8 +93,12 @@ const visibility = judged("visibility", "visibility", ["join-spectator", "join-p
   judge.finish()
   const rule = session.dialect === "cs50-2021" ? "roomSpotsOnly" : "spec"
   const verdict = judge.verdict(rule)
+  const other = judge.verdict(rule === "spec" ? "roomSpotsOnly" : "spec")
   const ruleText = rule === "spec" ? "the spec's rule" : "the 2021 rule (sight through room spots only)"
   context.note(`${verdict.judged} player views held against ${ruleText}${verdict.unpaired > 0 ? `; ${verdict.unpaired} could not be paired with a spectator view` : ""}`)
+  if (verdict.mismatches > 0) {
+    context.note(`by the ${rule === "spec" ? "2021 rule (sight through room spots only)" : "spec's rule"}, ${other.mismatches} of ${other.judged} would differ`)
+  }
   if (verdict.judged === 0) context.fail({ what: "no player's view could be judged", spec: Spec.visibility })
   if (verdict.mismatches > 0) {
     for (const example of verdict.examples) {
@@ -112,7 +117,8 @@ const names = judged("names-judge", "names", ["names-join", "game-over"], (conte
   const named = session.clients.find((client) => client.name === awkwardName)
   const letter = named?.report.letter
   if (!letter) return
-  const line = session.standings?.find((each) => each.letter === letter)
+  if (session.standings === undefined) return context.fail({ what: "not judged: no game-over summary came", spec: Spec.summaryLines })
+  const line = session.standings.find((each) => each.letter === letter)
   if (!line) return context.fail({ what: `the summary has no line for ${letter}, the player with the long name`, spec: Spec.summaryLines })
   if (line.name.length > MaxNameLength) {
     context.fail({ what: `the name came back ${line.name.length} characters long, more than ${MaxNameLength}`, sent: `PLAY ${escaped(awkwardName)}`, got: escaped(line.name), spec: Spec.maxNameLength })

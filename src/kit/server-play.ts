@@ -142,7 +142,7 @@ const spectatorReplacement: Step = {
         return yield* stop({ what: "a second spectator was not let in", sent: escaped("SPECTATE"), got: welcomed.map((each) => escaped(each.text, 40)).join(", ") || "nothing", spec: Spec.replaceSpectator })
       }
       session.spectator = second
-      const told = yield* first.probe.next("QUIT", session.answerMs, (arrival) => arrival.text.startsWith("QUIT")).pipe(
+      const told = yield* first.probe.next("QUIT", session.answerMs, (arrival) => arrival.kind === "QUIT").pipe(
         Effect.as(true),
         Effect.catchAll(() => Effect.succeed(false))
       )
@@ -159,7 +159,7 @@ const spectatorReplacement: Step = {
       if (key === undefined) return
       yield* pressMove(context, player, key)
       const after = yield* first.probe.gather(Math.min(300, session.answerMs))
-      const displays = after.filter((each) => each.text.startsWith("DISPLAY"))
+      const displays = after.filter((each) => each.kind === "DISPLAY")
       if (displays.length > 0) {
         context.fail({
           what: `the replaced spectator still gets DISPLAYs (${displays.length} after a move): the server did not forget it`,
@@ -183,7 +183,7 @@ const quit: Step = {
       yield* session.until(yield* session.watch(), `DISPLAY showing ${letter}`, () => session.spectatorSees(letter) !== undefined, Spec.spectatorView)
       yield* leaver.probe.send("KEY Q")
       leaver.left = true
-      yield* leaver.probe.next("QUIT", session.answerMs, (arrival) => arrival.text.startsWith("QUIT")).pipe(
+      yield* leaver.probe.next("QUIT", session.answerMs, (arrival) => arrival.kind === "QUIT").pipe(
         Effect.catchAll(() => Effect.sync(() =>
           context.fail({ what: "a player's Q was not answered with QUIT", sent: escaped("KEY Q"), got: leaver.probe.recent(2).join(", ") || "nothing", spec: Spec.quit })
         ))
@@ -193,15 +193,25 @@ const quit: Step = {
       leaver.probe.skipAll()
       yield* leaver.probe.send("KEY l")
       const answers = yield* leaver.probe.gather(Math.min(300, session.answerMs))
-      if (session.spectatorSees(letter) !== undefined || answers.some((each) => each.text.startsWith("DISPLAY"))) {
-        context.fail({ what: `player ${letter} quit, but a key from it still counts`, sent: escaped("KEY l"), got: answers.map((each) => escaped(each.text, 30)).join(", "), spec: Spec.noRejoin })
+      const shown = session.spectatorSees(letter)
+      if (shown !== undefined) {
+        context.fail({
+          what: `player ${letter} quit, but after a key from it the spectator shows ${letter} again, at ${where(shown)}`,
+          sent: escaped("KEY l"),
+          got: `DISPLAY row ${shown.row}: ${escaped(session.view![shown.row]!)}`,
+          spec: Spec.noRejoin
+        })
+      }
+      const displays = answers.filter((each) => each.kind === "DISPLAY")
+      if (displays.length > 0) {
+        context.fail({ what: `player ${letter} quit, but it is still sent DISPLAYs: the server did not forget it`, sent: escaped("KEY l"), got: escaped(displays[0]!.text, 40), spec: Spec.noRejoin })
       }
       const spectator = yield* session.watch()
       spectator.probe.skipAll()
       yield* spectator.probe.send("KEY Q")
       spectator.left = true
       session.spectator = undefined
-      yield* spectator.probe.next("QUIT", session.answerMs, (arrival) => arrival.text.startsWith("QUIT")).pipe(
+      yield* spectator.probe.next("QUIT", session.answerMs, (arrival) => arrival.kind === "QUIT").pipe(
         Effect.catchAll(() => Effect.sync(() =>
           context.fail({ what: "the spectator's Q was not answered with QUIT", sent: escaped("KEY Q"), got: spectator.probe.recent(2).join(", ") || "nothing", spec: Spec.spectatorQuitKey })
         ))

@@ -83,6 +83,8 @@ export class Session {
   firstSpectatorView: ReadonlyArray<string> | undefined
   /** Nothing ever came back from the server. */
   unreachable = false
+  /** Datagrams received from the server, by all clients. */
+  received = 0
   /** Nuggets left in the first GOLD anyone got. */
   firstRemaining: number | undefined
   /** The game-over summary, line by line, once the game is over. */
@@ -122,18 +124,19 @@ export class Session {
   }
 
   private arrived(client: Client, arrival: Arrival) {
+    this.received++
     const linted = lintServerMessage(client.conversation, arrival.bytes)
     client.conversation = heard(linted.conversation, arrival.bytes, arrival.at)
     for (const flag of linted.flags) this.flags.push({ client: client.probe.label, flag, datagram: escaped(arrival.text) })
     const before = client.report
     client.report = readDatagram(client.report, arrival.bytes)
-    const gold = /^GOLD (\d+) (\d+) (\d+)$/.exec(arrival.text)
-    if (gold) {
-      client.gold = { n: Number(gold[1]), p: Number(gold[2]), r: Number(gold[3]) }
-      this.firstRemaining ??= client.gold.r
+    const message = arrival.message
+    if (message?._tag === "Gold") {
+      client.gold = { n: message.collected, p: message.purse, r: message.remaining }
+      this.firstRemaining ??= message.remaining
     }
-    if (/^(GAMEOVER|QUIT GAME OVER:)/.test(arrival.text)) client.gameOver ??= arrival.text
-    this.learnDialect(arrival.text)
+    if (message?._tag === "GameOver") client.gameOver ??= arrival.text
+    this.learnDialect(arrival)
     if (client.report.view !== before.view && client.report.view !== undefined) {
       if (client.role === "spectator" && client === this.spectator) {
         this.firstSpectatorView ??= client.report.view
@@ -145,11 +148,13 @@ export class Session {
   }
 
   /** Messages only one dialect sends tell which the server speaks, when it was not given. */
-  private learnDialect(text: string) {
-    if (text.startsWith("ERROR")) this.heardDialect("cs50-2021", `it answered ${escaped(text, 40)}`)
-    else if (/^NO\b/.test(text)) this.heardDialect("spec", `it answered ${escaped(text, 40)}`)
-    else if (text.startsWith("QUIT GAME OVER:")) this.heardDialect("cs50-2021", "its game over came as QUIT GAME OVER:")
-    else if (text.startsWith("GAMEOVER")) this.heardDialect("spec", "its game over came as GAMEOVER")
+  private learnDialect({ kind, text }: Arrival) {
+    if (kind === "ERROR") this.heardDialect("cs50-2021", `it answered ${escaped(text, 40)}`)
+    else if (kind === "NO") this.heardDialect("spec", `it answered ${escaped(text, 40)}`)
+    else if (kind === "GAMEOVER") {
+      const form = text.startsWith("GAMEOVER") ? "spec" : "cs50-2021"
+      this.heardDialect(form, `its game over came as ${form === "spec" ? "GAMEOVER" : "QUIT GAME OVER:"}`)
+    }
   }
 
   heardDialect(dialect: Dialect, why: string) {

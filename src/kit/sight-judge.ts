@@ -48,8 +48,13 @@ interface Waiting {
   readonly moment: number
 }
 
-/** How many spectator views either side of a player's view it may belong to. */
-const slack = 2
+/**
+ * Which spectator views a player's view may belong to: up to `lookBack` before it (a server
+ * may send the spectator every step of a run before the players get theirs) and `lookAhead`
+ * after it.
+ */
+const lookBack = 16
+const lookAhead = 2
 const exampleCount = 3
 
 const rules: ReadonlyArray<SightRule> = ["spec", "roomSpotsOnly"]
@@ -146,9 +151,9 @@ export class SightJudge {
 
   private judgeReady(all: boolean) {
     const latest = this.first + this.moments.length - 1
-    while (this.waiting.length > 0 && (all || this.waiting[0]!.moment + slack <= latest)) this.judge(this.waiting.shift()!)
+    while (this.waiting.length > 0 && (all || this.waiting[0]!.moment + lookAhead <= latest)) this.judge(this.waiting.shift()!)
     // Keep the moments a waiting view may still need, and fold older ones into what was known.
-    const keepFrom = Math.min(this.waiting[0]?.moment ?? latest, latest) - slack
+    const keepFrom = Math.min(this.waiting[0]?.moment ?? latest, latest) - lookBack
     while (this.first < keepFrom && this.moments.length > 1) {
       const oldest = this.moments.shift()!
       this.first++
@@ -171,8 +176,8 @@ export class SightJudge {
     if (self === -1) return
     const at = self * this.map.cols + view.rows[self]!.indexOf("@")
     const got = view.rows.join("\n")
-    const low = Math.max(this.first, view.moment - slack)
-    const high = Math.min(this.first + this.moments.length - 1, view.moment + slack)
+    const low = Math.max(this.first, view.moment - lookBack)
+    const high = Math.min(this.first + this.moments.length - 1, view.moment + lookAhead)
     for (const rule of rules) {
       const verdict = this.verdicts[rule]
       let nearest: { expected: ReadonlyArray<string>; differences: number } | undefined

@@ -1,0 +1,113 @@
+import { Data, Effect, type Scope } from "effect"
+import { execFile } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+
+/**
+ * A real terminal the checker owns, for a client under check: its own tmux server (nothing
+ * else is touched), one pane of a given size with no status bar, the client run in it by a
+ * small shell wrapper that notes its exit status and whether the terminal's modes came
+ * back. The screen is read as text; keys are typed literally. The pane stays after the
+ * client exits, so what it printed last can still be read.
+ */
+
+export class TtyError extends Data.TaggedError("TtyError")<{ readonly message: string }> {}
+
+export interface Size {
+  readonly columns: number
+  readonly rows: number
+}
+
+/** How the client ended, once it has. */
+export interface Ended {
+  /** Its exit status (128 + n for signal n). */
+  readonly code: number
+  /** The terminal's modes (stty) as they were before it started. */
+  readonly modesRestored: boolean
+  /** Not left in the alternate screen. */
+  readonly mainScreen: boolean
+  /** The cursor shown again. */
+  readonly cursorShown: boolean
+}
+
+export interface Tty {
+  /** The screen as lines of text, trailing blanks trimmed. */
+  readonly screen: Effect.Effect<ReadonlyArray<string>>
+  /** Types text, each character a key. */
+  readonly type: (keys: string) => Effect.Effect<void>
+  /** Presses a key by tmux's name for it: Enter, C-c. */
+  readonly press: (key: string) => Effect.Effect<void>
+  readonly resize: (size: Size) => Effect.Effect<void>
+  /** How it ended, or undefined while it runs. */
+  readonly ended: Effect.Effect<Ended | undefined>
+}
+
+/** Runs the command, notes its status and whether `stty -g` is the same after as before. */
+const wrapper = `status=$1; shift
+before=$(stty -g 2>/dev/null)
+"$@"
+code=$?
+after=$(stty -g 2>/dev/null)
+if [ "$before" = "$after" ]; then modes=same; else modes=changed; fi
+printf '%s %s\\n' "$code" "$modes" > "$status"
+exit $code`
+
+const run = (args: ReadonlyArray<string>) =>
+  Effect.async<string, TtyError>((resume) => {
+    execFile("tmux", [...args], { timeout: 5000 }, (error, stdout, stderr) => {
+      if (error) {
+        const missing = (error as NodeJS.ErrnoException).code === "ENOENT"
+        resume(Effect.fail(new TtyError({ message: missing ? "check client needs tmux: apt-get install tmux" : `tmux: ${stderr.trim() || error.message}` })))
+      } else {
+        resume(Effect.succeed(stdout))
+      }
+    })
+  })
+
+/** Whether tmux can be run here. */
+export const tmuxAvailable: Effect.Effect<void, TtyError> = run(["-V"]).pipe(Effect.asVoid)
+
+/** `command` in a new terminal of `size`; closed (the client killed) when the scope ends. */
+export const openTty = (command: ReadonlyArray<string>, size: Size): Effect.Effect<Tty, TtyError, Scope.Scope> =>
+  Effect.gen(function*() {
+    const dir = yield* Effect.acquireRelease(
+      Effect.sync(() => mkdtempSync(join(tmpdir(), "nuggets-check-"))),
+      (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+    )
+    const socket = join(dir, "tmux")
+    const config = join(dir, "tmux.conf")
+    const status = join(dir, "status")
+    writeFileSync(config, "set -g status off\nset -g remain-on-exit on\nset -g default-terminal screen\n")
+    const tmux = (...args: ReadonlyArray<string>) => run(["-S", socket, "-f", config, ...args])
+    yield* Effect.acquireRelease(
+      tmux("new-session", "-d", "-s", "check", "-x", String(size.columns), "-y", String(size.rows), "sh", "-c", wrapper, "sh", status, ...command),
+      () => tmux("kill-server").pipe(Effect.ignore)
+    )
+    const format = (what: string) => tmux("display-message", "-p", "-t", "check", what).pipe(Effect.map((text) => text.trim()), Effect.orDie)
+    return {
+      screen: tmux("capture-pane", "-p", "-t", "check").pipe(
+        Effect.map((text) => text.replace(/\n$/, "").split("\n").map((line) => line.trimEnd())),
+        Effect.orDie
+      ),
+      type: (keys) => tmux("send-keys", "-t", "check", "-l", keys).pipe(Effect.asVoid, Effect.orDie),
+      press: (key) => tmux("send-keys", "-t", "check", key).pipe(Effect.asVoid, Effect.orDie),
+      resize: (to) => tmux("resize-window", "-t", "check", "-x", String(to.columns), "-y", String(to.rows)).pipe(Effect.asVoid, Effect.orDie),
+      ended: Effect.gen(function*() {
+        if ((yield* format("#{pane_dead}")) !== "1") return undefined
+        let noted = ""
+        try {
+          noted = readFileSync(status, "utf8")
+        } catch {
+          // Killed before the wrapper could write: tmux still knows the status.
+        }
+        const [code, modes] = noted.trim().split(" ")
+        return {
+          code: Number(code ?? (yield* format("#{pane_dead_status}"))),
+          modesRestored: modes === "same",
+          mainScreen: (yield* format("#{alternate_on}")) !== "1",
+          cursorShown: (yield* format("#{cursor_flag}")) === "1"
+        }
+      })
+    }
+  })

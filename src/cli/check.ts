@@ -1,8 +1,9 @@
 import { Console, Effect, Logger, LogLevel, Option } from "effect"
+import { checkClient, clientChecks } from "../kit/check-client.js"
 import { checkServer, serverChecks } from "../kit/check-server.js"
 import { counts, type Report, reportJson, reportText } from "../kit/report.js"
 import type { Dialect } from "../protocol/dialect.js"
-import { choice, command, decimal, flag, group, optional, text, textArg, wholeNumberArg, withDefault } from "./command.js"
+import { choice, command, commandArgs, decimal, flag, group, optional, text, textArg, wholeNumberArg, withDefault } from "./command.js"
 import { CliError } from "./error.js"
 import { parseServableMap, readMapText } from "./maps.js"
 import { noColorOption } from "./options.js"
@@ -82,4 +83,39 @@ const checkServerNode = command(
     })
 )
 
-export const checkNode = group("check", "Check a Nuggets server or client, written by anyone, against the spec.", [checkServerNode])
+const checkClientNode = command(
+  "client",
+  {
+    summary: "Run a Nuggets client in a terminal of the checker's own (tmux), against a server the checker plays, type " +
+      "keys, and report what the client sends and shows: each check passes or says what was sent, what came back and " +
+      "the line of the spec. The client is run as COMMAND 127.0.0.1 PORT [NAME], or with {host} {port} {name} in " +
+      "COMMAND replaced. Needs tmux. Exit status 1 if any check fails.",
+    args: { command: commandArgs("COMMAND", "the client and its own arguments, after --") },
+    options: {
+      dialect: choice("dialect", "D", ["2019", "2021"] as const, "what the checker's server speaks: 2019 (NO, GAMEOVER) or 2021 (ERROR, QUIT GAME OVER:)")
+        .pipe(withDefault<"2019" | "2021">("2019")),
+      only: text("only", "NAME", `run one check: ${clientChecks.map((check) => check.name).join(", ")}`).pipe(optional()),
+      timeout: decimal("timeout", "S", 0.5, 600, "seconds to wait for each thing the client should send or show").pipe(withDefault(3)),
+      deadline: decimal("deadline", "S", 1, 7200, "seconds the whole run may take").pipe(withDefault(300)),
+      ...reportOptions
+    }
+  },
+  (options) =>
+    Effect.gen(function*() {
+      const only = yield* checkOnly(options.only, clientChecks.map((check) => check.name))
+      const report = yield* checkClient({
+        command: options.command,
+        dialect: dialectOf(options.dialect)!,
+        answerMs: options.timeout * 1000,
+        only,
+        scenarioMs: Math.max(60_000, options.timeout * 20_000),
+        totalMs: options.deadline * 1000
+      }).pipe(
+        Logger.withMinimumLogLevel(LogLevel.None),
+        Effect.mapError((error) => new CliError({ message: error.message }))
+      )
+      yield* printReport(report, options)
+    })
+)
+
+export const checkNode = group("check", "Check a Nuggets server or client, written by anyone, against the spec.", [checkServerNode, checkClientNode])

@@ -43,7 +43,14 @@ export class Declared<A> extends Declaration<Options.Options<A>> {
 
 /** A positional argument: its parser and its help, from one declaration. */
 export class Argument<A> extends Declaration<Args.Args<A>> {
-  constructor(parser: Args.Args<A>, help: HelpEntry, readonly name: string, readonly required: boolean) {
+  constructor(
+    parser: Args.Args<A>,
+    help: HelpEntry,
+    readonly name: string,
+    readonly required: boolean,
+    /** Takes every word left (the last argument only): a command and its own arguments, after `--`. */
+    readonly variadic = false
+  ) {
     super(parser, help)
   }
 }
@@ -140,6 +147,10 @@ export const wholeNumberArg = (name: string, min: number, max: number, help: str
     true
   )
 
+/** A command to run and its arguments: every word left, at least one; typed after `--`. */
+export const commandArgs = (name: string, help: string): Argument<ReadonlyArray<string>> =>
+  new Argument(Args.text({ name }).pipe(Args.atLeast(1)), { term: `-- ${name} ...`, text: help }, name, true, true)
+
 export const optionalArg = (absent?: string) => <A>(self: Argument<A>): Argument<Option.Option<A>> =>
   new Argument(Args.optional(self.parser), absent === undefined ? self.help : { ...self.help, default: absent }, self.name, false)
 
@@ -226,7 +237,8 @@ export interface CommandNode<R, E> {
 const usageOf = (args: ReadonlyArray<Argument<unknown>>, hasOptions: boolean): string => {
   let tail = ""
   for (const arg of args.slice().reverse()) {
-    tail = arg.required ? `${arg.name}${tail ? ` ${tail}` : ""}` : `[${arg.name}${tail ? ` ${tail}` : ""}]`
+    const name = arg.variadic ? `-- ${arg.name} ...` : arg.name
+    tail = arg.required ? `${name}${tail ? ` ${tail}` : ""}` : `[${name}${tail ? ` ${tail}` : ""}]`
   }
   return [hasOptions ? "[options]" : "", tail].filter(Boolean).join(" ")
 }

@@ -91,7 +91,7 @@ const parseWords = <R, E>(command: Runnable<R, E>, words: ReadonlyArray<string>,
     if (dashes !== -1) positional.push(...words.slice(dashes + 1))
     const required = command.args.filter((arg) => arg.required).length
     if (positional.length < required) return yield* usageError(`${command.args[positional.length]!.name} — missing; ${tryHelp}`)
-    if (positional.length > command.args.length) {
+    if (positional.length > command.args.length && command.args.at(-1)?.variadic !== true) {
       return yield* usageError(`unexpected argument '${positional[command.args.length]}' — ${tryHelp}`)
     }
     const ourWords = (error: ValidationError.ValidationError) => new CliError({ message: docLine(error.error) })

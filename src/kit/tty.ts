@@ -8,8 +8,8 @@ import { join } from "node:path"
  * A real terminal the checker owns, for a client under check: its own tmux server (nothing
  * else is touched), one pane of a given size with no status bar, the client run in it by a
  * small shell wrapper that notes its exit status and whether the terminal's modes came
- * back. The screen is read as text; keys are typed literally. The pane stays after the
- * client exits, so what it printed last can still be read.
+ * back. The screen is read as text; keys are typed literally. The terminal stays after the
+ * client exits, as it left it, so what it printed last can still be read.
  */
 
 export class TtyError extends Data.TaggedError("TtyError")<{ readonly message: string }> {}
@@ -43,7 +43,10 @@ export interface Tty {
   readonly ended: Effect.Effect<Ended | undefined>
 }
 
-/** Runs the command, notes its status and whether `stty -g` is the same after as before. */
+/**
+ * Runs the command, notes its status and whether `stty -g` is the same after as before,
+ * then stays, printing nothing: the terminal keeps what the client left, cursor and all.
+ */
 const wrapper = `status=$1; shift
 before=$(stty -g 2>/dev/null)
 "$@"
@@ -51,7 +54,7 @@ code=$?
 after=$(stty -g 2>/dev/null)
 if [ "$before" = "$after" ]; then modes=same; else modes=changed; fi
 printf '%s %s\\n' "$code" "$modes" > "$status"
-exit $code`
+exec sleep 86400`
 
 const run = (args: ReadonlyArray<string>) =>
   Effect.async<string, TtyError>((resume) => {
@@ -78,7 +81,7 @@ export const openTty = (command: ReadonlyArray<string>, size: Size): Effect.Effe
     const socket = join(dir, "tmux")
     const config = join(dir, "tmux.conf")
     const status = join(dir, "status")
-    writeFileSync(config, "set -g status off\nset -g remain-on-exit on\nset -g default-terminal screen\n")
+    writeFileSync(config, "set -g status off\nset -g default-terminal screen\n")
     const tmux = (...args: ReadonlyArray<string>) => run(["-S", socket, "-f", config, ...args])
     yield* Effect.acquireRelease(
       tmux("new-session", "-d", "-s", "check", "-x", String(size.columns), "-y", String(size.rows), "sh", "-c", wrapper, "sh", status, ...command),
@@ -94,16 +97,15 @@ export const openTty = (command: ReadonlyArray<string>, size: Size): Effect.Effe
       press: (key) => tmux("send-keys", "-t", "check", key).pipe(Effect.asVoid, Effect.orDie),
       resize: (to) => tmux("resize-window", "-t", "check", "-x", String(to.columns), "-y", String(to.rows)).pipe(Effect.asVoid, Effect.orDie),
       ended: Effect.gen(function*() {
-        if ((yield* format("#{pane_dead}")) !== "1") return undefined
-        let noted = ""
+        let noted: string
         try {
           noted = readFileSync(status, "utf8")
         } catch {
-          // Killed before the wrapper could write: tmux still knows the status.
+          return undefined
         }
         const [code, modes] = noted.trim().split(" ")
         return {
-          code: Number(code ?? (yield* format("#{pane_dead_status}"))),
+          code: Number(code),
           modesRestored: modes === "same",
           mainScreen: (yield* format("#{alternate_on}")) !== "1",
           cursorShown: (yield* format("#{cursor_flag}")) === "1"

@@ -1,10 +1,12 @@
 import { Console, Effect, Logger, LogLevel, Option } from "effect"
+import { resolve } from "node:path"
 import { checkClient, clientChecks } from "../kit/check-client.js"
 import { checkServer, serverChecks } from "../kit/check-server.js"
 import { counts, type Report, reportJson, reportText } from "../kit/report.js"
 import type { Dialect } from "../protocol/dialect.js"
 import { choice, command, commandArgs, decimal, flag, group, optional, text, textArg, wholeNumberArg, withDefault } from "./command.js"
 import { CliError } from "./error.js"
+import { checkOutputs } from "./files.js"
 import { parseServableMap, readMapText } from "./maps.js"
 import { noColorOption } from "./options.js"
 
@@ -96,6 +98,7 @@ const checkClientNode = command(
         .pipe(withDefault<"2019" | "2021">("2019")),
       only: text("only", "NAME", `run one check: ${clientChecks.map((check) => check.name).join(", ")}`).pipe(optional()),
       timeout: decimal("timeout", "S", 0.5, 600, "seconds to wait for each thing the client should send or show").pipe(withDefault(3)),
+      clientLog: text("client-log", "FILE", "add the client's stderr (its log) to the end of FILE").pipe(optional("thrown away")),
       deadline: decimal("deadline", "S", 1, 7200, "seconds the whole run may take").pipe(withDefault(300)),
       ...reportOptions
     }
@@ -103,8 +106,10 @@ const checkClientNode = command(
   (options) =>
     Effect.gen(function*() {
       const only = yield* checkOnly(options.only, clientChecks.map((check) => check.name))
+      yield* checkOutputs(Option.toArray(options.clientLog).map((path) => ({ path, flag: "--client-log", append: true })), [], false)
       const report = yield* checkClient({
         command: options.command,
+        ...Option.match(options.clientLog, { onNone: () => ({}), onSome: (clientLog) => ({ clientLog: resolve(clientLog) }) }),
         dialect: dialectOf(options.dialect)!,
         answerMs: options.timeout * 1000,
         only,

@@ -112,7 +112,8 @@ export const checkClient = (options: CheckClientOptions): Effect.Effect<Report, 
       target: `nuggets check client ${options.command.join(" ")}`,
       about: [
         `dialect: ${options.dialect === "spec" ? "2019" : "2021"}`,
-        `run as: ${commandFor(options.command, 0, "NAME").join(" ").replace(" 0 ", " PORT ")}, in a terminal of 80 x 24 (20 x 5 for the small window)`
+        `run as: ${commandFor(options.command, 0, "NAME").join(" ").replace(" 0 ", " PORT ")} 2>${options.clientLog ?? "(a file of the checker's)"}, ` +
+          "in a terminal of 80 x 24 (20 x 5 for the small window)"
       ],
       checks
     }

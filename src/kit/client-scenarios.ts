@@ -30,9 +30,12 @@ const judgeMap = (stage: Stage, rows: ReadonlyArray<string>, sent: string) =>
     const { lines, ok } = yield* screenWhen(stage.tty, stage.options.answerMs, (lines) => drawnAt(lines, rows))
     if (ok) return
     const at = findGrid(lines, rows)
+    const wrong = rows.findIndex((each, index) => (lines[1 + index] ?? "").trimEnd() !== each.trimEnd())
     stage.fail("map-drawn", {
       what: at === undefined
         ? "the grid is not on the screen"
+        : at.row === 1 && at.col === 0
+        ? `the grid under the status line is not the DISPLAY's: its row ${wrong} shows ${escaped(lines[1 + wrong] ?? "", 40)}, not ${escaped(rows[wrong]!, 40)}`
         : `the grid is drawn from row ${at.row}, column ${at.col}; the spec puts it right under the status line (row 1, column 0)`,
       sent,
       got: shown(lines),
@@ -140,10 +143,9 @@ export const refusedScenario = (stage: Stage) =>
     yield* stage.server.send(full)
     const exit = yield* expectExit(stage, "refused-join", escaped(full), full === "NO" ? Spec.gameFull : Spec.quit, 5000, false)
     if (exit === undefined) return
-    stage.note("refused-join", `it exited with status ${exit.ended.code}`)
-    if (full !== "NO" && !exit.lines.join("\n").includes("Game is full")) {
-      stage.fail("refused-join", { what: "the reason the server gave is not shown", sent: escaped(full), got: shown(exit.lines), spec: Spec.showNo })
-    }
+    // The spec asks only that it exit; whether the words reach the user is worth knowing.
+    const told = full === "NO" || exit.lines.join("\n").includes("Game is full")
+    stage.note("refused-join", `it exited with status ${exit.ended.code}${told ? "" : "; the reason the server gave was not on the terminal (stderr goes to the log)"}`)
   })
 
 /** A window too small for the grid: a complaint, and the game once it is enlarged. */
@@ -157,7 +159,7 @@ export const smallWindowScenario = (stage: Stage) =>
     if ((yield* stage.tty.ended) !== undefined) {
       return stage.fail("small-window", { what: "the client exited instead of waiting for a larger window", sent, got: shown(lines), spec: Spec.tooSmall })
     }
-    if (lines.every((line) => line.trim() === "") || lines.some((line) => line.includes("|.......@"))) {
+    if (!lines.some((line) => /small|large|big|enlarge|resize|size/i.test(line))) {
       stage.fail("small-window", { what: "no complaint that the window is too small", sent, got: shown(lines), spec: Spec.tooSmall })
     }
     yield* stage.tty.resize({ columns: 80, rows: 24 })

@@ -19,6 +19,8 @@ export interface ClientCheckOptions {
   readonly dialect: Dialect
   /** How long to wait for each thing the client should do. */
   readonly answerMs: number
+  /** Where the client's stderr goes (added to the end); a file of the checker's own, thrown away, unless given. */
+  readonly clientLog?: string
 }
 
 export interface Stage {
@@ -52,7 +54,7 @@ export const openStage = (
 ): Effect.Effect<Stage, UdpError | TtyError, Scope.Scope> =>
   Effect.gen(function*() {
     const server = yield* openScriptServer()
-    const tty = yield* openTty(commandFor(options.command, server.port, name), size)
+    const tty = yield* openTty(commandFor(options.command, server.port, name), size, options.clientLog)
     // On the way out, a client still running is told to quit, as a server would.
     yield* Effect.addFinalizer(() =>
       tty.ended.pipe(

@@ -44,12 +44,13 @@ export interface Tty {
 }
 
 /**
- * Runs the command, notes its status and whether `stty -g` is the same after as before,
- * then stays, printing nothing: the terminal keeps what the client left, cursor and all.
+ * Runs the command with its stderr (its log, as the spec has it) in a file, notes its status
+ * and whether `stty -g` is the same after as before, then stays, printing nothing: the
+ * terminal keeps what the client left, cursor and all.
  */
-const wrapper = `status=$1; shift
+const wrapper = `status=$1; log=$2; shift 2
 before=$(stty -g 2>/dev/null)
-"$@"
+"$@" 2>>"$log"
 code=$?
 after=$(stty -g 2>/dev/null)
 if [ "$before" = "$after" ]; then modes=same; else modes=changed; fi
@@ -71,8 +72,11 @@ const run = (args: ReadonlyArray<string>) =>
 /** Whether tmux can be run here. */
 export const tmuxAvailable: Effect.Effect<void, TtyError> = run(["-V"]).pipe(Effect.asVoid)
 
-/** `command` in a new terminal of `size`; closed (the client killed) when the scope ends. */
-export const openTty = (command: ReadonlyArray<string>, size: Size): Effect.Effect<Tty, TtyError, Scope.Scope> =>
+/**
+ * `command` in a new terminal of `size`, its stderr added to `log` (a file of the terminal's
+ * own unless given); closed (the client killed) when the scope ends.
+ */
+export const openTty = (command: ReadonlyArray<string>, size: Size, log?: string): Effect.Effect<Tty, TtyError, Scope.Scope> =>
   Effect.gen(function*() {
     const dir = yield* Effect.acquireRelease(
       Effect.sync(() => mkdtempSync(join(tmpdir(), "nuggets-check-"))),
@@ -84,7 +88,7 @@ export const openTty = (command: ReadonlyArray<string>, size: Size): Effect.Effe
     writeFileSync(config, "set -g status off\nset -g default-terminal screen\n")
     const tmux = (...args: ReadonlyArray<string>) => run(["-S", socket, "-f", config, ...args])
     yield* Effect.acquireRelease(
-      tmux("new-session", "-d", "-s", "check", "-x", String(size.columns), "-y", String(size.rows), "sh", "-c", wrapper, "sh", status, ...command),
+      tmux("new-session", "-d", "-s", "check", "-x", String(size.columns), "-y", String(size.rows), "sh", "-c", wrapper, "sh", status, log ?? join(dir, "stderr"), ...command),
       () => tmux("kill-server").pipe(Effect.ignore)
     )
     const format = (what: string) => tmux("display-message", "-p", "-t", "check", what).pipe(Effect.map((text) => text.trim()), Effect.orDie)

@@ -1,0 +1,96 @@
+// A tiny Nuggets client for the checker's tests, in plain Node so that it starts at once:
+// right by default, wrong on purpose with --bugs=a,b (one bug per check that must fail).
+//   node toy-client.mjs [--bugs=...] HOST PORT [NAME]
+import * as dgram from "node:dgram"
+
+const args = process.argv.slice(2)
+const bugs = new Set((args.find((arg) => arg.startsWith("--bugs="))?.slice(7) ?? "").split(",").filter(Boolean))
+const [host, port, name] = args.filter((arg) => !arg.startsWith("--bugs="))
+const out = process.stdout
+const spectator = name === undefined
+const socket = dgram.createSocket("udp4")
+let grid
+let view
+let letter = "?"
+let purse = 0
+let left = "?"
+let note = ""
+
+const send = (text) => socket.send(text, Number(port), host)
+const status = () => {
+  const text = spectator ? `Spectator: ${left} nuggets unclaimed.` : `Player ${letter} has ${purse} nuggets (${left} nuggets unclaimed).`
+  return bugs.has("status") ? text.replace(/\.$/, "!") : text
+}
+
+const draw = () => {
+  let screen = "\x1b[H\x1b[2J"
+  const small = grid && (out.rows < grid.rows + 1 || out.columns < grid.cols)
+  if (small && !bugs.has("small")) {
+    out.write(`${screen}Too small: need ${grid.cols} x ${grid.rows + 1}`)
+    return
+  }
+  screen += (status() + (note ? `  ${note}` : "")).slice(0, out.columns)
+  const top = bugs.has("map") ? 3 : 2
+  for (const [index, row] of (view ?? []).entries()) screen += `\x1b[${top + index};1H${row.slice(0, out.columns)}`
+  out.write(screen)
+}
+
+const leave = (code, words) => {
+  if (!bugs.has("restore")) {
+    out.write("\x1b[?25h\x1b[?1049l")
+    process.stdin.setRawMode(false)
+  }
+  if (words) out.write(words.endsWith("\n") ? words : `${words}\n`)
+  socket.close()
+  // Node puts the terminal's modes back at any exit it sees: the buggy client dies without one.
+  if (bugs.has("restore")) process.kill(process.pid, "SIGKILL")
+  process.exit(code)
+}
+
+socket.on("message", (data) => {
+  const text = data.toString("latin1")
+  const [word] = text.split(/[ \n]/, 1)
+  const rest = text.slice(word.length + 1)
+  if (word === "OK") letter = rest
+  else if (word === "GRID") {
+    const [rows, cols] = rest.split(" ").map(Number)
+    grid = { rows, cols }
+  } else if (word === "GOLD") {
+    if (bugs.has("gold")) return
+    const [n, p, r] = rest.split(" ").map(Number)
+    purse = bugs.has("purse") ? purse + n : p
+    left = r
+    if (n > 0) note = `GOLD received: ${n}`
+  } else if (word === "DISPLAY") {
+    if (!rest.endsWith("\n") && bugs.has("newline")) throw new Error("a DISPLAY without its last newline")
+    view = rest.split("\n").filter((row) => row !== "")
+  } else if (word === "NO" || word === "ERROR") {
+    if (grid === undefined) return leave(1, `refused: ${rest}`)
+    if (!bugs.has("refusal")) note = rest
+  } else if (word === "QUIT") {
+    if (rest.startsWith("GAME OVER:")) return leave(0, bugs.has("summary") ? "" : rest)
+    if (bugs.has("quit")) return
+    return leave(grid === undefined ? 1 : 0, rest)
+  } else if (word === "GAMEOVER") {
+    return leave(0, bugs.has("summary") ? "" : rest)
+  } else if (bugs.has("note")) {
+    throw new Error(`unknown message ${word}`)
+  } else {
+    note = `unknown message from the server: ${word}`
+  }
+  draw()
+})
+
+out.write("\x1b[?1049h\x1b[?25l")
+process.stdin.setRawMode(true)
+process.stdin.on("data", (keys) => {
+  for (const key of keys.toString("latin1")) {
+    note = ""
+    if (key === "Q") send("KEY Q")
+    else if (bugs.has("keys") && /[HJKLYUBN]/.test(key)) send(`KEY ${key.toLowerCase()}`)
+    else if (!(grid && out.rows < grid.rows + 1)) send(`KEY ${key}`)
+  }
+})
+out.on("resize", draw)
+const joinName = bugs.has("truncate") ? name : name?.slice(0, 50)
+send(spectator ? "SPECTATE" : bugs.has("join") ? `play ${joinName}` : `PLAY ${joinName}`)

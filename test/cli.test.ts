@@ -124,7 +124,11 @@ describe("no flag is ignored: a flag that cannot act refuses the command line, n
     [["replay", "g.ndjson", "--web", "0", "--speed", "2"], "--speed — cannot be used with --web"],
     [["replay", "g.ndjson", "--overwrite"], "--overwrite — only with --cast"],
     [["serve", "--overwrite"], "--overwrite — only with --record"],
-    [["play", "--overwrite"], "--overwrite — only with --record"]
+    [["play", "--overwrite"], "--overwrite — only with --record"],
+    [["serve", "--web-name", "nuggets.example"], "--web-name — only with --web"],
+    [["play", "--web-name", "nuggets.example"], "--web-name — only with --web"],
+    [["replay", "g.ndjson", "--web-name", "nuggets.example"], "--web-name — only with --web"],
+    [["serve", "--web", "0", "--web-name", "not a name"], '--web-name — "not a name" is not a host name; write a name such as nuggets.example.org']
   ]
   for (const [args, why] of cases) {
     it(`nuggets ${args.join(" ")}`, async () => {

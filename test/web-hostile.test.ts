@@ -5,7 +5,7 @@
  * comes back within 150 MB of where it started.
  */
 import { afterEach, describe, expect, it } from "@effect/vitest"
-import { hostname } from "node:os"
+import { hostname, networkInterfaces } from "node:os"
 import type { Socket } from "node:net"
 import {
   connectTo,
@@ -134,12 +134,19 @@ describe("the web side against one hostile client", () => {
   }, 180_000)
 
   it("6. bound to every interface, a page from another site's name (DNS rebinding) is refused; this machine's names pass", async () => {
-    const game = await served(["--web", "0.0.0.0:0"])
+    const game = await served(["--web", "0.0.0.0:0", "--web-name", "nuggets.example"])
     const { port } = new URL(game.url)
     for (const path of ["/", "/watch"]) expect(await statusFor(game.url, path, { host: `rebound.example:${port}` })).toBe(421)
     expect(await statusFor(game.url, "/play", { host: `rebound.example:${port}`, ...fullUpgrade })).toBe(421)
     expect(await statusFor(game.url, "/", { host: `${hostname()}:${port}` })).toBe(200)
     expect(await statusFor(game.url, "/", { host: `127.0.0.1:${port}` })).toBe(200)
+    // The name given with --web-name, as a proxy in front would send it.
+    expect(await statusFor(game.url, "/", { host: "nuggets.example" })).toBe(200)
+    // A friend on the network is told where to go: every address of this machine on a network.
+    const lan = Object.values(networkInterfaces()).flatMap((each) => each ?? []).filter((each) => !each.internal && each.family === "IPv4")
+    const told = game.program.stdout.find((line) => line.startsWith("From another machine on this network: "))
+    if (lan.length === 0) expect(told).toBeUndefined()
+    else expect(told).toBe(`From another machine on this network: ${lan.map((each) => `http://${each.address}:${port}/`).join(" ")}`)
     await stillServing(game, { startRssMB: game.startRssMB })
   }, 60_000)
 

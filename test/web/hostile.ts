@@ -54,12 +54,17 @@ export const serveWeb = async (webArgs: ReadonlyArray<string> = ["--web", "127.0
   }
 }
 
-/** A UDP spectator gets its GRID and a DISPLAY. */
+let probes = 0
+
+/** A UDP player joins, gets its DISPLAY, and quits. */
 export const udpProbe = async (port: number): Promise<string> => {
   const probe = await TestClient.open(port)
   try {
-    probe.send("SPECTATE")
-    return await probe.nextStarting("DISPLAY")
+    probe.send(`PLAY Probe ${++probes}`)
+    const display = await probe.nextStarting("DISPLAY")
+    probe.send("KEY Q")
+    await probe.nextStarting("QUIT")
+    return display
   } finally {
     probe.close()
   }
@@ -94,7 +99,7 @@ export const freshPage = async (url: string): Promise<void> => {
 }
 
 /**
- * The checks after an attack: the process still runs, a UDP spectator gets its DISPLAY, a
+ * The checks after an attack: the process still runs, a UDP player gets its DISPLAY, a
  * fresh page watches and plays, and the resident memory comes back within `rssSlackMB`
  * of where it started (awaited with a deadline: a collector frees memory in its own time).
  */

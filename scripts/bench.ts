@@ -134,7 +134,7 @@ console.table({
   "bytes sent per key": row((f) => f.server.bytesPerKey),
   "server peak RSS MB (latency run)": row((f) => f.server.peakRssMB, "< 150 (large)"),
   "server peak RSS MB (after saturation)": row((f) => f.server.peakRssMBAfterSaturation),
-  "saturation: keys per second": row((f) => f.saturation?.keysPerSecond ?? "-", "≤ 1,560 (26 players × the key limit)"),
+  "saturation: keys per second": row((f) => f.saturation?.keysPerSecond ?? "-", "near 1,560 (26 players × the key limit of 60)"),
   "saturation: server CPU µs per key": row((f) => f.saturation?.cpuMicrosPerKey ?? "-"),
   "saturation: server CPU share of a core": row((f) => f.saturation?.serverCpuShare ?? "-"),
   "saturation: lost updates": row((f) => f.saturation?.lostUpdates ?? "-", "0"),

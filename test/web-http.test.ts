@@ -11,6 +11,7 @@ import { Outbox } from "../src/web/outbox.js"
 import { collectAllGold, gridOf, TestClient } from "./server/harness.js"
 import { loadMap } from "./support.js"
 import { closeAll, later, PageSocket, startWebGame, Watcher } from "./web/harness.js"
+import { maskedTextFrame, rawWebSocket, readUntil } from "./web/hostile.js"
 
 const main = loadMap("main.txt")
 
@@ -323,6 +324,17 @@ describe("web: playing over a WebSocket", () => {
     const udp = await udpClient(port)
     udp.send("PLAY Unharmed")
     expect(await udp.next()).toBe("OK A")
+  })
+
+  it("many small messages in one burst are not taken for one unfinished message", async () => {
+    const { url } = await game()
+    const { socket } = await rawWebSocket(url, "PLAY Burst", /OK A/)
+    later(socket, (socket) => socket.destroy())
+    const answer = readUntil(socket, /OK A/, 3000)
+    // 3,000 keys (33 KB) in one write, then the same PLAY again, answered with the same OK.
+    socket.write(Buffer.concat([...Array.from({ length: 3000 }, () => maskedTextFrame("KEY z")), maskedTextFrame("PLAY Burst")]))
+    expect(await answer).toMatch(/OK A/)
+    expect(socket.destroyed).toBe(false)
   })
 
   it("closing the socket (a closed tab says 1001) quits its player", async () => {

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 
-/** Messages waiting beyond which a page is taken to be gone: it is cut off. */
+/** Messages waiting, while the page takes nothing, beyond which it is taken to be gone: it is cut off. */
 const maxWaiting = 256
 
 const isDisplay = (data: Uint8Array | string) => typeof data !== "string" && data[0] === 0x44 && data[1] === 0x49

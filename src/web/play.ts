@@ -35,8 +35,8 @@ const holdPoll = Duration.millis(50)
  * cuts a sender off long before.
  */
 const maxUnfinishedBytes = 16 * 1024
-/** The most a WebSocket frame header adds to a message (masked, 64-bit length). */
-const frameHeaderBytes = 14
+/** What a WebSocket frame from a page adds to a message of `length` bytes: 2, a longer length if needed, the mask. */
+const frameHeaderBytes = (length: number) => 2 + (length < 126 ? 0 : length < 65536 ? 2 : 8) + 4
 
 const encoder = new TextEncoder()
 const quitKey = encoder.encode("KEY Q")
@@ -108,8 +108,11 @@ export const playRoute = (
     // Forked before the socket opens: `write` waits for it to open.
     yield* Effect.forkScoped(Effect.ignore(Effect.forever(Effect.gen(function*() {
       yield* outbox.waiting
-      if (raw.writableLength > cutOffAbove || outbox.overflowing) return raw.destroy()
-      if (raw.writableLength > holdAbove) return yield* Effect.sleep(holdPoll)
+      // Held back while the page is not taking what it was sent: cut off once that is too much.
+      if (raw.writableLength > holdAbove) {
+        if (raw.writableLength > cutOffAbove || outbox.overflowing) return raw.destroy()
+        return yield* Effect.sleep(holdPoll)
+      }
       // One system write for all that waits, not one per message.
       yield* Effect.acquireUseRelease(
         Effect.sync(() => raw.cork()),
@@ -118,16 +121,21 @@ export const playRoute = (
       )
     }))))
 
-    // Bytes that make no message yet, counted as they arrive: see `maxUnfinishedBytes`.
+    // Bytes that make no message yet (see `maxUnfinishedBytes`): counted as they arrive, before
+    // the WebSocket library reads them, and looked at once it has taken the messages they end.
     let unfinished = 0
-    const arrived = (chunk: Buffer) => {
-      unfinished += chunk.length
+    const arrived = (chunk: Buffer) => void (unfinished += chunk.length)
+    const read = () => {
       if (unfinished > maxUnfinishedBytes) raw.destroy()
     }
-    yield* Effect.acquireRelease(Effect.sync(() => raw.on("data", arrived)), () => Effect.sync(() => raw.off("data", arrived)))
+    const listen = Effect.sync(() => {
+      raw.prependListener("data", arrived)
+      raw.on("data", read)
+    })
+    yield* Effect.addFinalizer(() => Effect.sync(() => raw.off("data", arrived).off("data", read)))
     const onMessage = (data: string | Uint8Array): Effect.Effect<void> | void => {
       const bytes = typeof data === "string" ? encoder.encode(data) : data
-      unfinished -= bytes.length + frameHeaderBytes
+      unfinished -= bytes.length + frameHeaderBytes(bytes.length)
       if (bytes.length > options.maxMessageBytes) return Effect.ignore(write(new Socket.CloseEvent(1009, "message too big")))
       host.receive(peer, bytes)
     }
@@ -136,7 +144,8 @@ export const playRoute = (
       Effect.ignore
     ))
     // A closed tab says 1001, which the socket reports as an error: any end of the socket is the page leaving.
-    yield* socket.runRaw(onMessage).pipe(Effect.ignore)
+    // Listened to once the socket is open: the library's own listener is there by then.
+    yield* socket.runRaw(onMessage, { onOpen: listen }).pipe(Effect.ignore)
     return HttpServerResponse.empty()
   })
 }

@@ -140,6 +140,11 @@ describe("the web side against one hostile client", () => {
     expect(await statusFor(game.url, "/play", { host: `rebound.example:${port}`, ...fullUpgrade })).toBe(421)
     expect(await statusFor(game.url, "/", { host: `${hostname()}:${port}` })).toBe(200)
     expect(await statusFor(game.url, "/", { host: `127.0.0.1:${port}` })).toBe(200)
+    // A hundred more from that name: the log says a few, not a line for each.
+    await Promise.all(Array.from({ length: 100 }, () => statusFor(game.url, "/", { host: `rebound.example:${port}` })))
+    const refusedLines = game.program.stderr.split("\n").filter((line) => line.includes("refused a request for"))
+    expect(refusedLines.length).toBeGreaterThan(0)
+    expect(refusedLines.length).toBeLessThanOrEqual(5)
     // The name given with --web-name, as a proxy in front would send it.
     expect(await statusFor(game.url, "/", { host: "nuggets.example" })).toBe(200)
     // A friend on the network is told where to go: every address of this machine on a network.

@@ -3,11 +3,11 @@ import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, FiberSet, type Scope } from "effect"
+import { makeLogLimiter } from "../net/logLimit.js"
 import { hostAllowed, lanUrls, machineNames, pageUrl, type WebAddress } from "./address.js"
 import { GatedServer, untilConnectionCloses } from "./connections.js"
 import { WebError } from "./error.js"
 import { refusal } from "./headers.js"
-import { RateLimitedLog } from "./rateLimitedLog.js"
 
 export interface Listening {
   /** The page's address on this machine, e.g. `http://127.0.0.1:8080/`. */
@@ -68,17 +68,24 @@ export const listen = <E>(
       Effect.mapError((error) => listenFailure(options, error.cause))
     )
     const port = server.address._tag === "TcpAddress" ? server.address.port : options.port
-    const log = yield* RateLimitedLog.make
+    // Warnings about what strangers send, a few a minute of each kind, the rest counted.
+    const limiter = makeLogLimiter()
+    const clock = yield* Effect.clock
+    const warn = (kind: string, line: string) =>
+      Effect.suspend(() => {
+        const { held, log } = limiter.admit(`web ${kind}`, clock.unsafeCurrentTimeMillis())
+        return Effect.forEach([...held, ...(log ? [line] : [])], (each) => Effect.logWarning(each), { discard: true })
+      })
     // Once listening, the server's own errors (say, no file descriptor left for a new connection) are only logged.
     const run = yield* FiberSet.makeRuntime<never>()
-    node.on("error", (error) => run(log.warning("web server", `the web server: ${error.message}`)))
+    node.on("error", (error) => run(warn("server", `web: the web server: ${error.message}`)))
 
     const names = new Set([...machineNames(), ...(options.names ?? [])])
     const routes = Effect.catchTag(router, "RouteNotFound", () => Effect.succeed(notFound))
     const app = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
       const named = request.headers["host"]
       if (hostAllowed(named, names)) return routes
-      return log.warning(
+      return warn(
         "host",
         `web: refused a request for ${JSON.stringify(named?.slice(0, 100))}; serve that name with --web-name NAME`
       ).pipe(Effect.as(misdirected))

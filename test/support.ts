@@ -23,6 +23,7 @@ export const cell = (map: GameMap, row: number, col: number) => row * map.cols +
 
 /** A game with no gold and no players, for placing things by hand. */
 export const emptyGame = (map: GameMap): GameState => ({
+  random: 0,
   rules: specRules,
   map,
   sight: makeSight(map, "spec"),

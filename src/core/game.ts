@@ -32,6 +32,7 @@ import {
   type Viewer,
   type Walk
 } from "./state.js"
+import { nextIntBetween } from "./random.js"
 import { makeSight } from "./visibility.js"
 
 // The game's transitions: each takes a state and a request, and gives a `Transition` or a refusal.
@@ -40,7 +41,8 @@ import { makeSight } from "./visibility.js"
 
 /**
  * A new game on `map`: piles in [min, max] (fewer where room spots are few), each at least
- * one nugget, on distinct random room spots. All randomness comes from Effect's `Random` service, so
+ * one nugget, on distinct random room spots. All randomness comes from Effect's `Random`
+ * service, which also seeds the state's own generator for later draws (see `random.ts`), so
  * `Effect.withRandom(Random.make(seed))` makes a whole game reproducible.
  */
 export const newGame = (map: GameMap, rules: Rules = specRules): Effect.Effect<GameState> =>
@@ -59,6 +61,7 @@ export const newGame = (map: GameMap, rules: Rules = specRules): Effect.Effect<G
       gold.set(spots[pile]!, sizes[pile]!)
     }
     return {
+      random: yield* Random.nextInt,
       rules,
       map,
       sight: makeSight(map, rules.sight),
@@ -101,52 +104,45 @@ const withKnown = (known: Uint8Array, visible: ArrayLike<number>): Uint8Array =>
 // ---- Transitions ----
 
 /** `PLAY name`: the next letter, dropped on a random empty room spot. */
-export const addPlayer = (
-  state: GameState,
-  client: ClientId,
-  rawName: string
-): Effect.Effect<Transition, PlayRefusal> =>
-  Effect.gen(function*() {
-    if (state.over) return yield* new GameIsOver()
-    const existing = playerOf(state, client)
-    // The same PLAY again: its answer was lost on the way, so it is given again.
-    if (existing) return welcomeAgain(state, existing.client, existing.index)
-    if (state.spectator === client) return yield* new AlreadyJoined({ as: "spectator" })
-    const name = sanitizeName(rawName, state.rules.maxNameLength)
-    if (name.trim().length === 0) return yield* new EmptyName()
-    if (state.players.length >= state.rules.maxPlayers) {
-      return yield* new GameFull({ maxPlayers: state.rules.maxPlayers })
-    }
-    const empty = Array.from(state.map.roomSpots).filter((spot) => !state.gold.has(spot) && !playerAt(state, spot))
-    if (empty.length === 0) return yield* new NoRoomLeft()
-    const position = empty[yield* Random.nextIntBetween(0, empty.length)]!
-    const index = state.players.length
-    const player: Player = {
-      index,
-      letter: C.PlayerLetters[index]!,
-      name,
-      client,
-      position,
-      purse: 0,
-      active: true,
-      known: withKnown(new Uint8Array(state.map.cells.length), state.sight.visibleFrom(position))
-    }
-    const next: GameState = { ...state, players: [...state.players, player] }
-    const notices: Array<Envelope> = [
-      { to: client, viewer: index, notice: { _tag: "Ok", letter: player.letter } },
-      ...welcome(next, client, index)
-    ]
-    return {
-      state: next,
-      notices: displayAll(next, notices, client),
-      changes: { ...noChanges, cells: [position], joined: [index] }
-    }
+export const addPlayer = (state: GameState, client: ClientId, rawName: string): Either.Either<Transition, PlayRefusal> => {
+  if (state.over) return Either.left(new GameIsOver())
+  const existing = playerOf(state, client)
+  // The same PLAY again: its answer was lost on the way, so it is given again.
+  if (existing) return Either.right(welcomeAgain(state, existing.client, existing.index))
+  if (state.spectator === client) return Either.left(new AlreadyJoined({ as: "spectator" }))
+  const name = sanitizeName(rawName, state.rules.maxNameLength)
+  if (name.trim().length === 0) return Either.left(new EmptyName())
+  if (state.players.length >= state.rules.maxPlayers) {
+    return Either.left(new GameFull({ maxPlayers: state.rules.maxPlayers }))
+  }
+  const empty = Array.from(state.map.roomSpots).filter((spot) => !state.gold.has(spot) && !playerAt(state, spot))
+  if (empty.length === 0) return Either.left(new NoRoomLeft())
+  const [pick, random] = nextIntBetween(state.random, 0, empty.length)
+  const position = empty[pick]!
+  const index = state.players.length
+  const player: Player = {
+    index,
+    letter: C.PlayerLetters[index]!,
+    name,
+    client,
+    position,
+    purse: 0,
+    active: true,
+    known: withKnown(new Uint8Array(state.map.cells.length), state.sight.visibleFrom(position))
+  }
+  const next: GameState = { ...state, random, players: [...state.players, player] }
+  const notices: Array<Envelope> = [
+    { to: client, viewer: index, notice: { _tag: "Ok", letter: player.letter } },
+    ...welcome(next, client, index)
+  ]
+  return Either.right({
+    state: next,
+    notices: displayAll(next, notices, client),
+    changes: { ...noChanges, cells: [position], joined: [index] }
   })
+}
 
-/**
- * `SPECTATE`: the newcomer replaces any spectator, who is told to quit. Transitions that
- * need no randomness return an Either, which is an Effect that needs no fiber to run.
- */
+/** `SPECTATE`: the newcomer replaces any spectator, who is told to quit. */
 export const addSpectator = (state: GameState, client: ClientId): Either.Either<Transition, SpectateRefusal> => {
   if (state.over) return Either.left(new GameIsOver())
   const existing = playerOf(state, client)
@@ -331,12 +327,9 @@ const goldNotices = (
     }
   }))
 }
-/** Any request: joining draws from `Random`; the others need nothing, as their Either shows. */
-export const applyRequest = (
-  state: GameState,
-  client: ClientId,
-  request: Request
-): Effect.Effect<Transition, Refusal> => {
+
+/** Any request: a plain function, as every transition is (joining draws from the state's own generator). */
+export const applyRequest = (state: GameState, client: ClientId, request: Request): Either.Either<Transition, Refusal> => {
   switch (request._tag) {
     case "Play":
       return addPlayer(state, client, request.name)

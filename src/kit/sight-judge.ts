@@ -228,6 +228,8 @@ export class SightJudge {
       })
     }
     const state: GameState = {
+      // Only the view is drawn from this state: no draw is ever made from its generator.
+      random: 0,
       rules: { ...specRules, sight: rule },
       map: this.map,
       sight: this.sights[rule],

@@ -1,6 +1,7 @@
 import { Clock, Deferred, Duration, Effect, Queue, Random, Schedule, Stream } from "effect"
 import { type ConnectError, resolveHost } from "../net/resolve.js"
-import { type Endpoint, makeUdpSocket, type UdpError } from "../net/udp.js"
+import { makeUdpSocket } from "../net/nodeUdp.js"
+import type { Endpoint, UdpError } from "../net/udp.js"
 import { encodeClientMessage } from "../protocol/messages.js"
 import type { SessionEnd } from "../protocol/reader.js"
 import { ownStanding } from "../protocol/summary.js"

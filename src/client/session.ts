@@ -1,8 +1,9 @@
 import { Clock, Effect, type Layer, Ref, Stream } from "effect"
 import { RedrawKey } from "../core/constants.js"
 import { resolveHost } from "../net/resolve.js"
-import { type Endpoint, makeUdpSocket } from "../net/udp.js"
-import { type ClientMessage, encodeClientMessage, excerpt } from "../protocol/messages.js"
+import { makeUdpSocket } from "../net/nodeUdp.js"
+import type { Endpoint } from "../net/udp.js"
+import { type ClientMessage, datagramText, encodeClientMessage, excerpt } from "../protocol/messages.js"
 import { gameOverScreen, screen } from "./screen.js"
 import {
   type ClientEvent,
@@ -72,7 +73,7 @@ export const joinGame = (options: JoinOptions, terminalLayer: Layer.Layer<Termin
 
       const events: Stream.Stream<ClientEvent> = Stream.mergeAll([
         socket.incoming.pipe(
-          Stream.tap((datagram) => Effect.logDebug(`received ${excerpt(datagram.data.toString("utf8"))}`)),
+          Stream.tap((datagram) => Effect.logDebug(`received ${excerpt(datagramText(datagram.data))}`)),
           Stream.map((datagram): ClientEvent => ({ _tag: "Datagram", data: datagram.data }))
         ),
         socket.failures.pipe(

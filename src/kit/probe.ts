@@ -1,6 +1,8 @@
 import { Data, Effect, Either, type Scope, Stream } from "effect"
-import { type Endpoint, makeUdpSocket, type UdpError } from "../net/udp.js"
+import { makeUdpSocket } from "../net/nodeUdp.js"
+import type { Endpoint, UdpError } from "../net/udp.js"
 import { decodeServerMessage, type ServerMessage } from "../protocol/messages.js"
+import { latin1 } from "../protocol/transcript.js"
 import { escaped } from "./lint.js"
 
 /**
@@ -28,7 +30,7 @@ const kinds: Readonly<Record<ServerMessage["_tag"], string>> = {
 
 const arrivalOf = (data: Uint8Array, at: number): Arrival => {
   const decoded = decodeServerMessage(data)
-  const text = Buffer.from(data).toString("latin1")
+  const text = latin1(data)
   const message = Either.getOrUndefined(decoded)
   return { bytes: data, text, at, message, kind: message ? kinds[message._tag] : text.split(/[ \n]/, 1)[0]! }
 }

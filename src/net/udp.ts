@@ -1,11 +1,12 @@
-import { Context, Data, Effect, Layer, Runtime, type Scope, Stream } from "effect"
-import * as dgram from "node:dgram"
-import * as dns from "node:dns"
-import { isIP } from "node:net"
-import { makeLogLimiter } from "./logLimit.js"
+import { Context, Data, type Effect, type Scope, type Stream } from "effect"
+
+/**
+ * The UDP socket as a service: what the game needs of one, with no word of how a system
+ * provides it (`nodeUdp.ts` does, with `node:dgram`).
+ */
 
 export interface Datagram {
-  readonly data: Buffer
+  readonly data: Uint8Array
   readonly address: string
   readonly port: number
 }
@@ -45,6 +46,12 @@ export interface UdpFailure {
 }
 
 /**
+ * What a datagram handler gives back: nothing when it is done, or an Effect that finishes
+ * its work (a log line, a later step), which the socket runs in a fiber of its own scope.
+ */
+export type HandlerResult<R> = Effect.Effect<void, never, R> | void
+
+/**
  * One bound UDP socket. Datagrams come in as a Stream (`incoming`) or, on a hot path, to a
  * synchronous handler (`onDatagram`). Sending never fails the caller: a client that went
  * away must not stop the game, and UDP may lose any datagram anyway.
@@ -53,8 +60,13 @@ export class UdpSocket extends Context.Tag("nuggets/UdpSocket")<UdpSocket, {
   readonly local: Endpoint
   /** Every datagram from now on, in order, for one reader. */
   readonly incoming: Stream.Stream<Datagram>
-  /** Calls `handler` for each datagram as it arrives, until the scope closes. */
-  readonly onDatagram: (handler: (datagram: Datagram) => void) => Effect.Effect<void, never, Scope.Scope>
+  /**
+   * Calls `handler` for each datagram as it arrives, in order, until the scope closes.
+   * The Effect it may return runs at once, with the services of whoever called `onDatagram`.
+   */
+  readonly onDatagram: <R = never>(
+    handler: (datagram: Datagram) => HandlerResult<R>
+  ) => Effect.Effect<void, never, Scope.Scope | R>
   /** Every failure the system reports from now on (they are also logged). */
   readonly failures: Stream.Stream<UdpFailure>
   /** Sends, and logs a failure. */
@@ -67,148 +79,3 @@ export class UdpSocket extends Context.Tag("nuggets/UdpSocket")<UdpSocket, {
    */
   readonly allSent: () => boolean
 }>() {}
-
-/**
- * Addresses that are already IP literals (all a server ever sends to) skip the resolver,
- * so a send leaves at once instead of on the next tick.
- */
-const lookupLiterals = (
-  hostname: string,
-  options: dns.LookupOneOptions | number,
-  callback: (error: NodeJS.ErrnoException | null, address: string, family: number) => void
-) => {
-  let family = literalFamily.get(hostname)
-  if (family === undefined) {
-    family = isIP(hostname)
-    if (literalFamily.size >= 4096) literalFamily.clear()
-    literalFamily.set(hostname, family)
-  }
-  if (family !== 0) callback(null, hostname, family)
-  else dns.lookup(hostname, options as dns.LookupOneOptions, callback)
-}
-
-/** Addresses already classified: the same few clients are sent to thousands of times. */
-const literalFamily = new Map<string, number>()
-
-export const makeUdpSocket = (options: UdpOptions = {}) =>
-  Effect.gen(function*() {
-    // Warnings come from the socket's callbacks: logged at once, with no fiber of their own,
-    // and rate-limited per source (a peer that makes every send fail must not flood the log).
-    const runNow = Runtime.runSync(yield* Effect.runtime<never>())
-    const limiter = makeLogLimiter()
-    const clock = yield* Effect.clock
-    const warn = (source: string, message: string) => {
-      const { held, log } = limiter.admit(source, clock.unsafeCurrentTimeMillis())
-      const lines = log ? [...held, message] : held
-      if (lines.length > 0) runNow(Effect.forEach(lines, (line) => Effect.logWarning(line), { discard: true }))
-    }
-    const socket = yield* Effect.acquireRelease(
-      Effect.async<dgram.Socket, UdpError>((resume) => {
-        const socket = dgram.createSocket({ type: options.family ?? "udp4", lookup: lookupLiterals })
-        const onError = (error: Error) => {
-          socket.close()
-          resume(Effect.fail(bindError(error, options)))
-        }
-        socket.once("error", onError)
-        socket.bind({ port: options.port ?? 0, ...(options.host ? { address: options.host } : {}) }, () => {
-          socket.off("error", onError)
-          try {
-            // The system may cap it (net.core.rmem_max); what it grants is still better than the default.
-            socket.setRecvBufferSize(options.receiveBuffer ?? 4 * 2 ** 20)
-          } catch {
-            // keep the default
-          }
-          socket.on("error", (error) => warn("socket", `socket error: ${error.message}`))
-          const to = options.connectTo
-          if (to === undefined) return resume(Effect.succeed(socket))
-          const onConnectError = (error: Error) => {
-            socket.close()
-            resume(Effect.fail(new UdpError({ reason: "Connect", message: `cannot reach ${to.address}:${to.port}: ${error.message}` })))
-          }
-          socket.once("error", onConnectError)
-          socket.connect(to.port, to.address, () => {
-            socket.off("error", onConnectError)
-            resume(Effect.succeed(socket))
-          })
-        })
-      }),
-      // Datagrams still queued in the system would be lost by closing at once, and the
-      // last words (QUIT on shutdown, GAMEOVER) must get out.
-      (socket) =>
-        Effect.async<void>((resume) => {
-          const deadline = Date.now() + 1000
-          const closeWhenSent = () => {
-            if (socket.getSendQueueCount() > 0 && Date.now() < deadline) setTimeout(closeWhenSent, 5)
-            else socket.close(() => resume(Effect.void))
-          }
-          closeWhenSent()
-        })
-    )
-    const bound = socket.address()
-    const connected = options.connectTo !== undefined
-    // A connected socket sends to its peer only, and must not be given an address.
-    const sendNow = (data: Uint8Array | string, to: Endpoint) => {
-      try {
-        if (connected) socket.send(data)
-        else socket.send(data, to.port, to.address)
-      } catch {
-        // A closed socket or an impossible address: the datagram is lost, like any other.
-      }
-    }
-    const reportFailure = (to: Endpoint) => (error: Error | null) => {
-      if (error) warn(`${to.address}:${to.port}`, `send to ${to.address}:${to.port} failed: ${error.message}`)
-    }
-    const listen = (handler: (datagram: Datagram) => void) =>
-      Effect.acquireRelease(
-        Effect.sync(() => {
-          const listener = (data: Buffer, info: dgram.RemoteInfo) => handler({ data, address: info.address, port: info.port })
-          socket.on("message", listener)
-          return listener
-        }),
-        (listener) => Effect.sync(() => socket.off("message", listener))
-      ).pipe(Effect.asVoid)
-    return UdpSocket.of({
-      local: { address: bound.address, port: bound.port },
-      incoming: Stream.asyncScoped<Datagram>(
-        (emit) => listen((datagram) => void emit.single(datagram)),
-        { bufferSize: options.backlog ?? 8192, strategy: "sliding" }
-      ),
-      onDatagram: listen,
-      failures: Stream.async<UdpFailure>((emit) => {
-        const onError = (error: NodeJS.ErrnoException) => void emit.single({ code: error.code, message: error.message })
-        socket.on("error", onError)
-        return Effect.sync(() => socket.off("error", onError))
-      }),
-      send: (data, to) =>
-        Effect.sync(() => {
-          try {
-            if (connected) socket.send(data, reportFailure(to))
-            else socket.send(data, to.port, to.address, reportFailure(to))
-          } catch (error) {
-            reportFailure(to)(error instanceof Error ? error : new Error(String(error)))
-          }
-        }),
-      sendNow,
-      allSent: () => socket.getSendQueueCount() === 0
-    })
-  })
-
-const bindError = (error: Error, options: UdpOptions): UdpError => {
-  const where = `${options.host ?? "0.0.0.0"}:${options.port ?? 0}`
-  const bind = (message: string) => new UdpError({ reason: "Bind", message })
-  switch ((error as NodeJS.ErrnoException).code) {
-    case "EADDRINUSE":
-      return new UdpError({ reason: "PortInUse", message: `port ${options.port} is already in use` })
-    case "ENOTFOUND":
-    case "EAI_AGAIN":
-      return new UdpError({ reason: "UnknownHost", message: `${options.host} — unknown host` })
-    case "EADDRNOTAVAIL":
-      return bind(`cannot bind to ${where}: no such local address`)
-    case "EACCES":
-      return bind(`not allowed to bind to ${where}`)
-    default:
-      return bind(`cannot bind to ${where}: ${error.message}`)
-  }
-}
-
-export const udpLayer = (options: UdpOptions = {}) => Layer.scoped(UdpSocket, makeUdpSocket(options))

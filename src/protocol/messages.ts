@@ -25,6 +25,9 @@ export type ClientMessage = Request
 
 const decoder = new TextDecoder("utf-8")
 
+/** A datagram's bytes as text (UTF-8, a bad byte shown as U+FFFD): for log lines and tests. */
+export const datagramText = (datagram: Uint8Array): string => decoder.decode(datagram)
+
 /**
  * Printable ASCII for a log line or a refusal's words: control chars and non-ASCII shown as
  * escapes, long text cut. Refusals quote it, and every message must be ASCII.

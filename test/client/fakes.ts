@@ -1,5 +1,7 @@
 import { Duration, Effect, Layer, Queue, Ref, Stream, SubscriptionRef } from "effect"
-import { type Endpoint, makeUdpSocket } from "../../src/net/udp.js"
+import { makeUdpSocket } from "../../src/net/nodeUdp.js"
+import type { Endpoint } from "../../src/net/udp.js"
+import { datagramText } from "../../src/protocol/messages.js"
 import type { WindowSize } from "../../src/client/viewport.js"
 import { Terminal } from "../../src/client/terminal.js"
 
@@ -15,7 +17,7 @@ export const fakeServer = Effect.gen(function*() {
   const inbox = yield* Queue.unbounded<{ readonly text: string; readonly from: Endpoint }>()
   yield* socket.incoming.pipe(
     Stream.runForEach((datagram) =>
-      Queue.offer(inbox, { text: datagram.data.toString("utf8"), from: { address: datagram.address, port: datagram.port } })
+      Queue.offer(inbox, { text: datagramText(datagram.data), from: { address: datagram.address, port: datagram.port } })
     ),
     Effect.forkScoped
   )

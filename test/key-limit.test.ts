@@ -66,19 +66,19 @@ describe("the key limit: 60 keys a second per client", () => {
       })
       const flooder = peer("flooder")
       const person = peer("person")
-      host.receive(flooder, encoder.encode("PLAY Flood"))
-      host.receive(person, encoder.encode("PLAY Person"))
+      yield* host.handle(flooder, encoder.encode("PLAY Flood"))
+      yield* host.handle(person, encoder.encode("PLAY Person"))
       received.flooder = received.person = 0
       // 1,000 Ctrl-L in an instant: a second's worth are answered at once, each with a DISPLAY.
-      for (let i = 0; i < 1000; i++) host.receive(flooder, redraw)
+      for (let i = 0; i < 1000; i++) yield* host.handle(flooder, redraw)
       expect(received.flooder).toBe(keysPerSecond)
       // The few that wait are answered at their turn; the rest were dropped.
       yield* TestClock.adjust("1 second")
       expect(received.flooder).toBe(keysPerSecond + maxWaitingKeys)
       for (let i = 0; i < 100; i++) {
         yield* TestClock.adjust("50 millis")
-        host.receive(person, redraw)
-        host.receive(flooder, redraw)
+        yield* host.handle(person, redraw)
+        yield* host.handle(flooder, redraw)
       }
       expect(received.person).toBe(100)
     }))

@@ -72,7 +72,7 @@ describe.each(clientCaptures.map((capture) => [capture.peer, capture] as const))
       for (const entry of sent) {
         const box = inbox.get(entry.client) ?? []
         inbox.set(entry.client, box)
-        host.receive({ id: `c${entry.client}`, keepsBytes: false, send: (data) => box.push(typeof data === "string" ? data : latin1(data)) }, entryBytes(entry))
+        yield* host.handle({ id: `c${entry.client}`, keepsBytes: false, send: (data) => box.push(typeof data === "string" ? data : latin1(data)) }, entryBytes(entry))
       }
       const [player = [], quitter = [], spectator = []] = [0, 1, 2].map((client) => inbox.get(client))
       expect(player.slice(0, 3)).toEqual(["OK A", "GRID 10 29", "GOLD 0 0 250"])

@@ -4,7 +4,8 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { lineLogger } from "../src/log.js"
-import { type Handled, makeGameHost, type Peer } from "../src/server/host.js"
+import type { Handled } from "../src/core/state.js"
+import { makeGameHost, type Peer } from "../src/server/host.js"
 import { startServer, TestClient } from "./server/harness.js"
 import { loadMap } from "./support.js"
 
@@ -90,12 +91,12 @@ describe("--idle-timeout", () => {
       const handled: Array<Handled> = []
       host.onHandled((each) => handled.push(each))
       const [silent, talker, watcher] = [peer("silent"), peer("talker"), peer("watcher")]
-      host.receive(silent.self, bytes("PLAY Silent"))
-      host.receive(talker.self, bytes("PLAY Talker"))
-      host.receive(watcher.self, bytes("SPECTATE"))
+      yield* host.handle(silent.self, bytes("PLAY Silent"))
+      yield* host.handle(talker.self, bytes("PLAY Talker"))
+      yield* host.handle(watcher.self, bytes("SPECTATE"))
       for (let second = 0; second < 59; second++) {
         yield* TestClock.adjust("1 second")
-        host.receive(talker.self, bytes("KEY \f"))
+        yield* host.handle(talker.self, bytes("KEY \f"))
       }
       expect(host.state().players.map((each) => each.active)).toEqual([true, true])
       yield* TestClock.adjust("2 seconds")
@@ -110,7 +111,7 @@ describe("--idle-timeout", () => {
   it.scoped("without it (the host's default), a silent player stays", () =>
     Effect.gen(function*() {
       const host = yield* makeGameHost({ map: loadMap("small.txt") })
-      host.receive(peer("silent").self, bytes("PLAY Silent"))
+      yield* host.handle(peer("silent").self, bytes("PLAY Silent"))
       yield* TestClock.adjust("1 hour")
       expect(host.state().players.map((each) => each.active)).toEqual([true])
     }).pipe(Effect.withRandom(Random.make(1))))
@@ -137,7 +138,7 @@ describe("a flood of hostile datagrams", () => {
         ]
         const peers = Array.from({ length: 40 }, (_, i) => peer(`10.0.0.${i}:666`).self)
         // As fast as they come: all within one minute of the log's limits.
-        for (let i = 0; i < 100_000; i++) host.receive(peers[i % peers.length]!, hostile[i % hostile.length]!)
+        for (let i = 0; i < 100_000; i++) yield* host.handle(peers[i % peers.length]!, hostile[i % hostile.length]!)
         // A minute on, the counts of what was held back are written.
         yield* TestClock.adjust("61 seconds")
       })

@@ -1,4 +1,4 @@
-import { Console, Context, Deferred, Duration, Effect, Fiber, Layer, Option } from "effect"
+import { Console, Context, Duration, Effect, Fiber, Layer, Option } from "effect"
 import { isIPv6 } from "node:net"
 import { hostname, networkInterfaces, userInfo } from "node:os"
 import { farewell } from "../client/screen.js"
@@ -6,15 +6,15 @@ import { joinGame } from "../client/session.js"
 import { terminalLayer } from "../client/terminal.js"
 import { standings } from "../core/state.js"
 import { lanAddress } from "../net/lan.js"
-import { udpLayer, UdpSocket } from "../net/udp.js"
-import type { GameHost } from "../server/host.js"
-import { runServer } from "../server/server.js"
-import { startWeb } from "../web/live.js"
-import type { Listening } from "../web/server.js"
+import { UdpSocket } from "../net/udp.js"
+import { GameHost } from "../server/host.js"
+import { gameOver, lingerAfterGame } from "../server/udpLoop.js"
+import { WebPage } from "../web/live.js"
 import { checkName, keysSections, needsTerminal, printWidth, reportExit } from "./client.js"
 import { command, needs, optionalArg, textArg } from "./command.js"
 import { CliError } from "./error.js"
 import { checkOutputs } from "./files.js"
+import { hostingLayer } from "./hosting.js"
 import { logging, logsSomewhere } from "./logging.js"
 import { gameSetup, logWarnings } from "./maps.js"
 import {
@@ -96,24 +96,17 @@ export const playNode = command(
       yield* needsTerminal("play", "'nuggets serve' runs a game without one")
       const playing = Effect.gen(function*() {
         yield* logWarnings(setup)
-        const socket = yield* Layer.build(
-          udpLayer({ port: options.port, host: options.host, family: isIPv6(options.host) ? "udp6" : "udp4" })
-        ).pipe(Effect.map(Context.get(UdpSocket)))
-        const ready = yield* Deferred.make<{ readonly host: GameHost; readonly page: Option.Option<Listening> }>()
-        const server = yield* runServer({
-          map,
-          seed,
-          rules: rulesFor("spec", options.variant),
-          idleTimeout: options.idleTimeout,
-          ...(record === undefined ? {} : { record, overwriteRecording: options.overwrite }),
-          started: (host) =>
-            Option.match(web, {
-              onNone: () => Effect.succeed(Option.none<Listening>()),
-              onSome: (address) => startWeb(host, address).pipe(Effect.map((page): Option.Option<Listening> => Option.some(page)))
-            }).pipe(Effect.flatMap((page) => Deferred.succeed(ready, { host, page })))
-        }).pipe(Effect.provideService(UdpSocket, socket), Effect.forkScoped)
-        // The server is up, or it failed to start (it could not open the recording or the web page, say).
-        const { host, page } = yield* Effect.raceFirst(Deferred.await(ready), Fiber.join(server).pipe(Effect.zipRight(Effect.never)))
+        // The game is up, or it failed to start (it could not open the recording or the web page, say).
+        const context = yield* Layer.build(hostingLayer({
+          game: { map, seed, dialect: "spec", rules: rulesFor("spec", options.variant), idleTimeout: options.idleTimeout },
+          udp: { port: options.port, host: options.host, family: isIPv6(options.host) ? "udp6" : "udp4" },
+          ...(record === undefined ? {} : { record: { path: record, overwrite: options.overwrite } }),
+          ...(Option.isSome(web) ? { web: web.value } : {})
+        }))
+        const socket = Context.get(context, UdpSocket)
+        const host = Context.get(context, GameHost)
+        const page = Context.getOption(context, WebPage)
+        const server = yield* gameOver.pipe(Effect.zipRight(lingerAfterGame()), Effect.provide(context), Effect.forkScoped)
         yield* Effect.logInfo(
           `playing a ${map.rows}x${map.cols} map, seed ${seed}, players silent for ${Duration.format(options.idleTimeout)} count as having quit`
         )

@@ -1,11 +1,12 @@
 import { Console, Duration, Effect, Option } from "effect"
 import { isIPv6 } from "node:net"
-import { udpLayer, UdpSocket } from "../net/udp.js"
+import { UdpSocket } from "../net/udp.js"
 import { dialects } from "../protocol/dialect.js"
-import { runServer } from "../server/server.js"
-import { startWeb } from "../web/live.js"
+import { gameOver, lingerAfterGame } from "../server/udpLoop.js"
+import { WebPage } from "../web/live.js"
 import { choice, command, eitherOf, needs, optional } from "./command.js"
 import { checkOutputs } from "./files.js"
+import { hostingLayer } from "./hosting.js"
 import { logging } from "./logging.js"
 import { gameSetup, logWarnings } from "./maps.js"
 import {
@@ -75,35 +76,31 @@ export const serveNode = command(
       const setup = yield* gameSetup({ mapFile, seed: seedGiven })
       const { map, seed } = setup
       const serving = Effect.gen(function*() {
-        yield* logWarnings(setup)
         const socket = yield* UdpSocket
-        yield* runServer({
-          map,
-          seed,
-          dialect,
-          rules: rulesFor(dialect, options.variant),
-          idleTimeout: options.idleTimeout,
-          ...(record === undefined ? {} : { record, overwriteRecording: options.overwrite }),
-          started: (host) =>
-            Effect.gen(function*() {
-              // The page first: the port line announces a game ready in every way it is offered.
-              const page = Option.isSome(web) ? Option.some(yield* startWeb(host, web.value)) : Option.none()
-              yield* Console.log(`Ready to play, waiting at port ${socket.local.port}`)
-              if (Option.isSome(page)) yield* Console.log(webLines("Watch and play in a browser", page.value))
-              yield* Effect.logInfo(
-                `serving a ${map.rows}x${map.cols} map on ${socket.local.address}:${socket.local.port}, seed ${seed}` +
-                  (dialect === "spec" ? "" : `, ${dialect} dialect`) +
-                  (options.variant === "classic" ? "" : `, ${options.variant} variant`) +
-                  (record === undefined ? "" : `, recording to ${record}`) +
-                  `, players silent for ${Duration.format(options.idleTimeout)} count as having quit` +
-                  Option.match(page, { onNone: () => "", onSome: ({ url }) => `, web page at ${url}` })
-              )
-            }),
-          ended: (result) => Console.log(result.summary.trimEnd())
-        })
+        const page = yield* Effect.serviceOption(WebPage)
+        // Everything is listening by now: the port line announces a game ready in every way it is offered.
+        yield* Console.log(`Ready to play, waiting at port ${socket.local.port}`)
+        if (Option.isSome(page)) yield* Console.log(webLines("Watch and play in a browser", page.value))
+        yield* Effect.logInfo(
+          `serving a ${map.rows}x${map.cols} map on ${socket.local.address}:${socket.local.port}, seed ${seed}` +
+            (dialect === "spec" ? "" : `, ${dialect} dialect`) +
+            (options.variant === "classic" ? "" : `, ${options.variant} variant`) +
+            (record === undefined ? "" : `, recording to ${record}`) +
+            `, players silent for ${Duration.format(options.idleTimeout)} count as having quit` +
+            Option.match(page, { onNone: () => "", onSome: ({ url }) => `, web page at ${url}` })
+        )
+        const result = yield* gameOver
+        yield* Console.log(result.summary.trimEnd())
+        yield* lingerAfterGame()
       })
-      yield* serving.pipe(
-        Effect.provide(udpLayer({ port: options.port, host: options.host, family: isIPv6(options.host) ? "udp6" : "udp4" })),
+      const hosting = hostingLayer({
+        game: { map, seed, dialect, rules: rulesFor(dialect, options.variant), idleTimeout: options.idleTimeout },
+        udp: { port: options.port, host: options.host, family: isIPv6(options.host) ? "udp6" : "udp4" },
+        ...(record === undefined ? {} : { record: { path: record, overwrite: options.overwrite } }),
+        ...(Option.isSome(web) ? { web: web.value } : {})
+      })
+      yield* logWarnings(setup).pipe(
+        Effect.zipRight(serving.pipe(Effect.provide(hosting))),
         Effect.provide(logging({ file: options.log, level: options.logLevel, screen: false }))
       )
     })

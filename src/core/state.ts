@@ -1,4 +1,5 @@
 import type { GameMap } from "./map.js"
+import type { RandomState } from "./random.js"
 import type { Rules } from "./rules.js"
 import type { Sight } from "./visibility.js"
 
@@ -21,6 +22,8 @@ export interface Player {
 }
 
 export interface GameState {
+  /** The generator every later draw (a player's spot) comes from: see `random.ts`. */
+  readonly random: RandomState
   readonly rules: Rules
   readonly map: GameMap
   readonly sight: Sight
@@ -86,6 +89,13 @@ export interface Transition {
   readonly state: GameState
   readonly notices: ReadonlyArray<Envelope>
   readonly changes: ChangeSet
+}
+
+/** One request the game took from `client`, in the order taken: what a recording keeps. */
+export interface Handled {
+  readonly client: ClientId
+  readonly request: Request
+  readonly transition: Transition
 }
 
 /** What a client can ask of the server: the protocol's PLAY, SPECTATE and KEY. */

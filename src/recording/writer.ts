@@ -1,11 +1,10 @@
 import { Data, Effect, Schedule, type Scope } from "effect"
 import { createWriteStream } from "node:fs"
 import type { Rules } from "../core/rules.js"
-import type { ClientId } from "../core/state.js"
+import type { ClientId, GameState, Handled } from "../core/state.js"
 import { type GameMap, mapText } from "../core/map.js"
 import type { Dialect } from "../protocol/dialect.js"
 import { encodeClientMessage } from "../protocol/messages.js"
-import type { GameHost } from "../server/host.js"
 import { version } from "../version.js"
 import { digestOf, type Entry, formatName, formatVersion, type Header, stateDigest } from "./format.js"
 
@@ -27,6 +26,15 @@ export interface RecordingOptions {
   readonly overwrite?: boolean
 }
 
+/** What a recording needs of a game being played: each request it takes, and where it stands. */
+export interface RecordedGame {
+  /** Calls `listener` after each request the game took; returns the way to stop. */
+  readonly onHandled: (listener: (handled: Handled) => void) => () => void
+  readonly state: () => GameState
+  /** The summary of the game as it stands (or as it ended). */
+  readonly summary: () => string
+}
+
 /** A checkpoint after this many messages: a desync is caught within that many moves. */
 const checkpointEvery = 100
 
@@ -39,7 +47,7 @@ const flushEvery = "100 millis"
  * that much). The end, or the scope closing (SIGINT, SIGTERM), writes the last lines and
  * waits until everything is on disk.
  */
-export const recordGame = (host: GameHost, options: RecordingOptions): Effect.Effect<void, RecordingError, Scope.Scope> =>
+export const recordGame = (host: RecordedGame, options: RecordingOptions): Effect.Effect<void, RecordingError, Scope.Scope> =>
   Effect.gen(function*() {
     const clock = yield* Effect.clock
     const started = clock.unsafeCurrentTimeMillis()

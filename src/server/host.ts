@@ -1,18 +1,19 @@
-import { Deferred, Duration, Effect, Either, Exit, FiberRef, FiberSet, LogLevel, Runtime, Schedule, type Scope } from "effect"
+import { Context, Deferred, Duration, Effect, Either, Exit, FiberRef, FiberSet, Layer, LogLevel, Random, Schedule, type Scope } from "effect"
 import { PlayerLetters } from "../core/constants.js"
-import { applyKey, applyRequest, dropSilent, endGame, newGame, shutDown } from "../core/game.js"
+import { applyRequest, dropSilent, endGame, newGame, shutDown } from "../core/game.js"
 import type { Refusal } from "../core/refusals.js"
 import { type Rules, specRules } from "../core/rules.js"
+import type { GameMap } from "../core/map.js"
 import {
   type ClientId,
   type Envelope,
   type GameState,
+  type Handled,
   type Request,
   standings,
   type Transition,
   type Viewer
 } from "../core/state.js"
-import type { GameMap } from "../core/map.js"
 import {
   type Dialect,
   gameOverMessage,
@@ -24,8 +25,9 @@ import {
 } from "../protocol/dialect.js"
 import { decodeClientMessage, encodeServerMessage, excerpt, type ServerMessage } from "../protocol/messages.js"
 import { noticeMessage } from "../protocol/notices.js"
-import { KeyLimit, keysPerSecond } from "./keyLimit.js"
 import { defaultLogLimits, type LogLimits, makeLogLimiter } from "../net/logLimit.js"
+import { UdpSocket } from "../net/udp.js"
+import { KeyLimit, keysPerSecond } from "./keyLimit.js"
 import { makeLastWords } from "./lastWords.js"
 import { makeSilenceWatch, silenceStep } from "./silence.js"
 import { DisplayBuffers } from "./views.js"
@@ -63,20 +65,23 @@ export interface HostOptions {
   readonly logLimits?: LogLimits
 }
 
-/** One request the game took, in the order taken: what a recording keeps. */
-export interface Handled {
-  readonly client: ClientId
-  readonly request: Request
-  readonly transition: Transition
-}
-
 export interface GameResult {
   readonly summary: string
 }
 
+/**
+ * The game as a service: the one game this program hosts, which every way in (UDP, the
+ * web) hands its messages to, and the recorder and the web's watchers listen to.
+ */
 export interface GameHost {
-  /** Handles one message from `peer`, to the end, before returning. */
-  readonly receive: (peer: Peer, data: Uint8Array) => void
+  /**
+   * Handles one message from `peer` before returning: the game's answer is sent. What is
+   * left to do (a log line, a key held back by the key limit) comes back as an Effect for
+   * the caller to run; a plain move, the common case, leaves nothing.
+   */
+  readonly receive: (peer: Peer, data: Uint8Array) => Effect.Effect<void> | undefined
+  /** `receive`, and what it leaves to do, as one Effect: for callers in a fiber already. */
+  readonly handle: (peer: Peer, data: Uint8Array) => Effect.Effect<void>
   readonly state: () => GameState
   /** The summary of the game as it stands (or as it ended): a line per player. */
   readonly summary: () => string
@@ -100,6 +105,8 @@ export interface GameHost {
  * GAMEOVER, and a QUIT the server sends of its own accord, go out this many times in all,
  * this far apart: a client must not miss the end for one lost datagram.
  */
+export const GameHost = Context.GenericTag<GameHost>("nuggets/GameHost")
+
 export const lastWordsCopies = 3
 export const defaultLastWordsSpacing = Duration.millis(250)
 
@@ -114,9 +121,9 @@ const quitKey: Request = { _tag: "Key", key: "Q" }
 
 /**
  * The game as the server runs it: messages from any peer are decoded, handed to the core,
- * and the core's notices sent out, each DISPLAY from the viewer's patched buffer. It
- * draws from the Random service of the fiber that makes it (so a seed replays a game),
- * and logs through that fiber's loggers.
+ * and the core's notices sent out, each DISPLAY from the viewer's patched buffer. The game
+ * is drawn from the Random service of the fiber that makes it (so a seed replays a game),
+ * and what it runs later (paced keys, repeated last words) runs with that fiber's services.
  */
 export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, never, Scope.Scope> =>
   Effect.gen(function*() {
@@ -140,15 +147,13 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, neve
     const debugging = (yield* FiberRef.get(FiberRef.currentMinimumLogLevel)).ordinal <= LogLevel.Debug.ordinal
     /** The GAMEOVER as sent, to answer whoever asks after the end. */
     let gameOverText: string | undefined
-    // What `receive` decides to log runs at once with this fiber's services.
-    const runNow = Runtime.runSync(yield* Effect.runtime<never>())
     const keyRate = options.keysPerSecond ?? keysPerSecond
-    /** Keys waiting for their turn under the key limit. */
-    const paced = yield* FiberSet.make()
+    /** Keys waiting for their turn under the key limit, each in a fiber of the host's scope. */
+    const later = yield* FiberSet.makeRuntime<never>()
     const keyLimit = new KeyLimit(
       keyRate,
       () => clock.unsafeCurrentTimeMillis(),
-      (ms, run) => runNow(FiberSet.run(paced, Effect.sleep(ms).pipe(Effect.zipRight(Effect.sync(run)))))
+      (ms, run) => later(Effect.sleep(ms).pipe(Effect.zipRight(Effect.sync(run))))
     )
 
     let finalSummary: string | undefined
@@ -258,28 +263,26 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, neve
       const request = decoded.right
       if (request._tag === "Key" && !admitted) {
         const verdict = keyLimit.press(peer.id, () => {
-          if (!state.over) handleNow(peer, data, true)
+          if (state.over) return
+          const then = handleNow(peer, data, true)
+          if (then !== undefined) later(then)
         })
         if (verdict === "later") return undefined
         if (verdict === "dropped") return Effect.logDebug(`${peer.id}: KEY ${excerpt(request.key)} dropped: over ${keyRate} keys a second`)
       }
-      // A keystroke, the common case, needs no Random and so no fiber: its Either is enough.
-      const result = request._tag === "Key"
-        ? applyKey(state, peer.id, request.key)
-        : runNow(Effect.either(applyRequest(state, peer.id, request)))
+      const result = applyRequest(state, peer.id, request)
       if (Either.isLeft(result)) return refused(peer, request, result.left)
       took(peer, request, result.right)
       return logOf(peer, request, result.right)
     }
 
-    /** Handles one message to the end, and logs what it says to. */
-    const handleNow = (peer: Peer, data: Uint8Array, admitted = false): void => {
+    /** Handles one message to the end; what is left to do (logging) comes back. */
+    const handleNow = (peer: Peer, data: Uint8Array, admitted = false): Effect.Effect<void> | undefined => {
       try {
-        const then = handle(peer, data, admitted)
-        if (then !== undefined) runNow(then)
+        return handle(peer, data, admitted)
       } catch (defect) {
         // A bug in handling one message must not end the game for everyone.
-        runNow(Effect.logError(`${peer.id}: internal error while handling a message`, defect))
+        return Effect.logError(`${peer.id}: internal error while handling a message`, defect)
       }
     }
 
@@ -304,16 +307,19 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, neve
       Effect.forkScoped
     )
 
+    const receive = (peer: Peer, data: Uint8Array): Effect.Effect<void> | undefined => {
+      silence?.heard(peer.id)
+      // After the end, a client of this game that asks anything learns how it ended.
+      if (state.over) {
+        if (gameOverText !== undefined && peers.has(peer.id)) peer.send(gameOverText)
+        return undefined
+      }
+      return handleNow(peer, data)
+    }
+
     return {
-      receive: (peer, data) => {
-        silence?.heard(peer.id)
-        // After the end, a client of this game that asks anything learns how it ended.
-        if (state.over) {
-          if (gameOverText !== undefined && peers.has(peer.id)) peer.send(gameOverText)
-          return
-        }
-        handleNow(peer, data)
-      },
+      receive,
+      handle: (peer, data) => Effect.suspend(() => receive(peer, data) ?? Effect.void),
       state: () => state,
       summary: summaryNow,
       display: (viewer) => buffers.display(viewer),
@@ -339,3 +345,20 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, neve
       lastWordsSent: lastWords.allSaid
     }
   })
+
+/** What a hosted game is made of: the host's options, and the seed that draws the game. */
+export interface HostedGame extends Omit<HostOptions, "allSent"> {
+  readonly seed: number
+}
+
+/**
+ * The game host of a program that serves over UDP: seeded by `game.seed`, and sharing its
+ * DISPLAY buffers with the socket's sends (see `Peer.keepsBytes`).
+ */
+export const gameHostLayer = (game: HostedGame): Layer.Layer<GameHost, never, UdpSocket> =>
+  Layer.scoped(
+    GameHost,
+    Effect.flatMap(UdpSocket, (socket) => makeGameHost({ ...game, allSent: socket.allSent })).pipe(
+      Effect.withRandom(Random.make(game.seed))
+    )
+  )

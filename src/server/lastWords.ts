@@ -1,4 +1,4 @@
-import { Duration, Effect, FiberSet, Runtime, type Scope } from "effect"
+import { type Duration, Effect, FiberSet, type Scope } from "effect"
 import type { ClientId } from "../core/state.js"
 import type { Peer } from "./host.js"
 
@@ -38,7 +38,7 @@ const maxRepeating = 256
 export const makeLastWords = (options: LastWordsOptions): Effect.Effect<LastWords, never, Scope.Scope> =>
   Effect.gen(function*() {
     const repeats = yield* FiberSet.make()
-    const runNow = Runtime.runSync(yield* Effect.runtime<never>())
+    const runRepeat = yield* FiberSet.runtime(repeats)<never>()
     /** How many times each client has been let in: a copy goes out only if this has not changed since. */
     const admissions = new Map<ClientId, number>()
     const quits = new Map<ClientId, Uint8Array | string>()
@@ -68,7 +68,7 @@ export const makeLastWords = (options: LastWordsOptions): Effect.Effect<LastWord
             if (admissions.size >= maxRemembered) admissions.clear()
             admissions.set(peer.id, 0)
           }
-          runNow(FiberSet.run(repeats, repeat(peer, datagram)))
+          runRepeat(repeat(peer, datagram))
         }
       },
       admitted: (id) => {

@@ -1,6 +1,6 @@
 import * as HttpRouter from "@effect/platform/HttpRouter"
-import { Effect, type Scope } from "effect"
-import type { GameHost } from "../server/host.js"
+import { Context, Effect, Layer, type Scope } from "effect"
+import { GameHost } from "../server/host.js"
 import type { WebError } from "./error.js"
 import { pageRoute } from "./pageRoute.js"
 import { defaultPlayerSocketOptions, type PlayerSocketOptions, playRoute } from "./play.js"
@@ -32,3 +32,10 @@ export const startWeb = (host: GameHost, options: WebOptions): Effect.Effect<Liv
     const listening = yield* listen(router, options)
     return { ...listening, watchers: watching.watchers }
   })
+
+/** The game's page, when this program serves one (`--web`). */
+export const WebPage = Context.GenericTag<LiveWeb>("nuggets/WebPage")
+
+/** The game hosted here on the web (see `startWeb`), for as long as the program runs. */
+export const webLayer = (options: WebOptions): Layer.Layer<LiveWeb, WebError, GameHost> =>
+  Layer.scoped(WebPage, Effect.flatMap(GameHost, (host) => startWeb(host, options)))

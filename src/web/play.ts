@@ -100,10 +100,9 @@ export const playRoute = (
     }
     // The page leaves the game (a quit, if it was in it) and the game forgets it, however the socket ends.
     yield* Effect.addFinalizer(() =>
-      Effect.sync(() => {
-        if (inGame()) host.receive(peer, quitKey)
-        host.forget(id)
-      })
+      Effect.suspend(() => inGame() ? host.handle(peer, quitKey) : Effect.void).pipe(
+        Effect.ensuring(Effect.sync(() => host.forget(id)))
+      )
     )
     // Forked before the socket opens: `write` waits for it to open.
     yield* Effect.forkScoped(Effect.ignore(Effect.forever(Effect.gen(function*() {
@@ -137,7 +136,7 @@ export const playRoute = (
       const bytes = typeof data === "string" ? encoder.encode(data) : data
       unfinished -= bytes.length + frameHeaderBytes(bytes.length)
       if (bytes.length > options.maxMessageBytes) return Effect.ignore(write(new Socket.CloseEvent(1009, "message too big")))
-      host.receive(peer, bytes)
+      return host.receive(peer, bytes)
     }
     yield* Effect.forkScoped(Effect.sleep(options.joinWithin).pipe(
       Effect.zipRight(Effect.suspend(() => inGame() ? Effect.void : write(new Socket.CloseEvent(1008, "join the game first")))),

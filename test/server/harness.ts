@@ -1,32 +1,55 @@
-import { Context, Effect, Exit, Fiber, Layer, Logger, LogLevel, Scope } from "effect"
+import { Context, Duration, Effect, Exit, Fiber, Layer, Logger, LogLevel, Scope } from "effect"
 import * as dgram from "node:dgram"
 import { find, firstStepToward, gridLines } from "./walk.js"
-import { udpLayer, UdpSocket } from "../../src/net/udp.js"
-import { type GameResult, runServer, type ServerOptions } from "../../src/server/server.js"
+import { hostingLayer } from "../../src/cli/hosting.js"
+import type { Handled } from "../../src/core/state.js"
+import { UdpSocket } from "../../src/net/udp.js"
+import { GameHost, type GameResult, type HostedGame } from "../../src/server/host.js"
+import { gameOver, lingerAfterGame } from "../../src/server/udpLoop.js"
+import type { Dialect } from "../../src/protocol/dialect.js"
+import { WebPage, type WebOptions } from "../../src/web/live.js"
 
-/** A game server running in this process on a real loopback socket, taking datagrams once this resolves. */
-export const startServer = async (options: ServerOptions) => {
+export interface TestServerOptions extends HostedGame {
+  readonly dialect?: Dialect
+  readonly record?: string
+  readonly overwriteRecording?: boolean
+  readonly web?: WebOptions
+  /** Called after each request the game took, in order. */
+  readonly observe?: (handled: Handled) => void
+  readonly linger?: Duration.DurationInput
+}
+
+const quiet = Logger.withMinimumLogLevel(process.env.TEST_LOG ? LogLevel.Debug : LogLevel.None)
+
+/**
+ * A game server running in this process on a real loopback socket, composed of the same
+ * Layers as `nuggets serve`, taking datagrams once this resolves.
+ */
+export const startServer = async (options: TestServerOptions) => {
   const scope = Effect.runSync(Scope.make())
-  const context = await Effect.runPromise(Layer.buildWithScope(udpLayer({ host: "127.0.0.1" }), scope))
-  const port = Context.get(context, UdpSocket).local.port
-  let started: () => void = () => {}
-  const ready = new Promise<void>((resolve) => (started = resolve))
-  const fiber = Effect.runFork(
+  const { dialect = "spec", linger = 0, observe, overwriteRecording = false, record, web, ...game } = options
+  const hosting = hostingLayer({
     // Tests of the end wait for the result: no lingering after it, and quick repeats of the last words.
     // Keys as fast as a test sends them: the limit a person never reaches has tests of its own.
-    runServer({
-      linger: 0,
-      lastWordsSpacing: "20 millis",
-      keysPerSecond: Infinity,
-      ...options,
-      started: (host) => Effect.sync(started).pipe(Effect.zipRight(options.started?.(host) ?? Effect.void))
-    }).pipe(Effect.provide(context), Logger.withMinimumLogLevel(process.env.TEST_LOG ? LogLevel.Debug : LogLevel.None))
-  )
+    game: { lastWordsSpacing: "20 millis", keysPerSecond: Infinity, ...game, dialect },
+    udp: { host: "127.0.0.1" },
+    ...(record === undefined ? {} : { record: { path: record, overwrite: overwriteRecording } }),
+    ...(web === undefined ? {} : { web })
+  })
+  const context = await Effect.runPromise(Layer.buildWithScope(hosting, scope).pipe(quiet))
+  const host = Context.get(context, GameHost)
+  if (observe) host.onHandled(observe)
+  const fiber = Effect.runFork(gameOver.pipe(Effect.zipLeft(lingerAfterGame(linger)), Effect.provide(context), quiet))
   const result: Promise<GameResult> = Effect.runPromise(Fiber.join(fiber))
   result.catch(() => undefined)
-  await Promise.race([ready, result])
   const stop = () => Effect.runPromise(Fiber.interrupt(fiber).pipe(Effect.zipRight(Scope.close(scope, Exit.void))))
-  return { port, result, stop }
+  return {
+    port: Context.get(context, UdpSocket).local.port,
+    host,
+    web: Context.getOption(context, WebPage),
+    result,
+    stop
+  }
 }
 
 /**

@@ -1,10 +1,8 @@
 import * as Socket from "@effect/platform/Socket"
 import * as NodeSocket from "@effect/platform-node/NodeSocket"
-import { Effect } from "effect"
-import type { GameHost } from "../../src/server/host.js"
-import type { ServerOptions } from "../../src/server/server.js"
-import { type LiveWeb, startWeb, type WebOptions } from "../../src/web/live.js"
-import { startServer } from "../server/harness.js"
+import { Effect, Option } from "effect"
+import type { WebOptions } from "../../src/web/live.js"
+import { startServer, type TestServerOptions } from "../server/harness.js"
 
 /** Items as they arrive, taken in order, each awaited with a deadline (never a sleep). */
 export class Inbox<A> {
@@ -47,22 +45,10 @@ export class Inbox<A> {
 }
 
 /** A game server on loopback UDP with the web beside it, as `serve --web` runs them. */
-export const startWebGame = async (options: ServerOptions & { readonly web?: Partial<WebOptions> }) => {
-  let announce: (started: { web: LiveWeb; host: GameHost }) => void = () => {}
-  const ready = new Promise<{ web: LiveWeb; host: GameHost }>((resolve) => (announce = resolve))
-  const server = await startServer({
-    ...options,
-    started: (host) =>
-      startWeb(host, { host: "127.0.0.1", port: 0, ...options.web }).pipe(
-        Effect.tap((web) => Effect.sync(() => announce({ web, host }))),
-        Effect.orDie
-      )
-  })
-  const { host, web } = await Promise.race([
-    ready,
-    server.result.then(() => Promise.reject(new Error("the server ended before the web started")))
-  ])
-  return { ...server, host, web, url: web.url }
+export const startWebGame = async (options: Omit<TestServerOptions, "web"> & { readonly web?: Partial<WebOptions> }) => {
+  const server = await startServer({ ...options, web: { host: "127.0.0.1", port: 0, ...options.web } })
+  const web = Option.getOrThrow(server.web)
+  return { ...server, web, url: web.url }
 }
 
 export interface SseEvent {

@@ -67,11 +67,11 @@ export const pressKeys = (state: GameState, client: ClientId, keys: string): Gam
 /** What `viewer` sees, as DISPLAY text worked out from scratch: the plain reference for the fast paths. */
 export const renderView = (state: GameState, viewer: Viewer): string => viewText(viewOf(state, viewer))
 
-/** A recording written by hand on the example map: Alice joins, then presses `keys`, one a second. */
+/** A recording written by hand on the example map: Alice joins, then presses `keys`, one a second (with seed 6, each of `hhhhllllkkjj` moves her). */
 export const walkRecording = (keys: string): string => {
   const map = mapText(loadMap("main.txt"))
   return [
-    { format: formatName, formatVersion, program: version, seed: 3, rules: specRules, dialect: "spec", map, mapDigest: digestOf(map), started: "2026-01-01T00:00:00.000Z" },
+    { format: formatName, formatVersion, program: version, seed: 6, rules: specRules, dialect: "spec", map, mapDigest: digestOf(map), started: "2026-01-01T00:00:00.000Z" },
     { t: 0, client: 0, message: "PLAY Alice" },
     ...Array.from(keys, (key, i) => ({ t: 1000 * (i + 1), client: 0, message: `KEY ${key}` }))
   ].map((line) => JSON.stringify(line)).join("\n") + "\n"

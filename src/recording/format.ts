@@ -11,7 +11,8 @@ import { dialects } from "../protocol/dialect.js"
  */
 
 export const formatName = "nuggets-recording"
-export const formatVersion = 1
+/** 2: the seed also draws where each player is dropped, from the game state's own generator. */
+export const formatVersion = 2
 
 export const Header = Schema.Struct({
   format: Schema.Literal(formatName),

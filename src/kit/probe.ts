@@ -155,7 +155,7 @@ export const openProbe = (
       lastSent: () => sent,
       send: (message) =>
         Effect.suspend(() => {
-          sent = escaped(typeof message === "string" ? message : Buffer.from(message).toString("latin1"))
+          sent = escaped(typeof message === "string" ? message : latin1(message))
           return socket.send(message, server)
         }),
       next,

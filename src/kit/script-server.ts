@@ -1,5 +1,7 @@
 import { Effect, type Scope } from "effect"
-import { type Endpoint, makeUdpSocket, type UdpError } from "../net/udp.js"
+import { makeUdpSocket } from "../net/nodeUdp.js"
+import type { Endpoint, UdpError } from "../net/udp.js"
+import { latin1 } from "../protocol/transcript.js"
 import { escaped } from "./lint.js"
 import { Silence } from "./probe.js"
 
@@ -36,7 +38,7 @@ export const openScriptServer = (): Effect.Effect<ScriptServer, UdpError, Scope.
     const wakers = new Set<() => void>()
     yield* socket.onDatagram((datagram) => {
       client = { address: datagram.address, port: datagram.port }
-      heard.push({ text: datagram.data.toString("latin1"), at: performance.now() - opened })
+      heard.push({ text: latin1(datagram.data), at: performance.now() - opened })
       for (const wake of [...wakers]) wake()
     })
     const arrivalOrTime = (ms: number) =>

@@ -30,6 +30,8 @@ export const startWeb = (host: GameHost, options: WebOptions): Effect.Effect<Liv
       HttpRouter.get("/play", playRoute(host, { ...defaultPlayerSocketOptions, ...options.play }))
     )
     const listening = yield* listen(router, options)
+    // Before the server closes every connection: the feeds end first, as streams do.
+    yield* Effect.addFinalizer(() => watching.endAll)
     return { ...listening, watchers: watching.watchers }
   })
 

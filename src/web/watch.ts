@@ -1,6 +1,6 @@
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { Deferred, Duration, Effect, Option, type Scope } from "effect"
+import { Deferred, Duration, Effect, Option, Schedule, type Scope } from "effect"
 import { Readable } from "node:stream"
 import type { GameHost } from "../server/host.js"
 import { FeedEvent, type LiveHello } from "./feed.js"
@@ -27,7 +27,16 @@ export interface Watching {
   /** The route: a Server-Sent Events stream, the map first, then the latest snapshot whenever it changes. */
   readonly route: Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest | Scope.Scope>
   readonly watchers: () => number
+  /**
+   * Sends every watcher the game as it stands, ends its feed as a stream ends, and waits a
+   * moment for the replies to finish: a page then sees how the game ended, and the feed
+   * end, rather than a connection cut mid-reply.
+   */
+  readonly endAll: Effect.Effect<void>
 }
+
+/** How long the end of the feeds may take to reach the pages before the connections are closed anyway. */
+const endingGrace = Duration.millis(500)
 
 export const tooManyWatchers = refusal(503, "Too many watchers: try again later.", { "retry-after": "30" })
 
@@ -50,6 +59,7 @@ const letInputIn = Effect.async<void>((resume) => {
 export class WatcherFeed extends Readable {
   private waiting: Uint8Array | undefined
   private wanted = false
+  private ended = false
 
   /** `first` goes first whatever comes after: the map and the game as it stands. */
   constructor(first: Uint8Array) {
@@ -62,9 +72,18 @@ export class WatcherFeed extends Readable {
   }
 
   offer(bytes: Uint8Array): void {
-    if (this.destroyed) return
+    if (this.destroyed || this.ended) return
     if (this.wanted) this.wanted = this.push(bytes)
     else this.waiting = bytes
+  }
+
+  /** The feed ends after what it holds: the reply ends as a stream does. */
+  end(): void {
+    if (this.destroyed || this.ended) return
+    this.ended = true
+    if (this.waiting !== undefined) this.push(this.waiting)
+    this.waiting = undefined
+    this.push(null)
   }
 
   override _read(): void {
@@ -140,7 +159,19 @@ export const watchLive = (host: GameHost, options: WatchOptions): Effect.Effect<
       if (feeds.size >= options.maxWatchers) return tooManyWatchers
       return eventStream(yield* feed)
     })
-    return { route, watchers: () => feeds.size }
+    const endAll = Effect.sync(() => {
+      // The game as it stands last, then the end: what a watcher saw last is how it ended.
+      const last = snapshotNow()
+      for (const feed of feeds) {
+        feed.offer(last)
+        feed.end()
+      }
+    }).pipe(
+      Effect.zipRight(Effect.repeat(Effect.sync(() => feeds.size), { until: (left) => left === 0, schedule: Schedule.spaced("10 millis") })),
+      Effect.timeout(endingGrace),
+      Effect.ignore
+    )
+    return { route, watchers: () => feeds.size, endAll }
   })
 
 const concat = (a: Uint8Array, b: Uint8Array): Uint8Array => {

@@ -129,7 +129,12 @@ export const checkServer = (options: CheckServerOptions): Effect.Effect<Report> 
         continue
       }
       const budget = Math.min(left, longSteps.has(step.name) ? Math.max(longStepMs, options.checkMs) : options.checkMs)
-      const context = { session, fail: (failure: Failure) => void result.failures.push(failure), note: (text: string) => void result.notes.push(text) }
+      const context = {
+        session,
+        fail: (failure: Failure) => void result.failures.push(failure),
+        note: (text: string) => void result.notes.push(text),
+        failures: () => result.failures.length
+      }
       const stepStarted = performance.now()
       const outcome = yield* step.run(context).pipe(
         Effect.timeoutFail({ duration: budget, onTimeout: () => new Stop({ what: `no verdict within ${Math.round(budget / 1000)} s: the server stopped answering, or answered too slowly`, spec: Spec.reactToMessages }) }),

@@ -2,7 +2,8 @@ import { Effect } from "effect"
 import { GoldTotal, MaxPlayers } from "../core/constants.js"
 import { escaped } from "./lint.js"
 import type { Arrival } from "./probe.js"
-import { type Client, type Standing, stop } from "./session.js"
+import { parseStandings, type Standing } from "../protocol/summary.js"
+import { type Client, stop } from "./session.js"
 import { Spec } from "./spec.js"
 import type { Step, StepContext } from "./step.js"
 import { pressMove, stepToward } from "./walking.js"
@@ -77,12 +78,6 @@ const nextMove = (context: StepContext) =>
     return undefined
   })
 
-/** A line of a summary: a letter, a purse and a name, in whatever columns. */
-export const parseStanding = (line: string): Standing | undefined => {
-  const found = /^\s*(?:Player\s+)?([A-Z])\b\W*?(\d+)\b\s*(?:nuggets?\s*)?(.*?)\s*$/.exec(line)
-  return found ? { letter: found[1]!, purse: Number(found[2]), name: found[3]! } : undefined
-}
-
 const gameOver: Step = {
   name: "game-over",
   check: "game-over",
@@ -133,7 +128,8 @@ const judgeSummary = (context: StepContext, summary: string, everyone: ReadonlyA
   const lines = summary.split("\n").filter((line) => line.trim() !== "")
   const standings: Array<Standing> = []
   for (const line of lines) {
-    const standing = parseStanding(line)
+    // Read as our client reads it: `L purse name`, or `name L purse` as one 2019 server writes it.
+    const standing = parseStandings(line)?.[0]
     if (standing) standings.push(standing)
     else context.fail({ what: "a line of the summary is not a letter, a purse and a name", got: escaped(line), spec: Spec.summaryLines })
   }

@@ -120,6 +120,7 @@ const names = judged("names-judge", "names", ["names-join", "game-over"], (conte
   if (session.standings === undefined) return context.fail({ what: "not judged: no game-over summary came", spec: Spec.summaryLines })
   const line = session.standings.find((each) => each.letter === letter)
   if (!line) return context.fail({ what: `the summary has no line for ${letter}, the player with the long name`, spec: Spec.summaryLines })
+  const before = context.failures()
   if (line.name.length > MaxNameLength) {
     context.fail({ what: `the name came back ${line.name.length} characters long, more than ${MaxNameLength}`, sent: `PLAY ${escaped(awkwardName)}`, got: escaped(line.name), spec: Spec.maxNameLength })
   }
@@ -129,7 +130,7 @@ const names = judged("names-judge", "names", ["names-join", "game-over"], (conte
   // Each character that cannot be printed replaced, or left out; then cut.
   const replaced = line.name.length === MaxNameLength && [...line.name].every((char, i) => char === awkwardName[i] || !/[\x20-\x7e]/.test(awkwardName[i]!))
   const removed = line.name === awkwardName.replace(/[^\x20-\x7e]/g, "").slice(0, MaxNameLength).trimEnd()
-  if (!replaced && !removed) {
+  if (!replaced && !removed && context.failures() === before) {
     context.fail({ what: "the name in the summary is not the name given, cut and made printable", sent: `PLAY ${escaped(awkwardName)}`, got: escaped(line.name), spec: Spec.play })
   }
 })

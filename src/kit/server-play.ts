@@ -41,7 +41,8 @@ const goldToAll: Step = {
       const collector = yield* somePlayer(context, 0)
       const other = yield* somePlayer(context, 1)
       const spectator = yield* session.watch()
-      const before = collector.report.remaining ?? 0
+      // The nuggets left as last told to anyone: the count only falls, so the smallest.
+      const before = Math.min(...session.clients.flatMap((client) => (client.gold ? [client.gold.r] : [])))
       const purse = collector.report.purse
       yield* walkTo(context, collector, (char) => char === "*", "reach gold")
       const collected = yield* session.until(collector, "GOLD after stepping on gold", () => collector.report.purse > purse, Spec.collects).pipe(

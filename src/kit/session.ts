@@ -2,6 +2,7 @@ import { Effect, Scope } from "effect"
 import type { GameMap } from "../core/map.js"
 import type { Endpoint, UdpError } from "../net/udp.js"
 import type { Dialect } from "../protocol/dialect.js"
+import type { Standing } from "../protocol/summary.js"
 import { type GameReport, newReport, readDatagram, type Role } from "../protocol/reader.js"
 import { type Conversation, escaped, type Flag, heard, lintServerMessage, newConversation } from "./lint.js"
 import { type Arrival, openProbe, type Probe, Silence } from "./probe.js"
@@ -14,13 +15,6 @@ import { Spec, type SpecLine } from "./spec.js"
  * told), the dialect the server speaks, and what every datagram so far broke. Checks share
  * one session, so that later checks build on the players earlier ones made.
  */
-
-/** A line of the game-over summary. */
-export interface Standing {
-  readonly letter: string
-  readonly purse: number
-  readonly name: string
-}
 
 export interface Client {
   readonly probe: Probe

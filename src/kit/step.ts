@@ -14,6 +14,8 @@ export interface StepContext {
   readonly fail: (failure: Failure) => void
   /** Something worth saying even when the check passes. */
   readonly note: (text: string) => void
+  /** How many failures the check has so far. */
+  readonly failures: () => number
 }
 
 export interface Step {

@@ -216,6 +216,20 @@ describe("web: watching", () => {
     expect(last.remaining).toBe(0)
   })
 
+  it("a watcher that half-closes its connection (sends its FIN, still reading) gives its place back", async () => {
+    const { url, web } = await game()
+    const { hostname, port } = new URL(url)
+    const socket = later(connect(Number(port), hostname), (socket) => socket.destroy())
+    socket.on("error", () => undefined)
+    const hello = readUntil(socket, /event: snapshot\n/)
+    socket.write(`GET /watch HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`)
+    expect(await hello).toMatch(/^HTTP\/1\.1 200 /)
+    expect(web.watchers()).toBe(1)
+    socket.end()
+    for (const deadline = Date.now() + 3000; web.watchers() > 0 && Date.now() < deadline;) await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(web.watchers()).toBe(0)
+  })
+
   it("turns watchers away beyond the limit with 503, and lets one in again once another leaves", async () => {
     const { url } = await game({ web: { watch: { maxWatchers: 2 } } })
     const first = await watcher(url)

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Random } from "effect"
 import { type Brain, decide, hear, newBrain, type Strategy } from "../src/bot/brain.js"
-import { addPlayer, applyKey } from "../src/core/game.js"
+import { applyKey } from "../src/core/game.js"
+import { addPlayer } from "../src/core/join.js"
 import type { GameState } from "../src/core/state.js"
 import { loadMap, renderView, seeded, seededGame } from "./support.js"
 

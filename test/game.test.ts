@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
-import { addPlayer, addSpectator, applyKey, endGame, sanitizeName } from "../src/core/game.js"
+import { applyKey, endGame } from "../src/core/game.js"
+import { addPlayer, addSpectator, sanitizeName } from "../src/core/join.js"
 import { type Envelope, type GameState, standings, type Transition } from "../src/core/state.js"
 import { parseMap, RoomSpot } from "../src/core/map.js"
 import { quitText, refusalText, summaryText } from "../src/protocol/dialect.js"

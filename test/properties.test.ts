@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, FastCheck as fc } from "effect"
-import { addPlayer, addSpectator, applyKey } from "../src/core/game.js"
+import { applyKey } from "../src/core/game.js"
+import { addPlayer, addSpectator } from "../src/core/join.js"
 import type { GameState, Transition, Viewer } from "../src/core/state.js"
 import { isSpot } from "../src/core/map.js"
 import { updateView, type View, viewOf } from "../src/core/view.js"

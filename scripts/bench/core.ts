@@ -4,7 +4,8 @@
  */
 import { Effect, Either, Random } from "effect"
 import { readFileSync } from "node:fs"
-import { addPlayer, addSpectator, applyKey, newGame } from "../../src/core/game.js"
+import { applyKey, newGame } from "../../src/core/game.js"
+import { addPlayer, addSpectator } from "../../src/core/join.js"
 import type { GameState } from "../../src/core/state.js"
 import { parseMap } from "../../src/core/map.js"
 import { DisplayBuffers } from "../../src/server/views.js"

@@ -120,6 +120,39 @@ export const audience = (state: GameState): ReadonlyArray<{ readonly to: ClientI
   return out
 }
 
+// ---- Shared by the transitions ----
+
+const display: Notice = { _tag: "Display" }
+
+/** A DISPLAY for everyone watching, appended to `out`: every keystroke does this, so it is a plain loop. */
+export const displayAll = (state: GameState, out: Array<Envelope>, except?: ClientId): Array<Envelope> => {
+  for (const player of state.players) {
+    if (player.active && player.client !== except) out.push({ to: player.client, viewer: player.index, notice: display })
+  }
+  if (state.spectator !== undefined && state.spectator !== except) {
+    out.push({ to: state.spectator, viewer: "spectator", notice: display })
+  }
+  return out
+}
+
+/** GAMEOVER for everyone watching, appended to `out`. */
+export const gameOverAll = (state: GameState, out: Array<Envelope>): Array<Envelope> => {
+  for (const { to, viewer } of audience(state)) out.push({ to, viewer, notice: { _tag: "GameOver" } })
+  return out
+}
+
+/** What a player has seen, grown by what it sees now: a new array when it grows (see `Player.known`), else the same. */
+export const withKnown = (known: Uint8Array, visible: ArrayLike<number>): Uint8Array => {
+  for (let i = 0; i < visible.length; i++) {
+    if (known[visible[i]!] === 0) {
+      const grown = known.slice()
+      for (let j = i; j < visible.length; j++) grown[visible[j]!] = 1
+      return grown
+    }
+  }
+  return known
+}
+
 /** Every player who ever joined, in letter order, with its purse: what the game-over summary lists. */
 export const standings = (
   state: GameState

@@ -1,10 +1,10 @@
 import { Effect, type Random } from "effect"
 import { MoveDirections, MoveKeys } from "../core/constants.js"
 import { PassageSpot, Rock, RoomSpot, stepFrom } from "../core/map.js"
+import { firstStepOnGrid } from "../core/path.js"
 import { isVisible } from "../core/visibility.js"
 import { canStepOn } from "../protocol/display.js"
 import { type GameReport, newReport, readDatagram } from "../protocol/reader.js"
-import { firstStepOnGrid } from "./path.js"
 
 /**
  * A bot's mind, built only from what the server tells it, through the same protocol

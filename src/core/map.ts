@@ -18,14 +18,14 @@ export interface GameMap {
 
 export const isSpot = (ch: number): boolean => ch === RoomSpot || ch === PassageSpot
 
-/** A step on the grid: rows and columns to add. */
-export type Step = readonly [dRow: number, dCol: number]
+/** A step on the grid, as the rows and columns to add: what a move key makes (`MoveDirections`). */
+export type Offset = readonly [dRow: number, dCol: number]
 
 /**
  * The gridpoint one `step` from `cell` on a row-major grid, or -1 off the grid: the one
  * rule of neighbours that moves, map checks and bots share.
  */
-export const stepFrom = (rows: number, cols: number, cell: number, [dRow, dCol]: Step): number => {
+export const stepFrom = (rows: number, cols: number, cell: number, [dRow, dCol]: Offset): number => {
   const row = Math.floor(cell / cols) + dRow
   const col = cell - Math.floor(cell / cols) * cols + dCol
   return row < 0 || col < 0 || row >= rows || col >= cols ? -1 : row * cols + col
@@ -146,15 +146,15 @@ export class TooFewSpots extends Data.TaggedError("TooFewSpots")<{ readonly spot
  */
 export type MapProblem = TooFewSpots | RoomNotClosed | PassageAtCorner | MapDisconnected
 
-const orthogonal: ReadonlyArray<Step> = [[-1, 0], [1, 0], [0, -1], [0, 1]]
-const diagonal: ReadonlyArray<Step> = [[-1, -1], [-1, 1], [1, -1], [1, 1]]
+const orthogonal: ReadonlyArray<Offset> = [[-1, 0], [1, 0], [0, -1], [0, 1]]
+const diagonal: ReadonlyArray<Offset> = [[-1, -1], [-1, 1], [1, -1], [1, 1]]
 const allNeighbours = [...orthogonal, ...diagonal]
 
 /** Every broken validity rule, one entry per offending gridpoint (per part, for connectivity), in reading order. */
 export const mapProblems = (map: GameMap): ReadonlyArray<MapProblem> => {
   const { rows, cols, cells } = map
   // Off the grid counts as rock, so a room spot on the edge is not closed.
-  const at = (cell: number, step: Step) => {
+  const at = (cell: number, step: Offset) => {
     const next = stepFrom(rows, cols, cell, step)
     return next < 0 ? Rock : cells[next]!
   }

@@ -1,4 +1,4 @@
-import { isSpot, type Step, stepFrom } from "./map.js"
+import { isSpot, type Offset, stepFrom } from "./map.js"
 import {
   audience,
   displayAll,
@@ -22,7 +22,7 @@ export const stolenFrom = (purse: number): number => Math.floor(purse / 10)
 export const move = (
   state: GameState,
   moverIndex: number,
-  direction: Step,
+  direction: Offset,
   repeat: boolean
 ): Transition => {
   const { map, sight } = state

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { firstStepOnGrid } from "../bot/path.js"
+import { firstStepOnGrid } from "../core/path.js"
 import { MoveDirections } from "../core/constants.js"
 import type { UdpError } from "../net/udp.js"
 import { canStepOn } from "../protocol/display.js"

@@ -1,5 +1,5 @@
 import { Either } from "effect"
-import { firstStepOnGrid } from "../../src/bot/path.js"
+import { firstStepOnGrid } from "../../src/core/path.js"
 import { canStepOn, parseDisplayGrid } from "../../src/protocol/display.js"
 import type { Position } from "../../src/protocol/reader.js"
 

@@ -1,9 +1,10 @@
-import { MoveDirections, MoveKeys } from "../core/constants.js"
-import { stepFrom } from "../core/map.js"
+import { MoveDirections, MoveKeys } from "./constants.js"
+import { stepFrom } from "./map.js"
 
 /**
  * The key for the first step of a shortest walk on a row-major grid from `from` over
  * `passable` cells to the nearest cell where `goal` holds, or undefined if none is reachable.
+ * The bots walk by it, and so does `check server`.
  */
 export const firstStepOnGrid = (
   rows: number,

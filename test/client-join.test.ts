@@ -2,7 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Fiber, TestClock } from "effect"
 import { MaxNameLength } from "../src/core/constants.js"
 import { joinGame, type JoinOptions } from "../src/client/session.js"
-import { defaultTimings, type JoinRequest } from "../src/client/state.js"
+import type { JoinRequest } from "../src/client/state.js"
+import { defaultTimings } from "../src/client/timings.js"
 import { fakeServer, fakeTerminal } from "./client/fakes.js"
 
 /** The real join program against a server played by the test, on a terminal that records frames. */

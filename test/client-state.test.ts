@@ -3,7 +3,6 @@ import {
   type ClientEvent,
   type ClientState,
   type ClientUpdate,
-  defaultTimings,
   exitCode,
   joinMessage,
   type JoinRequest,
@@ -13,6 +12,7 @@ import {
   truncateName,
   withCollected
 } from "../src/client/state.js"
+import { defaultTimings } from "../src/client/timings.js"
 import { update } from "../src/client/update.js"
 import { gridSize } from "../src/client/viewport.js"
 import { screenLines } from "../src/client/screen.js"

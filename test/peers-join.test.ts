@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, TestClock } from "effect"
 import { joinGame } from "../src/client/session.js"
-import { defaultTimings } from "../src/client/state.js"
+import { defaultTimings } from "../src/client/timings.js"
 import { latin1 } from "../src/protocol/transcript.js"
 import { fakeServer, fakeTerminal } from "./client/fakes.js"
 import { datagrams, serverCaptures } from "./peers/fixtures.js"

@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect"
 import { joinGame } from "../client/session.js"
-import { defaultTimings } from "../client/state.js"
+import { defaultTimings } from "../client/timings.js"
 import { terminalLayer } from "../client/terminal.js"
 import { checkName, keysSections, needsTerminal, reportExit } from "./client.js"
 import { command, decimal, optionalArg, textArg, wholeNumberArg, withDefault } from "./command.js"

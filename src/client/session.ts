@@ -13,9 +13,9 @@ import {
   mayQuit,
   quitKey,
   startClient,
-  type Timings,
   withCollected
 } from "./state.js"
+import type { Timings } from "./timings.js"
 import { SuspendKey } from "./keys.js"
 import { update } from "./update.js"
 import { Terminal } from "./terminal.js"

@@ -2,6 +2,7 @@ import { MaxNameLength, RedrawKey } from "../core/constants.js"
 import type { ClientMessage } from "../protocol/messages.js"
 import { type GameReport, newReport, readDatagram, readGameOver, type SessionEnd } from "../protocol/reader.js"
 import type { Standing, Summary } from "../protocol/summary.js"
+import { defaultTimings, type Timings } from "./timings.js"
 import type { Viewport, WindowSize } from "./viewport.js"
 
 /**
@@ -9,7 +10,7 @@ import type { Viewport, WindowSize } from "./viewport.js"
  * time, as plain functions: no I/O here. `session.ts` feeds events in (`update.ts`), each
  * with the time it happened, and carries out what comes back. `keys.ts` judges keystrokes;
  * `timers.ts` decides what the passing of time calls for (retries, repairs, questions to a
- * silent server).
+ * silent server), within the patience `timings.ts` sets.
  */
 
 /** How the user asked to join: as a named player, or as the spectator. */
@@ -29,42 +30,6 @@ export type ClientExit =
   | { readonly _tag: "GameOver"; readonly summary: Summary; readonly you?: string }
   | { readonly _tag: "NoServer"; readonly server: string; readonly why: "no answer" | "port unreachable" }
   | { readonly _tag: "UserQuit"; readonly how: "interrupt" | "end of input" | "hangup" | "no answer" } & Collected
-
-/** How patient the client is, in milliseconds. */
-export interface Timings {
-  /** How long the server has to answer PLAY or SPECTATE at all. */
-  readonly answerTimeout: number
-  /**
-   * PLAY or SPECTATE goes out again after this long with nothing at all back, then after
-   * twice as long each time. Longer than a slow round trip (0.7 s at 350 ms each way): most
-   * CS50 servers make a new player for every PLAY, so a PLAY sent while the answer to the
-   * first is on its way leaves a ghost.
-   */
-  readonly joinRetry: number
-  /** The longest wait between two PLAYs. */
-  readonly maxJoinRetry: number
-  /** A move key with no DISPLAY after it this long (or two round trips): the view is asked for again. */
-  readonly viewRepair: number
-  /** Nothing heard from the server this long: the client asks it (Ctrl-L) whether it is still there. */
-  readonly liveness: number
-  /** An ask or a key with nothing at all heard after it this long: the server is not answering. */
-  readonly silence: number
-  /** A player's Q goes out again this often (or every two round trips) until QUIT comes. */
-  readonly quitRetry: number
-  /** How long to wait for the server's QUIT after Q. */
-  readonly quitTimeout: number
-}
-
-export const defaultTimings: Timings = {
-  answerTimeout: 5000,
-  joinRetry: 1000,
-  maxJoinRetry: 4000,
-  viewRepair: 500,
-  liveness: 5000,
-  silence: 3000,
-  quitRetry: 400,
-  quitTimeout: 2000
-}
 
 export interface ClientState {
   readonly request: JoinRequest

@@ -2,7 +2,7 @@ import { Duration, Effect, Option } from "effect"
 import { cs50Rules, type Rules, specRules, type Variant, variants } from "../core/rules.js"
 import type { Dialect } from "../protocol/dialect.js"
 import { parseWebAddress, parseWebName } from "../web/address.js"
-import type { Listening, ListenOptions } from "../web/server.js"
+import type { Listening, ListenOptions } from "../web/listen.js"
 import {
   choice,
   duration,

@@ -3,8 +3,8 @@ import { Context, Effect, Layer, type Scope } from "effect"
 import { GameHost } from "../server/host.js"
 import type { WebError } from "./error.js"
 import { pageRoute } from "./pageRoute.js"
-import { defaultPlayerSocketOptions, type PlayerSocketOptions, playRoute } from "./play.js"
-import { type Listening, listen, type ListenOptions } from "./server.js"
+import { defaultPlayerSocketOptions, type PlayerSocketOptions, playRoute } from "./playerSockets.js"
+import { type Listening, listen, type ListenOptions } from "./listen.js"
 import { defaultWatchOptions, watchLive, type WatchOptions } from "./watch.js"
 
 export interface WebOptions extends ListenOptions {

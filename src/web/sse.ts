@@ -11,7 +11,7 @@ export const sseEvent = (event: string, data: unknown): Uint8Array =>
 
 /**
  * How often a quiet feed says it is still there (a comment line, ignored by browsers):
- * proxies keep it open, and a connection that has taken nothing for `server.ts`'s idle
+ * proxies keep it open, and a connection that has taken nothing for `listen.ts`'s idle
  * limit can be told from one that is only quiet.
  */
 export const heartbeatInterval = Duration.seconds(20)

@@ -3,7 +3,7 @@
  * `feed.ts`) sends the map once, then snapshots: who stands where, the piles left, the
  * roster, the watchers, the end. Playing: a WebSocket to `/play` (see `player.ts`), and the
  * page shows the player's own view and status line. A replay sends every move at once and
- * the page plays them with its own controls (see `replay.ts`).
+ * the page plays them with its own controls (see `playback.ts`).
  *
  * Text from the server reaches the page as text (textContent); only the grid is built as
  * markup, from escaped characters.
@@ -13,7 +13,7 @@ import { FeedEvent, type Hello, type MapText, type Snapshot } from "../feed.js"
 import { Board, spectatorRows } from "./board.js"
 import { byId } from "./dom.js"
 import { PlayerSession, statusText } from "./player.js"
-import { ReplayPlayer } from "./replay.js"
+import { ReplayPlayback } from "./playback.js"
 import { showRoster } from "./roster.js"
 
 type Mode = "connecting" | "watching" | "playing" | "replay"
@@ -87,7 +87,7 @@ source.addEventListener(FeedEvent.hello, (event) => {
   if (hello.mode === "replay") {
     source.close()
     setMode("replay")
-    const replay = new ReplayPlayer(hello, showSnapshot)
+    const replay = new ReplayPlayback(hello, showSnapshot)
     replayKey = (key) => replay.key(key)
     if (replay.empty) {
       board.draw(hello.map.split("\n"))

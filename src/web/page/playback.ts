@@ -28,7 +28,7 @@ const clock = (ms: number) => {
 
 const speedLabel = (speed: number) => (speed < 1 ? `x1/${1 / speed}` : `x${speed}`)
 
-export class ReplayPlayer {
+export class ReplayPlayback {
   private readonly moves: ReadonlyArray<Move>
   private index = 0
   private playing: boolean

@@ -1,4 +1,7 @@
-import { Layer } from "effect"
+import { type Duration, Layer, Option } from "effect"
+import { isIPv6 } from "node:net"
+import type { GameMap } from "../core/map.js"
+import type { Variant } from "../core/rules.js"
 import { udpLayer } from "../net/nodeUdp.js"
 import type { UdpError, UdpOptions, UdpSocket } from "../net/udp.js"
 import type { Dialect } from "../protocol/dialect.js"
@@ -8,6 +11,8 @@ import { recorderLayer } from "../server/recorder.js"
 import { udpLoopLayer } from "../server/udpLoop.js"
 import type { WebError } from "../web/error.js"
 import { webLayer, type WebOptions } from "../web/live.js"
+import { checkOutputs } from "./files.js"
+import { rulesFor } from "./options.js"
 
 /** A game this program hosts: the game, where it listens, and what goes with it. */
 export interface Hosting {
@@ -38,3 +43,37 @@ export const hostingLayer = (hosting: Hosting): Layer.Layer<GameHost | UdpSocket
     Layer.provideMerge(udpLayer(hosting.udp))
   )
 }
+
+/** What a command that hosts a game was given (see `hostingOptions`), as far as hosting goes. */
+export interface HostingChoices {
+  readonly port: number
+  readonly host: string
+  readonly variant: Variant
+  readonly record: Option.Option<string>
+  readonly overwrite: boolean
+  readonly idleTimeout: Duration.Duration
+  readonly log: Option.Option<string>
+}
+
+/** Before anything starts: the files a hosting command writes (the recording, the log) against the map it reads. */
+export const checkHostingFiles = (choices: HostingChoices, mapFile: Option.Option<string>) =>
+  checkOutputs(
+    [
+      ...Option.toArray(choices.record).map((path) => ({ path, flag: "--record" })),
+      ...Option.toArray(choices.log).map((path) => ({ path, flag: "--log", append: true }))
+    ],
+    Option.toArray(mapFile).map((path) => ({ path, what: "the map" })),
+    choices.overwrite
+  )
+
+/** The hosting that a command's choices ask for, for a game on `map` from `seed`. */
+export const hostingOf = (
+  choices: HostingChoices,
+  game: { readonly map: GameMap; readonly seed: number; readonly dialect: Dialect },
+  web: Option.Option<WebOptions>
+): Hosting => ({
+  game: { ...game, rules: rulesFor(game.dialect, choices.variant), idleTimeout: choices.idleTimeout },
+  udp: { port: choices.port, host: choices.host, family: isIPv6(choices.host) ? "udp6" : "udp4" },
+  ...Option.match(choices.record, { onNone: () => ({}), onSome: (path) => ({ record: { path, overwrite: choices.overwrite } }) }),
+  ...Option.match(web, { onNone: () => ({}), onSome: (options) => ({ web: options }) })
+})

@@ -7,8 +7,10 @@ import {
   choice,
   duration,
   flag,
+  needs,
   optional,
   optionalArg,
+  type Rule,
   text,
   textArg,
   wholeNumber,
@@ -111,3 +113,23 @@ export const idleTimeoutOption = duration(
 ).pipe(withDefault(defaultIdleTimeout, "10 (minutes)"))
 
 export const noColorOption = flag("no-color", "no colours (as when NO_COLOR is set or the output is not a terminal)")
+
+/**
+ * What every command that hosts a game (serve, play) takes: the map and seed, where it
+ * listens, the rules, a recording, the page for browsers, the idle timeout.
+ */
+export const hostingOptions = {
+  map: mapOption,
+  seed: seedOption,
+  port: portOption,
+  host: hostOption,
+  variant: variantOption,
+  record: recordOption,
+  overwrite: overwriteOption("--record"),
+  web: webOption,
+  webName: webNameOption,
+  idleTimeout: idleTimeoutOption
+}
+
+/** The rules between those options. */
+export const hostingRules: ReadonlyArray<Rule> = [needs("--overwrite", "--record"), needs("--web-name", "--web")]

@@ -1,5 +1,4 @@
 import { Console, Context, Duration, Effect, Fiber, Layer, Option } from "effect"
-import { isIPv6 } from "node:net"
 import { hostname, networkInterfaces, userInfo } from "node:os"
 import { farewell } from "../client/screen.js"
 import { joinGame } from "../client/session.js"
@@ -11,30 +10,12 @@ import { GameHost } from "../server/host.js"
 import { gameOver, lingerAfterGame } from "../server/udpLoop.js"
 import { WebPage } from "../web/live.js"
 import { checkName, keysSections, needsTerminal, printWidth, reportExit } from "./client.js"
-import { command, needs, optionalArg, textArg } from "./command.js"
+import { command, optionalArg, textArg } from "./command.js"
 import { CliError } from "./error.js"
-import { checkOutputs } from "./files.js"
-import { hostingLayer } from "./hosting.js"
+import { checkHostingFiles, hostingLayer, hostingOf } from "./hosting.js"
 import { logging, logsSomewhere } from "./logging.js"
 import { gameSetup, logWarnings } from "./maps.js"
-import {
-  hostOption,
-  idleTimeoutOption,
-  logLevelOption,
-  logOption,
-  mapOption,
-  noColorOption,
-  overwriteOption,
-  portOption,
-  recordOption,
-  rulesFor,
-  seedOption,
-  variantOption,
-  webAddress,
-  webLines,
-  webNameOption,
-  webOption
-} from "./options.js"
+import { hostingOptions, hostingRules, logLevelOption, logOption, noColorOption, webAddress, webLines } from "./options.js"
 
 /** The address this process's own client uses to reach a server bound to `host`. */
 const localAddress = (host: string) => host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host
@@ -53,21 +34,12 @@ export const playNode = command(
     summary: "Start a game on this machine and play it here; friends can join it.",
     args: { name: textArg("NAME", "your player name").pipe(optionalArg("your login name")) },
     options: {
-      map: mapOption,
-      seed: seedOption,
-      port: portOption,
-      host: hostOption,
-      variant: variantOption,
-      record: recordOption,
-      overwrite: overwriteOption("--record"),
-      web: webOption,
-      webName: webNameOption,
-      idleTimeout: idleTimeoutOption,
+      ...hostingOptions,
       log: logOption("the screen is never written over"),
       logLevel: logLevelOption,
       noColor: noColorOption
     },
-    rules: [needs("--overwrite", "--record"), needs("--web-name", "--web")],
+    rules: hostingRules,
     more: keysSections
   },
   /**
@@ -82,27 +54,14 @@ export const playNode = command(
       if (given.includes("--log-level") && !logsSomewhere(logTarget)) {
         return yield* new CliError({ message: "--log-level — only with --log FILE or 2>FILE: nothing is logged over the screen" })
       }
-      const record = Option.getOrUndefined(options.record)
-      yield* checkOutputs(
-        [
-          ...(record === undefined ? [] : [{ path: record, flag: "--record" }]),
-          ...Option.toArray(options.log).map((path) => ({ path, flag: "--log", append: true }))
-        ],
-        Option.toArray(options.map).map((path) => ({ path, what: "the map" })),
-        options.overwrite
-      )
+      yield* checkHostingFiles(options, options.map)
       const setup = yield* gameSetup({ mapFile: options.map, seed: options.seed })
       const { map, seed } = setup
       yield* needsTerminal("play", "'nuggets serve' runs a game without one")
       const playing = Effect.gen(function*() {
         yield* logWarnings(setup)
         // The game is up, or it failed to start (it could not open the recording or the web page, say).
-        const context = yield* Layer.build(hostingLayer({
-          game: { map, seed, dialect: "spec", rules: rulesFor("spec", options.variant), idleTimeout: options.idleTimeout },
-          udp: { port: options.port, host: options.host, family: isIPv6(options.host) ? "udp6" : "udp4" },
-          ...(record === undefined ? {} : { record: { path: record, overwrite: options.overwrite } }),
-          ...(Option.isSome(web) ? { web: web.value } : {})
-        }))
+        const context = yield* Layer.build(hostingLayer(hostingOf(options, { map, seed, dialect: "spec" }, web)))
         const socket = Context.get(context, UdpSocket)
         const host = Context.get(context, GameHost)
         const page = Context.getOption(context, WebPage)

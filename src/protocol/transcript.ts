@@ -1,4 +1,5 @@
 import { Either, Schema } from "effect"
+import { readJsonLines } from "./jsonLines.js"
 
 /**
  * A transcript: the datagrams of a session between clients and a server, byte for byte,
@@ -94,30 +95,21 @@ const decodeEntry = Schema.decodeUnknownEither(Schema.parseJson(TranscriptEntry)
  * Reads a transcript, checking every line. A last line cut short (the writer was stopped
  * mid-line) is dropped; any other bad line is an error naming it.
  */
-export const parseTranscript = (text: string): Either.Either<Transcript, string> => {
-  const lines = text.split("\n")
-  if (lines.at(-1) === "") lines.pop()
-  if (lines.length === 0) return Either.left("the transcript is empty")
-  const header = decodeHeader(lines[0])
-  if (Either.isLeft(header)) {
-    return Either.left(
-      /"transcript"/.test(lines[0]!) ? "line 1: not a transcript header this version can read" : "not a transcript"
-    )
-  }
-  const entries: Array<TranscriptEntry> = []
-  for (let i = 1; i < lines.length; i++) {
-    const entry = decodeEntry(lines[i])
-    const torn = i === lines.length - 1 && !text.endsWith("\n")
-    if (Either.isLeft(entry)) {
-      if (torn) break
-      return Either.left(`line ${i + 1}: not a transcript entry`)
-    }
-    const bytes = latin1Bytes(entry.right.data)
-    if (Either.isLeft(bytes)) return Either.left(`line ${i + 1}: data ${bytes.left}`)
-    entries.push(entry.right)
-  }
-  return Either.right({ header: header.right, entries })
-}
+export const parseTranscript = (text: string): Either.Either<Transcript, string> =>
+  readJsonLines(text, {
+    empty: "the transcript is empty",
+    header: (line) =>
+      Either.mapLeft(
+        decodeHeader(line),
+        () => /"transcript"/.test(line) ? "line 1: not a transcript header this version can read" : "not a transcript"
+      ),
+    entry: (line) =>
+      Either.flatMap(
+        Either.mapLeft(decodeEntry(line), () => undefined),
+        (entry) => Either.mapBoth(latin1Bytes(entry.data), { onLeft: (why) => `data ${why}`, onRight: () => entry })
+      ),
+    notEntry: "not a transcript entry"
+  })
 
 /** The bytes of an entry's datagram. */
 export const entryBytes = (entry: TranscriptEntry): Uint8Array => Either.getOrThrow(latin1Bytes(entry.data))

@@ -1,6 +1,7 @@
 import { Either, Schema } from "effect"
 import { variants } from "../core/rules.js"
 import type { GameState } from "../core/state.js"
+import { readJsonLines } from "../protocol/jsonLines.js"
 import { dialects } from "../protocol/dialect.js"
 
 /**
@@ -91,26 +92,20 @@ const decodeEntry = Schema.decodeUnknownEither(Schema.parseJson(Entry))
  * Reads a recording, checking every line. A last line cut short (the recorder was killed
  * mid-write) is dropped: what was played before it still replays.
  */
-export const parseRecording = (text: string): Either.Either<Recording, string> => {
-  const lines = text.split("\n")
-  if (lines.at(-1) === "") lines.pop()
-  if (lines.length === 0) return Either.left("the file is empty")
-  const header = decodeHeader(lines[0])
-  if (Either.isLeft(header)) {
-    return Either.left(/"format"/.test(lines[0]!) ? `line 1: not a header this version can read` : "not a nuggets recording")
-  }
-  if (header.right.formatVersion !== formatVersion) {
-    return Either.left(`recording format ${header.right.formatVersion}; this nuggets reads format ${formatVersion}`)
-  }
-  if (digestOf(header.right.map) !== header.right.mapDigest) return Either.left("the map in the header was changed")
-  const entries: Array<Entry> = []
-  for (let i = 1; i < lines.length; i++) {
-    const entry = decodeEntry(lines[i])
-    if (Either.isRight(entry)) {
-      entries.push(entry.right)
-    } else if (i !== lines.length - 1 || text.endsWith("\n")) {
-      return Either.left(`line ${i + 1}: not a recording entry`)
-    }
-  }
-  return Either.right({ header: header.right, entries })
-}
+export const parseRecording = (text: string): Either.Either<Recording, string> =>
+  readJsonLines(text, {
+    empty: "the file is empty",
+    header: (line) => {
+      const header = decodeHeader(line)
+      if (Either.isLeft(header)) {
+        return Either.left(/"format"/.test(line) ? `line 1: not a header this version can read` : "not a nuggets recording")
+      }
+      if (header.right.formatVersion !== formatVersion) {
+        return Either.left(`recording format ${header.right.formatVersion}; this nuggets reads format ${formatVersion}`)
+      }
+      if (digestOf(header.right.map) !== header.right.mapDigest) return Either.left("the map in the header was changed")
+      return Either.right(header.right)
+    },
+    entry: (line) => Either.mapLeft(decodeEntry(line), () => undefined),
+    notEntry: "not a recording entry"
+  })

@@ -348,6 +348,9 @@ describe("joining a server that makes a new player for every PLAY", () => {
     const ask = { _tag: "Key", key: "\f" }
     expect(sent(updates)).toEqual([ask, ask, ask, { _tag: "Key", key: "l" }])
     expect(updates.at(-1)!.state.report).toMatchObject({ letter: undefined, joined: true, view: ["+-+", "|@|"] })
+    // At the end its line of the standings is found by its name.
+    const over = receive(updates.at(-1)!.state, "QUIT GAME OVER:\nA 100 Bob\nB 150 Alice\n")
+    expect(over.exit).toMatchObject({ _tag: "GameOver", you: "B" })
   })
 })
 

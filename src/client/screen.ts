@@ -233,7 +233,7 @@ export const screenLines = (state: ClientState): ReadonlyArray<string> => screen
 /** The game-over screen: the standings over the final view, until a key or a few seconds. */
 export const gameOverScreen = (state: ClientState, summary: Summary): Screen => {
   const width = state.window.columns
-  const me = state.report.role === "player" ? state.report.letter : undefined
+  const me = state.exit?._tag === "GameOver" ? state.exit.you : state.report.role === "player" ? state.report.letter : undefined
   const standings = rankedSummary(summary, me)
   const box = [
     line("GAME OVER", Style.strong),

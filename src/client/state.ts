@@ -1,7 +1,7 @@
 import { MaxNameLength, RedrawKey } from "../core/constants.js"
 import type { ClientMessage } from "../protocol/messages.js"
 import { type GameReport, newReport, readDatagram, readGameOver, type SessionEnd } from "../protocol/reader.js"
-import type { Standing, Summary } from "../protocol/summary.js"
+import { ownStanding, type Standing, type Summary } from "../protocol/summary.js"
 import { defaultTimings, type Timings } from "./timings.js"
 import type { Viewport, WindowSize } from "./viewport.js"
 
@@ -195,14 +195,21 @@ export const receive = (state: ClientState, data: Uint8Array | string): ClientSt
 export const receiveGameOver = (state: ClientState, standings: ReadonlyArray<Standing>): ClientState =>
   withReport(state, readGameOver(state.report, standings))
 
+/** Our letter at game over: from OK, or (the OK lost) our line of the summary, found by our name. */
+const ourLetter = (state: ClientState, summary: Summary, letter: string | undefined): string | undefined =>
+  state.request._tag === "Spectator"
+    ? undefined
+    : letter ?? ownStanding(summary, { letter: undefined, name: truncateName(state.request.name) })?.letter
+
 /** What the server told us, now read into `report`, and what follows from it. */
 const withReport = (state: ClientState, report: GameReport): ClientState => {
   const refusal = report.latest === "No" || report.latest === "Error"
   const forgottenNow = report.forgotten && !state.report.forgotten
   const hidden = refusal && !forgottenNow && report.ending === undefined && state.refusalsToHide > 0
   const leftBy = state.leaving === "Q" || state.leaving === undefined ? "interrupt" : state.leaving
-  const exit: ClientExit | undefined = report.ending?._tag === "GameOver" && report.letter !== undefined
-    ? { ...report.ending, you: report.letter }
+  const you = report.ending?._tag === "GameOver" ? ourLetter(state, report.ending.summary, report.letter) : undefined
+  const exit: ClientExit | undefined = report.ending?._tag === "GameOver" && you !== undefined
+    ? { ...report.ending, you }
     : report.ending?._tag === "Quit" && state.leaving !== undefined && state.leaving !== "Q"
     ? { _tag: "UserQuit", how: leftBy }
     : report.ending ??

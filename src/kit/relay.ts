@@ -24,47 +24,10 @@ import {
   selectorOf
 } from "./relay-rules.js"
 
+import { type DirectionCounters, EventLog, newCounters, type RelayEvent, type RelayEventKind } from "./relay-events.js"
+
+export * from "./relay-events.js"
 export * from "./relay-rules.js"
-
-/**
- * What the relay did. Each datagram it receives logs exactly one of "forward", "drop",
- * "duplicate", "delay", "hold" or "reorder"; one sent late logs "release" when finally sent.
- */
-export type RelayEventKind = Action["kind"] | "forward" | "release"
-
-export interface RelayEvent {
-  /** Position among the events so far. */
-  readonly index: number
-  readonly kind: RelayEventKind
-  readonly dir: Direction
-  readonly client: string
-  /** Clients numbered from 1 in order of their first datagram. */
-  readonly clientNumber: number
-  readonly text: string
-  readonly bytes: Buffer
-  readonly seq: number
-  /** Milliseconds since the relay started. */
-  readonly at: number
-  /** The rule that acted, if any. */
-  readonly rule: string | undefined
-  /** Extra copies sent, for "duplicate". */
-  readonly copies: number | undefined
-  /** The delay, for "delay". */
-  readonly ms: number | undefined
-}
-
-export interface DirectionCounters {
-  /** Datagrams received from this direction's sender. */
-  seen: number
-  /** Datagrams sent on, counting every copy and late (delayed, reordered or held) sends. */
-  forwarded: number
-  dropped: number
-  /** Extra copies sent (not counting the original). */
-  duplicated: number
-  delayed: number
-  held: number
-  reordered: number
-}
 
 export interface RelayOptions {
   /** The real server. */
@@ -85,20 +48,11 @@ export interface RelayOptions {
   readonly now?: () => number
 }
 
-interface Waiter {
-  readonly predicate: (event: RelayEvent) => boolean
-  readonly resolve: (event: RelayEvent) => void
-  readonly reject: (error: Error) => void
-  readonly timer: NodeJS.Timeout
-}
-
 interface Upstream {
   readonly socket: dgram.Socket
   port: number | undefined
   lastActive: number
 }
-
-const describeEvent = (e: RelayEvent) => `${e.kind} ${e.dir} ${JSON.stringify(e.text.slice(0, 40))}`
 
 const familyOf = (host: string) => (host.includes(":") ? "udp6" : "udp4")
 
@@ -120,12 +74,8 @@ const closeSocket = (socket: dgram.Socket) =>
     }
   })
 
-const newCounters = (): DirectionCounters => ({ seen: 0, forwarded: 0, dropped: 0, duplicated: 0, delayed: 0, held: 0, reordered: 0 })
-
 export class UdpRelay {
   readonly host: string
-  /** Every event so far, in order (unless `keepEvents` is false). */
-  readonly events: Array<RelayEvent> = []
   readonly counters: Record<Direction, DirectionCounters> = { up: newCounters(), down: newCounters() }
   /** Socket errors, kept rather than thrown: a test asserts on traffic, not on these. */
   readonly errors: Array<Error> = []
@@ -137,15 +87,13 @@ export class UdpRelay {
   /** Per direction and client: a datagram waiting for the next one to pass it. */
   private readonly reordering = new Map<string, { readonly packet: Packet; readonly rule: string; readonly timer: NodeJS.Timeout }>()
   private readonly timers = new Set<NodeJS.Timeout>()
-  private readonly waiters = new Set<Waiter>()
-  private readonly listeners = new Set<(event: RelayEvent) => void>()
+  private readonly log_: EventLog
   private readonly startedAt: number
   private readonly now: () => number
   /** Clients numbered in order of their first datagram. */
   private readonly clientNumbers = new Map<string, number>()
   private rulesCreated = 0
   private clientsSeen = 0
-  private eventCount = 0
   private sweeper: NodeJS.Timeout | undefined
   private closing: Promise<void> | undefined
 
@@ -156,6 +104,7 @@ export class UdpRelay {
     this.host = options.listen?.host ?? "127.0.0.1"
     this.port = listener.address().port
     this.now = options.now ?? (() => performance.now())
+    this.log_ = new EventLog(options.keepEvents !== false)
     this.startedAt = this.now()
     listener.on("error", (error) => this.errors.push(error))
     listener.on("message", (bytes, from) => this.receive("up", { address: from.address, port: from.port }, bytes))
@@ -258,39 +207,25 @@ export class UdpRelay {
     this.rules.length = 0
   }
 
+  /** Every event so far, in order (unless `keepEvents` is false). */
+  get events(): ReadonlyArray<RelayEvent> {
+    return this.log_.events
+  }
+
   /** Calls `listener` with every event from now on; returns the way to stop. */
   onEvent(listener: (event: RelayEvent) => void): () => void {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
+    return this.log_.onEvent(listener)
   }
 
   /** The first event logged from now on that satisfies `predicate`; rejects after `timeoutMs`. */
   next(predicate: (event: RelayEvent) => boolean, timeoutMs: number, what = "a matching event"): Promise<RelayEvent> {
     if (this.closed) return Promise.reject(new Error(`relay: closed while waiting for ${what}`))
-    return new Promise((resolve, reject) => {
-      const waiter: Waiter = {
-        predicate,
-        resolve: (event) => {
-          this.dismiss(waiter)
-          resolve(event)
-        },
-        reject: (error) => {
-          this.dismiss(waiter)
-          reject(error)
-        },
-        timer: setTimeout(() => {
-          const recent = this.events.slice(-5).map(describeEvent).join("; ") || "none"
-          waiter.reject(new Error(`relay: timed out after ${timeoutMs} ms waiting for ${what} (last events: ${recent})`))
-        }, timeoutMs)
-      }
-      this.waiters.add(waiter)
-    })
+    return this.log_.next(predicate, timeoutMs, what)
   }
 
   /** Like `next`, but an event already in the log counts too. */
   waitFor(predicate: (event: RelayEvent) => boolean, timeoutMs: number, what = "a matching event"): Promise<RelayEvent> {
-    const logged = this.events.find(predicate)
-    return logged !== undefined ? Promise.resolve(logged) : this.next(predicate, timeoutMs, what)
+    return this.log_.waitFor(predicate, timeoutMs, what)
   }
 
   /** Closes every socket, cancels delayed sends, discards held datagrams, rejects waiters. Idempotent. */
@@ -302,15 +237,10 @@ export class UdpRelay {
       this.reordering.clear()
       for (const hold of this.holds) hold.waiting.length = 0
       this.rules.length = 0
-      for (const waiter of [...this.waiters]) waiter.reject(new Error("relay: closed while waiting for an event"))
+      this.log_.rejectAll(new Error("relay: closed while waiting for an event"))
       await Promise.all([this.listener, ...[...this.upstream.values()].map((u) => u.socket)].map(closeSocket))
     })()
     return this.closing
-  }
-
-  private dismiss(waiter: Waiter) {
-    clearTimeout(waiter.timer)
-    this.waiters.delete(waiter)
   }
 
   /** `client` is the sender for "up", the addressee for "down". */
@@ -450,9 +380,8 @@ export class UdpRelay {
     }
   }
 
-  private log(kind: RelayEvent["kind"], packet: Packet, rule: string | undefined, extra: { copies?: number; ms?: number } = {}) {
-    const event: RelayEvent = {
-      index: this.eventCount++,
+  private log(kind: RelayEventKind, packet: Packet, rule: string | undefined, extra: { copies?: number; ms?: number } = {}) {
+    this.log_.add({
       kind,
       dir: packet.dir,
       client: packet.client,
@@ -464,19 +393,7 @@ export class UdpRelay {
       rule,
       copies: extra.copies,
       ms: extra.ms
-    }
-    if (this.options.keepEvents !== false) this.events.push(event)
-    for (const listener of this.listeners) listener(event)
-    for (const waiter of [...this.waiters]) {
-      let matched: boolean
-      try {
-        matched = waiter.predicate(event)
-      } catch (error) {
-        waiter.reject(error instanceof Error ? error : new Error(String(error)))
-        continue
-      }
-      if (matched) waiter.resolve(event)
-    }
+    })
   }
 }
 

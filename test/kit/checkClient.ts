@@ -1,0 +1,22 @@
+/** What the tests of `check client` share: running it, against a toy client with bugs or not. */
+import { expect } from "@effect/vitest"
+import { Effect } from "effect"
+import { fileURLToPath } from "node:url"
+import { checkClient, type CheckClientOptions } from "../../src/kit/check-client.js"
+import type { Report } from "../../src/kit/report.js"
+
+export const toy = fileURLToPath(new URL("./toy-client.mjs", import.meta.url))
+
+export const check = (command: ReadonlyArray<string>, options: Partial<CheckClientOptions> = {}) =>
+  checkClient({ command, dialect: "spec", answerMs: 1500, only: undefined, scenarioMs: 60_000, totalMs: 300_000, ...options })
+
+export const failing = (report: Report) => report.checks.filter((each) => each.status !== "pass")
+
+/** The failures of the one check `only`, run against the toy client with `bugs`. */
+export const failuresWith = (bugs: string, only: string, options: Partial<CheckClientOptions> = {}) =>
+  Effect.gen(function*() {
+    const report = yield* check([process.execPath, toy, `--bugs=${bugs}`], { only, ...options })
+    expect(report.checks.map((each) => each.name)).toEqual([only])
+    expect(report.checks[0]!.status, JSON.stringify(report.checks[0])).toBe("fail")
+    return report.checks[0]!.failures
+  })

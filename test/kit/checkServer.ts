@@ -1,0 +1,42 @@
+/** What the tests of `check server` share: running it, and reading its report. */
+import { expect } from "@effect/vitest"
+import { Effect } from "effect"
+import { type CheckServerOptions, checkServer } from "../../src/kit/check-server.js"
+import type { Report } from "../../src/kit/report.js"
+import { loadMap } from "../support.js"
+import { type Bugs, brokenServer } from "./broken.js"
+
+export const mainMap = { file: "maps/main.txt", map: loadMap("main.txt") }
+
+export const run = (port: number, options: Partial<CheckServerOptions> = {}) =>
+  checkServer({
+    host: "127.0.0.1",
+    port,
+    dialect: undefined,
+    map: undefined,
+    only: undefined,
+    checkMs: 10_000,
+    totalMs: 180_000,
+    answerMs: 1000,
+    ...options
+  })
+
+export const resultOf = (report: Report, name: string) => {
+  const result = report.checks.find((check) => check.name === name)
+  if (!result) throw new Error(`no check ${name} in ${report.checks.map((check) => check.name).join(", ")}`)
+  return result
+}
+
+/** The one check `only` fails against a server with `bugs`, and says why. */
+export const failsWith = (only: string, bugs: Bugs, options: Partial<CheckServerOptions> = {}) =>
+  Effect.gen(function*() {
+    const { port } = yield* brokenServer({ bugs })
+    const report = yield* run(port, { only, ...options })
+    expect(report.checks.map((check) => check.name)).toEqual([only])
+    const result = resultOf(report, only)
+    expect(result.status, JSON.stringify(result)).toBe("fail")
+    if (process.env.SHOW) console.log(JSON.stringify(result.failures, null, 1))
+    return result.failures
+  })
+
+export const statuses = (report: Report) => Object.fromEntries(report.checks.map((check) => [check.name, check.status]))

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { MaxNameLength } from "../core/constants.js"
 import { display, grid, playerRows, spectatorRows, summary, summaryWords, wording } from "./client-game.js"
-import { drawnAt, expectExit, expectSent, findGrid, row, screenWhen, shown, type Stage } from "./client-stage.js"
+import { drawnAt, expectExit, expectSent, findGrid, row, screenWhen, shown, type Stage, startMs } from "./client-stage.js"
 import { escaped } from "./lint.js"
 import { Spec } from "./spec.js"
 
@@ -47,7 +47,7 @@ const judgeMap = (stage: Stage, rows: ReadonlyArray<string>, sent: string) =>
 export const playerScenario = (stage: Stage) =>
   Effect.gen(function*() {
     const { server, tty } = stage
-    const play = yield* expectSent(stage, "join-player", "PLAY", Spec.joinAs, (text) => text.startsWith("PLAY") || text === "SPECTATE")
+    const play = yield* expectSent(stage, "join-player", "PLAY", Spec.joinAs, (text) => text.startsWith("PLAY") || text === "SPECTATE", undefined, startMs(stage))
     if (play === undefined) return
     if (play !== "PLAY Alice") stage.fail("join-player", { what: "the client did not join as the player Alice", got: escaped(play), spec: Spec.play })
     yield* welcomePlayer(stage)
@@ -108,7 +108,7 @@ export const playerScenario = (stage: Stage) =>
 /** The spectator: SPECTATE, its status line and the whole map, then replaced by another. */
 export const spectatorScenario = (stage: Stage) =>
   Effect.gen(function*() {
-    const spectate = yield* expectSent(stage, "join-spectator", "SPECTATE", Spec.joinAs, (text) => text.startsWith("PLAY") || text.startsWith("SPECTATE"))
+    const spectate = yield* expectSent(stage, "join-spectator", "SPECTATE", Spec.joinAs, (text) => text.startsWith("PLAY") || text.startsWith("SPECTATE"), undefined, startMs(stage))
     if (spectate === undefined) return
     if (spectate !== "SPECTATE") stage.fail("join-spectator", { what: "run with no name, the client did not join as the spectator", got: escaped(spectate), spec: Spec.spectate })
     yield* stage.server.send(grid, "GOLD 0 0 250", display(spectatorRows()))
@@ -122,7 +122,7 @@ export const spectatorScenario = (stage: Stage) =>
 
 export const gameOverScenario = (stage: Stage) =>
   Effect.gen(function*() {
-    if ((yield* expectSent(stage, "game-over", "PLAY", Spec.joinAs, (text) => text.startsWith("PLAY"))) === undefined) return
+    if ((yield* expectSent(stage, "game-over", "PLAY", Spec.joinAs, (text) => text.startsWith("PLAY"), undefined, startMs(stage))) === undefined) return
     yield* welcomePlayer(stage)
     yield* screenWhen(stage.tty, stage.options.answerMs, (lines) => drawnAt(lines, playerRows()))
     const over = wording(stage.options.dialect).gameOver(summary)
@@ -138,7 +138,7 @@ export const gameOverScenario = (stage: Stage) =>
 
 export const refusedScenario = (stage: Stage) =>
   Effect.gen(function*() {
-    if ((yield* expectSent(stage, "refused-join", "PLAY", Spec.joinAs, (text) => text.startsWith("PLAY"))) === undefined) return
+    if ((yield* expectSent(stage, "refused-join", "PLAY", Spec.joinAs, (text) => text.startsWith("PLAY"), undefined, startMs(stage))) === undefined) return
     const full = wording(stage.options.dialect).gameFull
     yield* stage.server.send(full)
     const exit = yield* expectExit(stage, "refused-join", escaped(full), full === "NO" ? Spec.gameFull : Spec.quit, 5000, false)
@@ -151,7 +151,7 @@ export const refusedScenario = (stage: Stage) =>
 /** A window too small for the grid: a complaint, and the game once it is enlarged. */
 export const smallWindowScenario = (stage: Stage) =>
   Effect.gen(function*() {
-    if ((yield* expectSent(stage, "small-window", "PLAY", Spec.joinAs, (text) => text.startsWith("PLAY"))) === undefined) return
+    if ((yield* expectSent(stage, "small-window", "PLAY", Spec.joinAs, (text) => text.startsWith("PLAY"), undefined, startMs(stage))) === undefined) return
     yield* welcomePlayer(stage)
     const sent = "OK A, GRID 6 32, GOLD 0 0 250, DISPLAY, in a window of 20 x 5"
     yield* Effect.sleep(`${Math.min(1500, stage.options.answerMs)} millis`)
@@ -176,7 +176,7 @@ export const smallWindowScenario = (stage: Stage) =>
 export const awkwardScenario = (stage: Stage) =>
   Effect.gen(function*() {
     const { server, tty } = stage
-    if ((yield* expectSent(stage, "awkward-input", "PLAY", Spec.joinAs, (text) => text.startsWith("PLAY"))) === undefined) return
+    if ((yield* expectSent(stage, "awkward-input", "PLAY", Spec.joinAs, (text) => text.startsWith("PLAY"), undefined, startMs(stage))) === undefined) return
     yield* welcomePlayer(stage)
     yield* screenWhen(tty, stage.options.answerMs, (lines) => drawnAt(lines, playerRows()))
     const bare = display(playerRows({ row: 3, col: 9 }), false)
@@ -202,7 +202,7 @@ export const longName = `Longname-${"x".repeat(MaxNameLength)}`
 
 export const truncationScenario = (stage: Stage) =>
   Effect.gen(function*() {
-    const play = yield* expectSent(stage, "name-truncation", "PLAY", Spec.joinAs, (text) => text.startsWith("PLAY"))
+    const play = yield* expectSent(stage, "name-truncation", "PLAY", Spec.joinAs, (text) => text.startsWith("PLAY"), undefined, startMs(stage))
     if (play === undefined) return
     const name = play.slice("PLAY ".length)
     // The spec says both "limit it to MaxNameLength" (83) and "less than MaxNameLength" (338): 50 or 49.

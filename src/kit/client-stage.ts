@@ -107,9 +107,23 @@ export const findGrid = (lines: ReadonlyArray<string>, rows: ReadonlyArray<strin
   return at === -1 ? undefined : { row: at, col: lines[at]!.indexOf(first) - rows[0]!.indexOf(first) }
 }
 
-/** What the client sent, awaited; a silence becomes the check's failure. */
-export const expectSent = (stage: Stage, check: string, what: string, spec: SpecLine, wanted: (text: string) => boolean, sent?: string) =>
-  stage.server.next(what, stage.options.answerMs, wanted).pipe(
+/**
+ * How long a client just started has to send its PLAY or SPECTATE: its start is not what is
+ * checked (an interpreter under load can take seconds to load a program), so never less than 5 s.
+ */
+export const startMs = (stage: Stage) => Math.max(stage.options.answerMs, 5000)
+
+/** What the client sent, awaited (an answer's time, or `ms`); a silence becomes the check's failure. */
+export const expectSent = (
+  stage: Stage,
+  check: string,
+  what: string,
+  spec: SpecLine,
+  wanted: (text: string) => boolean,
+  sent?: string,
+  ms = stage.options.answerMs
+) =>
+  stage.server.next(what, ms, wanted).pipe(
     Effect.map((heard) => heard.text),
     Effect.catchTag("Silence", (silence) =>
       Effect.sync(() => {

@@ -8,6 +8,10 @@
  * one distinct address per client and its replies find their way back to the right client.
  * Plain callbacks and Promises (the work happens in socket callbacks); `relayResource`
  * makes one a scoped resource.
+ *
+ * Longer than most files (about 400 lines): the relay is one closure over its sockets, its
+ * clients and its rules; its rules and its event log live beside it (relay-rules.ts,
+ * relay-events.ts).
  */
 import { Effect, type Scope } from "effect"
 import * as dgram from "node:dgram"

@@ -1,3 +1,9 @@
+/**
+ * The game host: the one owner of a game's state and of every client's peer. Longer than
+ * most files (about 360 lines) because `makeGameHost` is one closure over that state (the
+ * peers, the key limit, last words, who was heard); its parts with a life of their own live
+ * beside it (keyLimit.ts, lastWords.ts, silence.ts, views.ts).
+ */
 import { Context, Deferred, Duration, Effect, Either, Exit, FiberRef, FiberSet, Layer, LogLevel, Random, Schedule, type Scope } from "effect"
 import { PlayerLetters } from "../core/constants.js"
 import { applyRequest, dropSilent, endGame, newGame, shutDown } from "../core/game.js"

@@ -4,6 +4,7 @@ import type { Endpoint, UdpError } from "../net/udp.js"
 import { decodeServerMessage, type ServerMessage } from "../protocol/messages.js"
 import { latin1 } from "../protocol/transcript.js"
 import { escaped } from "./lint.js"
+import { makeArrivals } from "./arrivals.js"
 
 /**
  * One client of the server under check, on its own UDP socket: it sends what a check
@@ -84,7 +85,7 @@ export const openProbe = (
     const opened = performance.now()
     const unread: Array<Arrival> = []
     const history: Array<string> = []
-    const wakers = new Set<() => void>()
+    const { arrived, arrivalOrTime } = makeArrivals()
     let closed = false
     let sent = ""
     yield* socket.onDatagram(({ data }) => {
@@ -94,30 +95,15 @@ export const openProbe = (
       if (unread.length > maxUnread) unread.shift()
       history.push(escaped(arrival.text))
       if (history.length > 8) history.shift()
-      for (const wake of [...wakers]) wake()
+      arrived()
     })
     yield* socket.failures.pipe(
       Stream.runForEach((failure) => Effect.sync(() => {
         if (failure.code === "ECONNREFUSED") closed = true
-        for (const wake of [...wakers]) wake()
+        arrived()
       })),
       Effect.forkScoped
     )
-    /** Resolves at the next datagram (or port failure), or after `ms`. */
-    const arrivalOrTime = (ms: number) =>
-      Effect.async<void>((resume) => {
-        const done = () => {
-          clearTimeout(timer)
-          wakers.delete(done)
-          resume(Effect.void)
-        }
-        const timer = setTimeout(done, Math.max(0, ms))
-        wakers.add(done)
-        return Effect.sync(() => {
-          clearTimeout(timer)
-          wakers.delete(done)
-        })
-      })
 
     const next: Probe["next"] = (what, ms, wanted = () => true) =>
       Effect.gen(function*() {

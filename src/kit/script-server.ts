@@ -4,6 +4,7 @@ import type { Endpoint, UdpError } from "../net/udp.js"
 import { latin1 } from "../protocol/transcript.js"
 import { escaped } from "./lint.js"
 import { Silence } from "./probe.js"
+import { makeArrivals } from "./arrivals.js"
 
 /**
  * The server side of `check client`: a UDP socket that records what the client sends and
@@ -35,26 +36,12 @@ export const openScriptServer = (): Effect.Effect<ScriptServer, UdpError, Scope.
     const heard: Array<Heard> = []
     let read = 0
     let client: Endpoint | undefined
-    const wakers = new Set<() => void>()
+    const { arrived, arrivalOrTime } = makeArrivals()
     yield* socket.onDatagram((datagram) => {
       client = { address: datagram.address, port: datagram.port }
       heard.push({ text: latin1(datagram.data), at: performance.now() - opened })
-      for (const wake of [...wakers]) wake()
+      arrived()
     })
-    const arrivalOrTime = (ms: number) =>
-      Effect.async<void>((resume) => {
-        const done = () => {
-          clearTimeout(timer)
-          wakers.delete(done)
-          resume(Effect.void)
-        }
-        const timer = setTimeout(done, Math.max(0, ms))
-        wakers.add(done)
-        return Effect.sync(() => {
-          clearTimeout(timer)
-          wakers.delete(done)
-        })
-      })
     return {
       port: socket.local.port,
       heard,

@@ -19,7 +19,7 @@ describe("check server against broken servers: each bug fails its check", () => 
       const failures = yield* failsWith("join-spectator", { down: (text, { fromServer }) => (fromServer.length <= 3 && text.startsWith("GOLD") ? undefined : text) })
       expect(failures[0]).toMatchObject({ what: "no GOLD came to the new spectator", sent: `"SPECTATE"`, spec: { line: "373-375" } })
       expect(failures[0]!.got).toMatch(/^"GRID 21 79", "DISPLAY\\n/)
-    }))
+    }), 60_000)
 
   it.scopedLive("join-player: GRID before OK", () =>
     Effect.gen(function*() {
@@ -32,20 +32,20 @@ describe("check server against broken servers: each bug fails its check", () => 
         }
       })
       expect(failures[0]).toMatchObject({ what: "the answer to PLAY began with GRID, not OK", sent: `"PLAY nuggets check"`, spec: { line: "344-348" } })
-    }))
+    }), 60_000)
 
   it.scopedLive("unknown-keys: an unknown key answered with QUIT", () =>
     Effect.gen(function*() {
       const failures = yield* failsWith("unknown-keys", { down: (text) => text.replace(/^NO unknown keystroke$/, "QUIT unknown keystroke") })
       expect(failures[0]).toMatchObject({ what: "the unknown key 'z' ended the player's game", sent: `"KEY z"`, got: `"QUIT unknown keystroke"`, spec: { line: "424-429" } })
-    }))
+    }), 60_000)
 
   it.scopedLive("bad-messages: a server that stops answering after an empty datagram", () =>
     Effect.gen(function*() {
       let dead = false
       const failures = yield* failsWith("bad-messages", { answer: (text) => ((dead ||= text === "") ? [] : undefined) })
       expect(failures.at(-1)).toMatchObject({ what: "after these datagrams the server no longer answers", sent: `"SPECTATE"`, got: "nothing", spec: { line: "66" } })
-    }))
+    }), 60_000)
 
   it.scopedLive("move-keys: capitals that move one step only", () =>
     Effect.gen(function*() {
@@ -63,7 +63,7 @@ describe("check server against broken servers: each bug fails its check", () => 
         expect.stringMatching(/^player [A-Z] collected gold, but player [A-Z] was not sent a GOLD saying \d+ nuggets are left$/)
       ])
       expect(failures[0]).toMatchObject({ spec: { line: "358" } })
-    }))
+    }), 60_000)
 
   it.scopedLive("swap: the player moved aside is not told", () =>
     Effect.gen(function*() {
@@ -80,19 +80,19 @@ describe("check server against broken servers: each bug fails its check", () => 
       })
       expect(failures[0]!.what).toMatch(/^player [A-Z] moved onto [A-Z] at row \d+ col \d+; [A-Z] should now stand at row \d+ col \d+, but its DISPLAY shows it at row \d+ col \d+ and the spectator at row \d+ col \d+$/)
       expect(failures[0]).toMatchObject({ spec: { line: "34" } })
-    }))
+    }), 60_000)
 
   it.scopedLive("spectator-replacement: the old spectator is never told to quit", () =>
     Effect.gen(function*() {
       const failures = yield* failsWith("spectator-replacement", { down: (text) => (text.startsWith("QUIT You have been replaced") ? undefined : text) })
       expect(failures[0]).toMatchObject({ what: "the spectator it replaced was not told to QUIT", spec: { line: "369-371" } })
-    }))
+    }), 60_000)
 
   it.scopedLive("quit: Q not answered", () =>
     Effect.gen(function*() {
       const failures = yield* failsWith("quit", { down: (text) => (text === "QUIT Thanks for playing!" ? undefined : text) })
       expect(failures[0]).toMatchObject({ what: "a player's Q was not answered with QUIT", sent: `"KEY Q"`, spec: { line: "412-414" } })
-    }))
+    }), 60_000)
 
   it.scopedLive("player-limit: a 27th player let in", () =>
     Effect.gen(function*() {
@@ -135,13 +135,13 @@ describe("check server against broken servers: each bug fails its check", () => 
       const failures = yield* failsWith("display-framing", { down: (text) => (text.startsWith("DISPLAY") ? text.slice(0, -1) : text) })
       expect(failures[0]!.what).toMatch(/^the DISPLAY's rows are not each ended by one newline \(and \d+ more like it\), sent to spectator 1$/)
       expect(failures[0]).toMatchObject({ spec: { line: "390-396" } })
-    }))
+    }), 60_000)
 
   it.scopedLive("message-form: a message of an unknown type", () =>
     Effect.gen(function*() {
       const failures = yield* failsWith("message-form", { down: (text) => (text.startsWith("OK") ? [text, "HELLO there"] : text) })
       expect(failures[0]).toMatchObject({ got: `"HELLO there"`, spec: { line: "323-325" } })
-    }))
+    }), 60_000)
 
   it.scopedLive("gold-totals: a game that starts with 240 nuggets, and a purse that grows by more than was found", () =>
     Effect.gen(function*() {
@@ -158,13 +158,13 @@ describe("check server against broken servers: each bug fails its check", () => 
     Effect.gen(function*() {
       const failures = yield* failsWith("pile-count", { down: (text) => (text.startsWith("DISPLAY") ? text.replaceAll("*", ".") : text) })
       expect(failures[0]).toMatchObject({ what: "the spectator's first view shows 0 piles of gold, not 10 to 30", spec: { line: "61" } })
-    }))
+    }), 60_000)
 
   it.scopedLive("spectator-view: a wall shown wrong to the spectator", () =>
     Effect.gen(function*() {
       const failures = yield* failsWith("spectator-view", { down: (text) => (text.startsWith("DISPLAY") && !text.includes("@") ? text.replace("+", "-") : text) }, { map: mainMap })
       expect(failures[0]).toMatchObject({ what: "row 0 col 2: the map has '+', the spectator is shown '-' (and 2 more like it)", spec: { line: "30" } })
-    }))
+    }), 60_000)
 
   it.scopedLive("visibility: a server that sees by the 2021 rule but speaks the 2019 dialect", () =>
     Effect.gen(function*() {

@@ -8,7 +8,7 @@ import { failuresWith } from "./kit/checkClient.js"
  * side by side.)
  */
 
-describe("check client against a client with one bug: its check fails, saying what was sent, what came and the spec line", () => {
+describe.concurrent("check client against a client with one bug: its check fails, saying what was sent, what came and the spec line", () => {
   it.live("join-player: play in lower case", () =>
     Effect.gen(function*() {
       const [failure] = yield* failuresWith("join", "join-player")

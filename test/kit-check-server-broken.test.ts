@@ -13,7 +13,7 @@ import { brokenServer } from "./kit/broken.js"
 /** DISPLAY positions of `@`, per client, to find a player moved by someone else. */
 const selfAt = (display: string) => display.indexOf("@")
 
-describe("check server against broken servers: each bug fails its check", () => {
+describe.concurrent("check server against broken servers: each bug fails its check", () => {
   it.scopedLive("join-spectator: no GOLD for a new client", () =>
     Effect.gen(function*() {
       const failures = yield* failsWith("join-spectator", { down: (text, { fromServer }) => (fromServer.length <= 3 && text.startsWith("GOLD") ? undefined : text) })

@@ -11,7 +11,7 @@ import { scriptedServer } from "./kit/scripted.js"
  * kit-check-server-broken.test.ts.
  */
 
-describe("check server against our own server", () => {
+describe.concurrent("check server against our own server", () => {
   it.scopedLive("2019 dialect, with --map: every check passes, the dialect guessed from the first refusal", () =>
     Effect.gen(function*() {
       const server = yield* realServer(["maps/main.txt", "3"])
@@ -41,7 +41,7 @@ describe("check server against our own server", () => {
 })
 
 
-describe("check server against servers that are down, silent, flooding or babbling: a verdict, never a hang", () => {
+describe.concurrent("check server against servers that are down, silent, flooding or babbling: a verdict, never a hang", () => {
   it.scopedLive("nothing listening: the port is closed, and the rest is not run", () =>
     Effect.gen(function*() {
       const socket = dgram.createSocket("udp4")

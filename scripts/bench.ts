@@ -6,7 +6,8 @@
  *   3. The I/O floor: the same load against a stand-in that only sends 27 prebuilt DISPLAYs per KEY.
  *   4. Saturation: keys per second with 26 players pressing as fast as the server answers.
  *   5. Watchers in the browser (`serve --web`): CPU per UDP key and a probe's latency with 0, 200 and 1,000.
- * The server runs as the esbuild bundle the binary is made of; --from-source runs it with tsx.
+ * The server is the single executable, built as `npm run build` builds it; --bundle runs the
+ * esbuild bundle it is made of with node instead, --from-source runs the source with tsx.
  * --profile runs it from source under --cpu-prof (its figures are then slower), without the
  * saturation run so that the profile is of keys one at a time, and prints its hot spots.
  */
@@ -20,7 +21,7 @@ import { Load } from "./bench/load.js"
 import { peakRssMB, root } from "./bench/process.js"
 import { mainProfile, summarizeProfile } from "./bench/profile.js"
 import { benchSaturation, type Saturation } from "./bench/saturation.js"
-import { bundleNuggets, endToEnd, type EndToEnd, type Nuggets, startRealServer } from "./bench/server.js"
+import { binaryNuggets, bundleNuggets, endToEnd, type EndToEnd, type Nuggets, startRealServer } from "./bench/server.js"
 import { round } from "./bench/stats.js"
 import { benchWatchers, type WatcherFigures } from "./bench/web.js"
 
@@ -47,7 +48,11 @@ interface MapFigures {
 }
 
 const work = mkdtempSync(join(tmpdir(), "nuggets-bench-"))
-const nuggets: Nuggets = fromSource ? { fromSource: true } : await bundleNuggets(work)
+const nuggets: Nuggets = fromSource
+  ? { fromSource: true }
+  : args.has("--bundle")
+  ? await bundleNuggets(work)
+  : await binaryNuggets(work)
 const floorScript = await bundleFloorServer(work)
 
 /** Where the server's CPU profile goes, with --profile. */

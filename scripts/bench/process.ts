@@ -14,9 +14,9 @@ export interface ServerProcess {
   readonly stop: () => Promise<void>
 }
 
-/** Starts `node <args>` and waits for its "waiting at port N" line. */
-export const startProcess = async (args: ReadonlyArray<string>): Promise<ServerProcess> => {
-  const child: ChildProcess = spawn(process.execPath, args, {
+/** Starts `node <args>` (or `program <args>`) and waits for its "waiting at port N" line. */
+export const startProcess = async (args: ReadonlyArray<string>, program: string = process.execPath): Promise<ServerProcess> => {
+  const child: ChildProcess = spawn(program, args, {
     cwd: root,
     stdio: ["ignore", "pipe", "pipe"]
   })

@@ -1,15 +1,21 @@
 /** Section 2: the real `nuggets serve`, end to end over loopback UDP. */
 import { join } from "node:path"
-import { bundle } from "../build.js"
+import { bundle, buildExecutable } from "../build.js"
 import { type Load, measureLatency, seededRandom } from "./load.js"
 import { cpuMicros, mainThreadCpuMicros, peakRssMB, type ServerProcess, startProcess, statCpuMicros } from "./process.js"
 import { round, summarize } from "./stats.js"
 
 /**
- * How to run `nuggets`: the esbuild bundle the single executable is made of (what users
- * run), or from source with tsx (readable names in a CPU profile; tsx adds ~90 MB of RSS).
+ * How to run `nuggets`: the single executable (what users run), the esbuild bundle it is
+ * made of run by node (node compiles it at start: about 20 MB more RSS, kept by the
+ * allocator), or from source with tsx (readable names in a CPU profile; tsx adds ~90 MB).
  */
-export type Nuggets = { readonly bundle: string } | { readonly fromSource: true }
+export type Nuggets = { readonly binary: string } | { readonly bundle: string } | { readonly fromSource: true }
+
+/** The single executable, built into `dir` as `npm run build` builds it. */
+export const binaryNuggets = async (dir: string): Promise<Nuggets> => ({
+  binary: await buildExecutable(join(dir, "nuggets"), join(dir, "build"))
+})
 
 export const bundleNuggets = async (dir: string): Promise<Nuggets> => {
   const file = join(dir, "nuggets.cjs")
@@ -24,16 +30,15 @@ export const startRealServer = (
   profileDir?: string,
   more: ReadonlyArray<string> = []
 ): Promise<ServerProcess> =>
-  startProcess([
+{
+  const serve = ["serve", mapFile, "1", "--host", "127.0.0.1", ...more]
+  if ("binary" in nuggets) return startProcess(serve, nuggets.binary)
+  return startProcess([
     ...(profileDir ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : []),
     ...("bundle" in nuggets ? [nuggets.bundle] : ["--import", "tsx", "src/main.ts"]),
-    "serve",
-    mapFile,
-    "1",
-    "--host",
-    "127.0.0.1",
-    ...more
+    ...serve
   ])
+}
 
 export interface EndToEnd {
   readonly keys: number

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { bundle } from "../../scripts/build.js"
+import { Inbox } from "../inbox.js"
 
 export const projectDir = fileURLToPath(new URL("../../", import.meta.url))
 
@@ -24,18 +25,18 @@ export const nuggetsCommand = (): Promise<ReadonlyArray<string>> =>
 
 /** A running program whose stdout lines can be awaited with a deadline. */
 export class Program {
-  readonly stdout: Array<string> = []
+  private readonly lines = new Inbox<string>("stdout")
+  /** Every line written to stdout so far. */
+  readonly stdout = this.lines.all
   stderr = ""
   readonly exited: Promise<number | null>
   private partial = ""
-  private wake: (() => void) | undefined
 
   constructor(readonly child: ChildProcess) {
     child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
       const lines = (this.partial + chunk).split("\n")
       this.partial = lines.pop()!
-      this.stdout.push(...lines)
-      this.wake?.()
+      for (const line of lines) this.lines.push(line)
     })
     child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (this.stderr += chunk))
     this.exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve(signal ? null : code)))
@@ -46,22 +47,13 @@ export class Program {
     return new Program(spawn(file!, args, { cwd: options.cwd ?? projectDir, env: options.env ?? process.env }))
   }
 
-  /** The first stdout line matching `pattern`, waiting at most `timeoutMs`. */
+  /** The first stdout line matching `pattern` (already written, or awaited at most `timeoutMs`). */
   async line(pattern: RegExp, timeoutMs = 15_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs
-    for (;;) {
-      const found = this.stdout.find((line) => pattern.test(line))
-      if (found !== undefined) return found
-      const left = deadline - Date.now()
-      if (left <= 0) throw new Error(`no line matching ${pattern}; stdout ${JSON.stringify(this.stdout)}, stderr ${this.stderr}`)
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left)
-        this.wake = () => {
-          clearTimeout(timer)
-          resolve()
-        }
-      })
-    }
+    const found = this.stdout.find((line) => pattern.test(line))
+    if (found !== undefined) return found
+    return this.lines.nextWhere((line) => pattern.test(line), timeoutMs).catch(() => {
+      throw new Error(`no line matching ${pattern}; stdout ${JSON.stringify(this.stdout)}, stderr ${this.stderr}`)
+    })
   }
 
   /** Waits for the exit code, killing the program if it takes longer than `timeoutMs`. */

@@ -1,5 +1,6 @@
 import { Context, Duration, Effect, Exit, Fiber, Layer, Logger, LogLevel, Scope } from "effect"
 import * as dgram from "node:dgram"
+import { Inbox } from "../inbox.js"
 import { find, firstStepToward, gridLines } from "./walk.js"
 import { hostingLayer } from "../../src/cli/hosting.js"
 import type { Handled } from "../../src/core/state.js"
@@ -57,22 +58,12 @@ export const startServer = async (options: TestServerOptions) => {
  * order with a deadline (never a sleep).
  */
 export class TestClient {
-  private readonly inbox: Array<string> = []
-  private waiting: ((message: string) => void) | undefined
-  readonly received: Array<string> = []
+  private readonly inbox = new Inbox<string>("the server")
+  /** Every message received, taken or not. */
+  readonly received = this.inbox.all
 
   private constructor(private readonly socket: dgram.Socket, private readonly port: number, readonly local: number) {
-    socket.on("message", (data) => {
-      const message = data.toString("utf8")
-      this.received.push(message)
-      if (this.waiting) {
-        const resolve = this.waiting
-        this.waiting = undefined
-        resolve(message)
-      } else {
-        this.inbox.push(message)
-      }
-    })
+    socket.on("message", (data) => this.inbox.push(data.toString("utf8")))
   }
 
   static async open(serverPort: number): Promise<TestClient> {
@@ -86,18 +77,7 @@ export class TestClient {
   }
 
   next(timeoutMs = 3000): Promise<string> {
-    const queued = this.inbox.shift()
-    if (queued !== undefined) return Promise.resolve(queued)
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiting = undefined
-        reject(new Error(`no message within ${timeoutMs} ms; last received: ${JSON.stringify(this.received.slice(-3))}`))
-      }, timeoutMs)
-      this.waiting = (message) => {
-        clearTimeout(timer)
-        resolve(message)
-      }
-    })
+    return this.inbox.next(timeoutMs)
   }
 
   /** The next message that starts with `prefix`, skipping others (returned in `skipped`). */

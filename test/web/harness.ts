@@ -2,47 +2,9 @@ import * as Socket from "@effect/platform/Socket"
 import * as NodeSocket from "@effect/platform-node/NodeSocket"
 import { Effect, Option } from "effect"
 import type { WebOptions } from "../../src/web/live.js"
+import { Inbox } from "../inbox.js"
 import { startServer, type TestServerOptions } from "../server/harness.js"
 
-/** Items as they arrive, taken in order, each awaited with a deadline (never a sleep). */
-export class Inbox<A> {
-  private readonly queued: Array<A> = []
-  private waiting: ((item: A) => void) | undefined
-  readonly all: Array<A> = []
-
-  constructor(private readonly what: string) {}
-
-  push(item: A): void {
-    this.all.push(item)
-    const resolve = this.waiting
-    this.waiting = undefined
-    if (resolve) resolve(item)
-    else this.queued.push(item)
-  }
-
-  next(timeoutMs = 3000): Promise<A> {
-    if (this.queued.length > 0) return Promise.resolve(this.queued.shift()!)
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiting = undefined
-        reject(new Error(`${this.what}: nothing within ${timeoutMs} ms; last: ${JSON.stringify(this.all.slice(-2)).slice(0, 400)}`))
-      }, timeoutMs)
-      this.waiting = (item) => {
-        clearTimeout(timer)
-        resolve(item)
-      }
-    })
-  }
-
-  /** The next item that satisfies `wanted`, skipping others. */
-  async nextWhere(wanted: (item: A) => boolean, timeoutMs = 3000): Promise<A> {
-    const deadline = Date.now() + timeoutMs
-    for (;;) {
-      const item = await this.next(Math.max(1, deadline - Date.now()))
-      if (wanted(item)) return item
-    }
-  }
-}
 
 /** A game server on loopback UDP with the web beside it, as `serve --web` runs them. */
 export const startWebGame = async (options: Omit<TestServerOptions, "web"> & { readonly web?: Partial<WebOptions> }) => {

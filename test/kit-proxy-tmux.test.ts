@@ -24,8 +24,10 @@ describe("nuggets proxy", () => {
       const { port, proxy } = yield* startProxy(server.port, "--loss", "0.2", "--seed", "11")
       const pane = yield* tmuxPane([...nuggets, "join", "127.0.0.1", String(port)], { columns: 100, rows: 30 })
       yield* pane.waitFor((lines) => /^Spectator: \d+ nuggets unclaimed\./.test(lines[0]!))
-      // A bot asks to join again for 30 s (nine tries): at 20% loss, all lost is rare enough.
-      const bots = Program.start([...nuggets, "bot", "127.0.0.1", String(port), "--count", "3", "--rate", "100", "--seed", "2", "--timeout", "30"])
+      // A bot asks to join again (after 1, 3, 7 s, then every 4 s), but only while the game lasts:
+      // at 8 keys/s each it lasts about 20 s, seven tries, all lost at 20% each way for about one
+      // bot in 1,300 (at 100 keys/s the game was over in 2 s, three tries: one bot in 20).
+      const bots = Program.start([...nuggets, "bot", "127.0.0.1", String(port), "--count", "3", "--rate", "8", "--seed", "2", "--timeout", "30"])
       const botsExit = yield* Effect.promise(() => bots.exitCode(90_000))
       expect(botsExit, `${bots.stdout.join("\n")}\n${bots.stderr}`).toBe(0)
       expect(bots.stdout.filter((line) => line.endsWith("(game over)"))).toHaveLength(3)

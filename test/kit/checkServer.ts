@@ -17,7 +17,7 @@ export const run = (port: number, options: Partial<CheckServerOptions> = {}) =>
     only: undefined,
     checkMs: 10_000,
     totalMs: 180_000,
-    answerMs: 1000,
+    answerMs: 2000,
     ...options
   })
 

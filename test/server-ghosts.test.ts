@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { Effect, Logger, LogLevel, Random, TestClock } from "effect"
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -6,26 +6,14 @@ import { join } from "node:path"
 import { lineLogger } from "../src/log.js"
 import type { Handled } from "../src/core/state.js"
 import { makeGameHost, type Peer } from "../src/server/host.js"
-import { startServer, TestClient } from "./server/harness.js"
+import { perTest, startServer, TestClient } from "./server/harness.js"
 import { loadMap } from "./support.js"
 
 /** No ghosts: last words that stop when untrue, quitting acknowledged, silent players dropped, and a log no flood can fill. */
 
-const cleanups: Array<() => Promise<void> | void> = []
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!()
-})
-
-const serve = async (options: Partial<Parameters<typeof startServer>[0]> = {}) => {
-  const server = await startServer({ map: loadMap("small.txt"), seed: 3, ...options })
-  cleanups.push(server.stop)
-  return server
-}
-const client = async (port: number) => {
-  const c = await TestClient.open(port)
-  cleanups.push(() => c.close())
-  return c
-}
+const tested = perTest()
+const { cleanups, client } = tested
+const serve = (options: Partial<Parameters<typeof startServer>[0]> = {}) => tested.serve({ map: loadMap("small.txt"), seed: 3, ...options })
 const spectate = async (c: TestClient) => {
   c.send("SPECTATE")
   await c.nextStarting("DISPLAY")

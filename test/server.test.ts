@@ -1,31 +1,17 @@
-import { afterEach, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import { readFileSync } from "node:fs"
 import { find, firstStepToward, gridLines } from "./server/walk.js"
 import { specRules } from "../src/core/rules.js"
 import { parseMap } from "../src/core/map.js"
 import { mapsDir } from "./support.js"
-import { collectAllGold, gridOf, startServer, TestClient } from "./server/harness.js"
+import { collectAllGold, gridOf, perTest, TestClient } from "./server/harness.js"
 
 const mapOf = (file: string) => Either.getOrThrow(parseMap(readFileSync(mapsDir + file, "utf8")))
 const main = mapOf("main.txt")
 const small = mapOf("small.txt")
 
-const cleanups: Array<() => Promise<void>> = []
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!()
-})
-
-const serve = async (options: Parameters<typeof startServer>[0]) => {
-  const server = await startServer(options)
-  cleanups.push(server.stop)
-  return server
-}
-const client = async (port: number) => {
-  const c = await TestClient.open(port)
-  cleanups.push(() => c.close())
-  return c
-}
+const { serve, client } = perTest()
 
 /** PLAY, and the four answers the spec promises, in order. */
 const joinAs = async (port: number, name: string) => {

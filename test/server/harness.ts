@@ -1,3 +1,4 @@
+import { afterEach } from "@effect/vitest"
 import { Context, Duration, Effect, Exit, Fiber, Layer, Logger, LogLevel, Scope } from "effect"
 import * as dgram from "node:dgram"
 import { Inbox } from "../inbox.js"
@@ -118,4 +119,28 @@ export const collectAllGold = async (player: TestClient, spectator: TestClient, 
     }
   }
   throw new Error("the game did not end")
+}
+
+/**
+ * A test file's servers and UDP clients, each stopped or closed after the test that opened
+ * it; `cleanups` takes anything else to undo.
+ */
+export const perTest = () => {
+  const cleanups: Array<() => Promise<void> | void> = []
+  afterEach(async () => {
+    while (cleanups.length > 0) await cleanups.pop()!()
+  })
+  return {
+    cleanups,
+    serve: async (options: TestServerOptions) => {
+      const server = await startServer(options)
+      cleanups.push(server.stop)
+      return server
+    },
+    client: async (port: number) => {
+      const client = await TestClient.open(port)
+      cleanups.push(() => client.close())
+      return client
+    }
+  }
 }

@@ -148,7 +148,9 @@ export const expectExit = (stage: Stage, check: string, sent: string, spec: Spec
     }
     if (wantZero && ended.code !== 0) stage.fail(check, { what: `the client exited with status ${ended.code}, not 0`, sent, got: shown(lines), spec })
     const left = [
-      ended.modesRestored ? "" : "the terminal's modes (stty) changed",
+      ended.modesRestored
+        ? ""
+        : `the terminal's modes (stty -g) changed from ${ended.modesChanged?.before} to ${ended.modesChanged?.after}`,
       ended.mainScreen ? "" : "the alternate screen still on",
       ended.cursorShown ? "" : "the cursor hidden"
     ].filter(Boolean)

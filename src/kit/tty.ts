@@ -25,6 +25,8 @@ export interface Ended {
   readonly code: number
   /** The terminal's modes (stty) as they were before it started. */
   readonly modesRestored: boolean
+  /** If not restored: `stty -g` before the client and after it. */
+  readonly modesChanged?: { readonly before: string; readonly after: string }
   /** Not left in the alternate screen. */
   readonly mainScreen: boolean
   /** The cursor shown again. */
@@ -53,7 +55,7 @@ before=$(stty -g 2>/dev/null)
 "$@" 2>>"$log"
 code=$?
 after=$(stty -g 2>/dev/null)
-if [ "$before" = "$after" ]; then modes=same; else modes=changed; fi
+if [ "$before" = "$after" ]; then modes=same; else modes="changed $before $after"; fi
 printf '%s %s\\n' "$code" "$modes" > "$status"
 exec sleep 86400`
 
@@ -107,10 +109,11 @@ export const openTty = (command: ReadonlyArray<string>, size: Size, log?: string
         } catch {
           return undefined
         }
-        const [code, modes] = noted.trim().split(" ")
+        const [code, modes, before, after] = noted.trim().split(" ")
         return {
           code: Number(code),
           modesRestored: modes === "same",
+          ...(modes === "same" ? {} : { modesChanged: { before: before ?? "", after: after ?? "" } }),
           mainScreen: (yield* format("#{alternate_on}")) !== "1",
           cursorShown: (yield* format("#{cursor_flag}")) === "1"
         }

@@ -107,12 +107,12 @@ export interface GameHost {
   readonly lastWordsSent: Effect.Effect<void>
 }
 
+export const GameHost = Context.GenericTag<GameHost>("nuggets/GameHost")
+
 /**
  * GAMEOVER, and a QUIT the server sends of its own accord, go out this many times in all,
  * this far apart: a client must not miss the end for one lost datagram.
  */
-export const GameHost = Context.GenericTag<GameHost>("nuggets/GameHost")
-
 export const lastWordsCopies = 3
 export const defaultLastWordsSpacing = Duration.millis(250)
 

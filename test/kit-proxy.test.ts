@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
-import { type Faults, runProxy } from "../src/kit/proxy.js"
-import { type RelayEvent, startRelay } from "../src/kit/relay.js"
-import { makeTimeline } from "../src/kit/timeline.js"
+import { type Faults, runProxy } from "../src/kit/proxy/proxy.js"
+import { type RelayEvent, startRelay } from "../src/kit/proxy/relay.js"
+import { makeTimeline } from "../src/kit/proxy/timeline.js"
 import { TestClient } from "./server/harness.js"
 import { scriptedServer } from "./kit/scripted.js"
 

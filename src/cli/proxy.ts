@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import { type Faults, reorderChance, runProxy } from "../kit/proxy.js"
+import { type Faults, reorderChance, runProxy } from "../kit/proxy/proxy.js"
 import { command, decimal, flag, needs, optional, text, textArg, wholeNumber, wholeNumberArg, withDefault } from "./command.js"
 import { CliError } from "./error.js"
 import { checkOutputs } from "./files.js"

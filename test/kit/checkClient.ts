@@ -2,8 +2,8 @@
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { fileURLToPath } from "node:url"
-import { checkClient, type CheckClientOptions } from "../../src/kit/check-client.js"
-import type { Report } from "../../src/kit/report.js"
+import { checkClient, type CheckClientOptions } from "../../src/kit/check-client/check-client.js"
+import type { Report } from "../../src/kit/conformance/report.js"
 
 export const toy = fileURLToPath(new URL("./toy-client.mjs", import.meta.url))
 

@@ -1,8 +1,8 @@
 /** What the tests of `check server` share: running it, and reading its report. */
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
-import { type CheckServerOptions, checkServer } from "../../src/kit/check-server.js"
-import type { Report } from "../../src/kit/report.js"
+import { type CheckServerOptions, checkServer } from "../../src/kit/check-server/check-server.js"
+import type { Report } from "../../src/kit/conformance/report.js"
 import { loadMap } from "../support.js"
 import { type Bugs, brokenServer } from "./broken.js"
 

@@ -1,9 +1,9 @@
 import { Effect } from "effect"
-import { MaxNameLength } from "../core/constants.js"
-import { display, grid, playerRows, spectatorRows, summary, summaryWords, wording } from "./client-game.js"
-import { drawnAt, expectExit, expectSent, findGrid, row, screenWhen, shown, type Stage, startMs } from "./client-stage.js"
-import { escaped } from "./lint.js"
-import { Spec } from "./spec.js"
+import { MaxNameLength } from "../../core/constants.js"
+import { display, grid, playerRows, spectatorRows, summary, summaryWords, wording } from "./game.js"
+import { drawnAt, expectExit, expectSent, findGrid, row, screenWhen, shown, type Stage, startMs } from "./stage.js"
+import { escaped } from "../conformance/lint.js"
+import { Spec } from "../conformance/requirements.js"
 
 /**
  * The scenarios of `check client`, each a fresh client in a fresh terminal: what the

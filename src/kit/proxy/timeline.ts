@@ -1,5 +1,5 @@
-import { citation } from "./spec.js"
-import { type Conversation, heard, lintClientMessage, lintServerMessage, newConversation } from "./lint.js"
+import { citation } from "../conformance/requirements.js"
+import { type Conversation, heard, lintClientMessage, lintServerMessage, newConversation } from "../conformance/lint.js"
 import type { RelayEvent } from "./relay.js"
 
 /**

@@ -1,8 +1,8 @@
 import { Effect } from "effect"
-import { escaped } from "./lint.js"
-import { somePlayer } from "./server-join.js"
+import { escaped } from "../conformance/lint.js"
+import { somePlayer } from "./join.js"
 import { stop } from "./session.js"
-import { Spec } from "./spec.js"
+import { Spec } from "../conformance/requirements.js"
 import type { Step, StepContext } from "./step.js"
 import { expectedMove, pressMove, same, walkTo, where } from "./walking.js"
 

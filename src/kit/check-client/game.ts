@@ -1,4 +1,4 @@
-import type { Dialect } from "../protocol/dialect.js"
+import type { Dialect } from "../../protocol/dialect.js"
 
 /**
  * The little game `check client` serves: one room with a passage out, gold and another

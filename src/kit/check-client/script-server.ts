@@ -1,10 +1,10 @@
 import { Effect, type Scope } from "effect"
-import { makeUdpSocket } from "../net/nodeUdp.js"
-import type { Endpoint, UdpError } from "../net/udp.js"
-import { latin1 } from "../protocol/transcript.js"
-import { escaped } from "./lint.js"
-import { Silence } from "./probe.js"
-import { makeArrivals } from "./arrivals.js"
+import { makeUdpSocket } from "../../net/nodeUdp.js"
+import type { Endpoint, UdpError } from "../../net/udp.js"
+import { latin1 } from "../../protocol/transcript.js"
+import { escaped } from "../conformance/lint.js"
+import { Silence } from "../check-server/probe.js"
+import { makeArrivals } from "../arrivals.js"
 
 /**
  * The server side of `check client`: a UDP socket that records what the client sends and

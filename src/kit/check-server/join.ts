@@ -1,10 +1,10 @@
 import { Effect } from "effect"
-import { MaxNameLength } from "../core/constants.js"
-import { escaped } from "./lint.js"
+import { MaxNameLength } from "../../core/constants.js"
+import { escaped } from "../conformance/lint.js"
 import type { Arrival } from "./probe.js"
-import type { Failure } from "./report.js"
+import type { Failure } from "../conformance/report.js"
 import { type Client, Stop, stop } from "./session.js"
-import { Spec } from "./spec.js"
+import { Spec } from "../conformance/requirements.js"
 import type { Step, StepContext } from "./step.js"
 
 /** Joining, as the spectator and as players, and what the server answers to keys and messages it cannot take. */
@@ -123,7 +123,7 @@ const namesJoin: Step = {
 }
 
 /** A player to try things with: the first that is still in the game, or a new one. */
-export const somePlayer = (context: StepContext, index = 0): Effect.Effect<Client, Stop | import("../net/udp.js").UdpError> =>
+export const somePlayer = (context: StepContext, index = 0): Effect.Effect<Client, Stop | import("../../net/udp.js").UdpError> =>
   Effect.suspend(() => {
     const active = context.session.activePlayers.filter((client) => client.name !== awkwardName)
     return active[index] ? Effect.succeed(active[index]!) : context.session.joinPlayer(`checker ${context.session.clients.length + 1}`)

@@ -8,12 +8,12 @@ import {
   smallWindowScenario,
   spectatorScenario,
   truncationScenario
-} from "./client-scenarios.js"
-import { type ClientCheckOptions, commandFor, openStage, roomySize, type Stage } from "./client-stage.js"
-import type { CheckResult, Failure, Report } from "./report.js"
-import { alike } from "./check-server.js"
-import { Spec } from "./spec.js"
-import type { CheckInfo } from "./step.js"
+} from "./scenarios.js"
+import { type ClientCheckOptions, commandFor, openStage, roomySize, type Stage } from "./stage.js"
+import type { CheckResult, Failure, Report } from "../conformance/report.js"
+import { alike } from "../check-server/check-server.js"
+import { Spec } from "../conformance/requirements.js"
+import type { CheckInfo } from "../check-server/step.js"
 import { type Size, tmuxAvailable, type TtyError } from "./tty.js"
 
 /**

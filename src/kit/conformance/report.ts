@@ -1,4 +1,4 @@
-import { citation, type SpecLine } from "./spec.js"
+import { citation, type SpecLine } from "./requirements.js"
 
 /**
  * The report both checkers give: one entry per check, each failure with what was sent, what

@@ -1,6 +1,6 @@
 import type { Effect } from "effect"
-import type { UdpError } from "../net/udp.js"
-import type { Failure } from "./report.js"
+import type { UdpError } from "../../net/udp.js"
+import type { Failure } from "../conformance/report.js"
 import type { Session, Stop } from "./session.js"
 
 /**

@@ -1,10 +1,10 @@
-import { MaxPlayers, PlayerLetters } from "../core/constants.js"
-import { specRules } from "../core/rules.js"
-import type { GameState, Player } from "../core/state.js"
-import type { GameMap } from "../core/map.js"
-import { viewOf } from "../core/view.js"
-import { makeSight, type Sight, type SightRule } from "../core/visibility.js"
-import { viewText } from "../protocol/display.js"
+import { MaxPlayers, PlayerLetters } from "../../core/constants.js"
+import { specRules } from "../../core/rules.js"
+import type { GameState, Player } from "../../core/state.js"
+import type { GameMap } from "../../core/map.js"
+import { viewOf } from "../../core/view.js"
+import { makeSight, type Sight, type SightRule } from "../../core/visibility.js"
+import { viewText } from "../../protocol/display.js"
 
 /**
  * Holds each player's DISPLAY against the spec's visibility rule, worked out by our own core

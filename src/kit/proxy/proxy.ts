@@ -1,8 +1,8 @@
 import { Data, Effect } from "effect"
 import { closeSync, openSync, writeSync } from "node:fs"
-import { resolveHost } from "../net/resolve.js"
-import { entryLine, headerLine, transcriptVersion } from "../protocol/transcript.js"
-import { version } from "../version.js"
+import { resolveHost } from "../../net/resolve.js"
+import { entryLine, headerLine, transcriptVersion } from "../../protocol/transcript.js"
+import { version } from "../../version.js"
 import { type RelayEvent, startRelay, type UdpRelay } from "./relay.js"
 import { makeTimeline, type Timeline } from "./timeline.js"
 

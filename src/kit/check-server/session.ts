@@ -1,14 +1,14 @@
 import { Effect, Scope } from "effect"
-import type { GameMap } from "../core/map.js"
-import type { Endpoint, UdpError } from "../net/udp.js"
-import type { Dialect } from "../protocol/dialect.js"
-import type { Standing } from "../protocol/summary.js"
-import { type GameReport, newReport, readDatagram, type Role } from "../protocol/reader.js"
-import { type Conversation, escaped, type Flag, heard, lintServerMessage, newConversation } from "./lint.js"
+import type { GameMap } from "../../core/map.js"
+import type { Endpoint, UdpError } from "../../net/udp.js"
+import type { Dialect } from "../../protocol/dialect.js"
+import type { Standing } from "../../protocol/summary.js"
+import { type GameReport, newReport, readDatagram, type Role } from "../../protocol/reader.js"
+import { type Conversation, escaped, type Flag, heard, lintServerMessage, newConversation } from "../conformance/lint.js"
 import { type Arrival, openProbe, type Probe, Silence } from "./probe.js"
-import type { Failure } from "./report.js"
+import type { Failure } from "../conformance/report.js"
 import type { SightJudge } from "./sight-judge.js"
-import { Spec, type SpecLine } from "./spec.js"
+import { Spec, type SpecLine } from "../conformance/requirements.js"
 
 /**
  * What `check server` knows while it plays: its clients (each a probe and what it has been

@@ -1,11 +1,11 @@
 import { Effect, type Scope } from "effect"
-import type { Dialect } from "../protocol/dialect.js"
-import type { UdpError } from "../net/udp.js"
-import { escaped } from "./lint.js"
-import type { Failure } from "./report.js"
+import type { Dialect } from "../../protocol/dialect.js"
+import type { UdpError } from "../../net/udp.js"
+import { escaped } from "../conformance/lint.js"
+import type { Failure } from "../conformance/report.js"
 import { openScriptServer, type ScriptServer } from "./script-server.js"
-import { Stop } from "./session.js"
-import { type SpecLine } from "./spec.js"
+import { Stop } from "../check-server/session.js"
+import { type SpecLine } from "../conformance/requirements.js"
 import { type Ended, openTty, type Size, type Tty, type TtyError } from "./tty.js"
 
 /**

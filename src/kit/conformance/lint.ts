@@ -1,8 +1,8 @@
 import { Either } from "effect"
-import { type GridSize, parseDisplayGrid } from "../protocol/display.js"
-import { decodeClientMessage, decodeServerMessage, type ServerMessage } from "../protocol/messages.js"
-import { MaxNameLength } from "../core/constants.js"
-import { Spec, type SpecLine } from "./spec.js"
+import { type GridSize, parseDisplayGrid } from "../../protocol/display.js"
+import { decodeClientMessage, decodeServerMessage, type ServerMessage } from "../../protocol/messages.js"
+import { MaxNameLength } from "../../core/constants.js"
+import { Spec, type SpecLine } from "./requirements.js"
 
 /**
  * What one side of a conversation says, held against the spec: each message decoded into a

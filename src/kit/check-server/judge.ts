@@ -1,10 +1,10 @@
 import { Effect } from "effect"
-import { GoldMaxNumPiles, GoldMinNumPiles, GoldTotal, MaxNameLength } from "../core/constants.js"
-import type { Topic } from "./lint.js"
-import { escaped } from "./lint.js"
-import { awkwardName } from "./server-join.js"
+import { GoldMaxNumPiles, GoldMinNumPiles, GoldTotal, MaxNameLength } from "../../core/constants.js"
+import type { Topic } from "../conformance/lint.js"
+import { escaped } from "../conformance/lint.js"
+import { awkwardName } from "./join.js"
 import { differences } from "./sight-judge.js"
-import { Spec } from "./spec.js"
+import { Spec } from "../conformance/requirements.js"
 import type { Step, StepContext } from "./step.js"
 
 /** Checks judged at the end, from everything the checker's clients were sent. */

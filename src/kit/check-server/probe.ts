@@ -1,10 +1,10 @@
 import { Data, Effect, Either, type Scope, Stream } from "effect"
-import { makeUdpSocket } from "../net/nodeUdp.js"
-import type { Endpoint, UdpError } from "../net/udp.js"
-import { decodeServerMessage, type ServerMessage } from "../protocol/messages.js"
-import { latin1 } from "../protocol/transcript.js"
-import { escaped } from "./lint.js"
-import { makeArrivals } from "./arrivals.js"
+import { makeUdpSocket } from "../../net/nodeUdp.js"
+import type { Endpoint, UdpError } from "../../net/udp.js"
+import { decodeServerMessage, type ServerMessage } from "../../protocol/messages.js"
+import { latin1 } from "../../protocol/transcript.js"
+import { escaped } from "../conformance/lint.js"
+import { makeArrivals } from "../arrivals.js"
 
 /**
  * One client of the server under check, on its own UDP socket: it sends what a check

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "@effect/vitest"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { Effect, Either, Exit, Scope } from "effect"
+import { Deferred, Effect, Either, Exit, Scope } from "effect"
 import { connect, createServer, type Socket } from "node:net"
 import { mapText } from "../src/core/map.js"
 import { pageUrl, parseWebAddress } from "../src/web/address.js"
@@ -16,6 +16,10 @@ import { maskedTextFrame, rawWebSocket, readUntil } from "./web/hostile.js"
 const main = loadMap("main.txt")
 
 afterEach(closeAll)
+
+/** `effect`, awaited for at most 3 s; a failure names what never happened. */
+const within = (effect: Effect.Effect<void>, what: string) =>
+  Effect.runPromise(effect.pipe(Effect.timeoutFail({ duration: "3 seconds", onTimeout: () => new Error(`no ${what} within 3 s`) })))
 
 const game = async (options: Partial<Parameters<typeof startWebGame>[0]> = {}) =>
   later(await startWebGame({ map: main, seed: 7, ...options }), (game) => game.stop())
@@ -137,9 +141,10 @@ describe("web: routes", () => {
   })
 
   it("a request's scope ends with its connection, even while its handling waits where it cannot be interrupted", async () => {
-    let held = 0
+    const held = Effect.runSync(Deferred.make<void>())
+    const released = Effect.runSync(Deferred.make<void>())
     // Like the platform's wait for a WebSocket handshake the library refused: nothing can interrupt it.
-    const stuck = Effect.acquireRelease(Effect.sync(() => held++), () => Effect.sync(() => held--)).pipe(
+    const stuck = Effect.acquireRelease(Deferred.succeed(held, undefined), () => Deferred.succeed(released, undefined)).pipe(
       Effect.zipRight(Effect.uninterruptible(Effect.never)),
       Effect.as(HttpServerResponse.empty())
     )
@@ -148,14 +153,10 @@ describe("web: routes", () => {
     const { url } = await Effect.runPromise(listen(HttpRouter.empty.pipe(HttpRouter.get("/stuck", stuck)), { host: "127.0.0.1", port: 0 }).pipe(Scope.extend(scope)))
     const { hostname, port } = new URL(url)
     const socket = connect(Number(port), hostname, () => socket.write(`GET /stuck HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`))
-    const until = async (done: () => boolean) => {
-      for (const deadline = Date.now() + 3000; !done() && Date.now() < deadline;) await new Promise((resolve) => setTimeout(resolve, 5))
-    }
-    await until(() => held === 1)
-    expect(held).toBe(1)
+    await within(Deferred.await(held), "the request to be handled")
+    expect(Effect.runSync(Deferred.isDone(released))).toBe(false)
     socket.destroy()
-    await until(() => held === 0)
-    expect(held).toBe(0)
+    await within(Deferred.await(released), "the request's scope to close with its connection")
   })
 
   it("a port in use is a WebError, PortInUse", async () => {
@@ -175,13 +176,12 @@ describe("web: watching", () => {
     const alice = await udpClient(port)
     alice.send("PLAY Alice")
     await alice.nextStarting("DISPLAY")
-    const started = Date.now()
     const seen = await watcher(url)
     const hello = await seen.events.next()
     expect(hello.event).toBe("hello")
     expect(hello.data).toEqual({ mode: "live", rows: 21, cols: 79, map: mapText(main).replace(/\n$/, "") })
-    const snapshot = await seen.snapshot()
-    expect(Date.now() - started).toBeLessThan(1000)
+    // At once: the first event after the map, though nothing has happened in the game since.
+    const snapshot = (await seen.events.next()).data
     const state = host.state()
     expect(snapshot).toEqual({
       players: [{ letter: "A", name: "Alice", purse: 0, cell: state.players[0]!.position }],
@@ -226,8 +226,7 @@ describe("web: watching", () => {
     expect(await hello).toMatch(/^HTTP\/1\.1 200 /)
     expect(web.watchers()).toBe(1)
     socket.end()
-    for (const deadline = Date.now() + 3000; web.watchers() > 0 && Date.now() < deadline;) await new Promise((resolve) => setTimeout(resolve, 10))
-    expect(web.watchers()).toBe(0)
+    await within(web.watchersWhere((count) => count === 0), "the half-closed watcher to leave")
   })
 
   it("turns watchers away beyond the limit with 503, and lets one in again once another leaves", async () => {
@@ -263,8 +262,7 @@ describe("web: watching", () => {
     }
     expect(web.watchers()).toBe(1)
     stalled.destroy()
-    for (const deadline = Date.now() + 3000; web.watchers() > 0 && Date.now() < deadline;) await new Promise((resolve) => setTimeout(resolve, 10))
-    expect(web.watchers()).toBe(0)
+    await within(web.watchersWhere((count) => count === 0), "the stalled watcher to leave")
   })
 })
 

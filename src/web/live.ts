@@ -15,6 +15,8 @@ export interface WebOptions extends ListenOptions {
 export interface LiveWeb extends Listening {
   /** Pages watching now. */
   readonly watchers: () => number
+  /** Succeeds once the number of watchers satisfies `wanted`. */
+  readonly watchersWhere: (wanted: (count: number) => boolean) => Effect.Effect<void>
 }
 
 /**
@@ -32,7 +34,7 @@ export const startWeb = (host: GameHost, options: WebOptions): Effect.Effect<Liv
     const listening = yield* listen(router, options)
     // Before the server closes every connection: the feeds end first, as streams do.
     yield* Effect.addFinalizer(() => watching.endAll)
-    return { ...listening, watchers: watching.watchers }
+    return { ...listening, watchers: watching.watchers, watchersWhere: watching.watchersWhere }
   })
 
 /** The game's page, when this program serves one (`--web`). */

@@ -1,6 +1,6 @@
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { Deferred, Duration, Effect, Option, Schedule, type Scope } from "effect"
+import { Deferred, Duration, Effect, Option, type Scope, Stream, SubscriptionRef } from "effect"
 import { Readable } from "node:stream"
 import type { GameHost } from "../server/host.js"
 import { FeedEvent, type LiveHello } from "./feed.js"
@@ -27,6 +27,8 @@ export interface Watching {
   /** The route: a Server-Sent Events stream, the map first, then the latest snapshot whenever it changes. */
   readonly route: Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest | Scope.Scope>
   readonly watchers: () => number
+  /** Succeeds once the number of watchers satisfies `wanted` (at once, if it already does). */
+  readonly watchersWhere: (wanted: (count: number) => boolean) => Effect.Effect<void>
   /**
    * Sends every watcher the game as it stands, ends its feed as a stream ends, and waits a
    * moment for the replies to finish: a page then sees how the game ended, and the feed
@@ -104,6 +106,10 @@ export class WatcherFeed extends Readable {
 export const watchLive = (host: GameHost, options: WatchOptions): Effect.Effect<Watching, never, Scope.Scope> =>
   Effect.gen(function*() {
     const feeds = new Set<WatcherFeed>()
+    /** How many watch, for whoever awaits a number (the end of the feeds, tests). */
+    const count = yield* SubscriptionRef.make(0)
+    const watchersWhere = (wanted: (count: number) => boolean) =>
+      count.changes.pipe(Stream.filter(wanted), Stream.take(1), Stream.runDrain)
     const hello = sseEvent(FeedEvent.hello, { mode: "live", ...mapOf(host.state()) } satisfies LiveHello)
     const snapshotNow = (watchers = feeds.size) => sseEvent(FeedEvent.snapshot, snapshotOf(host.state(), watchers))
     const changed = yield* Effect.makeLatch(false)
@@ -147,13 +153,13 @@ export const watchLive = (host: GameHost, options: WatchOptions): Effect.Effect<
         feeds.add(feed)
         noteChange()
         return feed
-      }),
+      }).pipe(Effect.tap(() => SubscriptionRef.set(count, feeds.size))),
       (feed) =>
         Effect.sync(() => {
           feeds.delete(feed)
           feed.destroy()
           noteChange()
-        })
+        }).pipe(Effect.zipRight(Effect.suspend(() => SubscriptionRef.set(count, feeds.size))))
     )
     const route = Effect.gen(function*() {
       if (feeds.size >= options.maxWatchers) return tooManyWatchers
@@ -167,11 +173,12 @@ export const watchLive = (host: GameHost, options: WatchOptions): Effect.Effect<
         feed.end()
       }
     }).pipe(
-      Effect.zipRight(Effect.repeat(Effect.sync(() => feeds.size), { until: (left) => left === 0, schedule: Schedule.spaced("10 millis") })),
+      // Run as a finalizer, so uninterruptible unless said: the grace must be able to cut the wait short.
+      Effect.zipRight(Effect.interruptible(watchersWhere((left) => left === 0))),
       Effect.timeout(endingGrace),
       Effect.ignore
     )
-    return { route, watchers: () => feeds.size, endAll }
+    return { route, watchers: () => feeds.size, watchersWhere, endAll }
   })
 
 const concat = (a: Uint8Array, b: Uint8Array): Uint8Array => {

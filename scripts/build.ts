@@ -34,8 +34,9 @@ const embedPage: esbuild.Plugin = {
   name: "embed-page",
   setup(build) {
     build.onLoad({ filter: /[\\/]src[\\/]web[\\/]pageAssets\.ts$/ }, async () => ({
-      contents: `export const pageScript = ${JSON.stringify(await pageScript())}\n` +
-        `export const pageStyle = ${JSON.stringify(readFileSync(join(root, "src/web/page/style.css"), "utf8"))}\n`,
+      contents: `const assets = { script: ${JSON.stringify(await pageScript())}, ` +
+        `style: ${JSON.stringify(readFileSync(join(root, "src/web/page/style.css"), "utf8"))} }\n` +
+        "export const pageAssets = () => assets\n",
       loader: "ts"
     }))
   }

@@ -2,16 +2,13 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
 import { safeHeaders } from "./headers.js"
-import { pageScript as bundled, pageStyle } from "./pageAssets.js"
-
-/** The script as it goes inline: a `</script` in one of its strings would end it early. */
-const pageScript = bundled.replace(/<\/(script)/gi, "<\\/$1")
+import { pageAssets } from "./pageAssets.js"
 
 /**
  * The one page, live or replay: everything it needs is in it, so it works with no
  * internet. The markup is the frame; `page/main.ts` fills it in.
  */
-export const pageHtml = `<!doctype html>
+const pageHtml = (pageStyle: string, pageScript: string) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -62,7 +59,7 @@ export const pageHtml = `<!doctype html>
 const sha256 = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`
 
 /** Only this page's own script and style run, and it talks to this server only. */
-const contentSecurityPolicy = [
+const contentSecurityPolicy = (pageStyle: string, pageScript: string) => [
   "default-src 'none'",
   `script-src ${sha256(pageScript)}`,
   `style-src ${sha256(pageStyle)}`,
@@ -73,10 +70,17 @@ const contentSecurityPolicy = [
   "frame-ancestors 'none'"
 ].join("; ")
 
-const page = HttpServerResponse.uint8Array(new TextEncoder().encode(pageHtml), {
-  contentType: "text/html; charset=utf-8",
-  headers: { ...safeHeaders, "content-security-policy": contentSecurityPolicy }
-})
+/** The page's reply, made the first time it is asked for. */
+let page: HttpServerResponse.HttpServerResponse | undefined
+const makePage = () => {
+  const { script, style } = pageAssets()
+  // Inline, a `</script` in one of the script's strings would end it early.
+  const inline = script.replace(/<\/(script)/gi, "<\\/$1")
+  return HttpServerResponse.uint8Array(new TextEncoder().encode(pageHtml(style, inline)), {
+    contentType: "text/html; charset=utf-8",
+    headers: { ...safeHeaders, "content-security-policy": contentSecurityPolicy(style, inline) }
+  })
+}
 
 /** `/`: the page. */
-export const pageRoute = Effect.succeed(page)
+export const pageRoute = Effect.sync(() => page ??= makePage())

@@ -4,7 +4,7 @@ import { type Brain, decide, hear, newBrain, type Strategy } from "../src/bot/br
 import { applyKey } from "../src/core/game.js"
 import { addPlayer } from "../src/core/join.js"
 import type { GameState } from "../src/core/state.js"
-import { loadMap, renderView, seeded, seededGame } from "./support.js"
+import { loadMap, renderView, seededGame } from "./support.js"
 
 /** A brain that has joined as A and holds `lines` as its latest DISPLAY. */
 const seeing = (strategy: Strategy, lines: ReadonlyArray<string>, brain = newBrain(strategy)): Brain => {
@@ -88,7 +88,7 @@ describe("bot brain: greedy", () => {
   it("never presses a key that does not move: a whole game alone on each map, every key moves", () => {
     for (const [file, seed] of [["small.txt", 4], ["main.txt", 9]] as const) {
       let state: GameState = seededGame(loadMap(file), seed)
-      state = seeded(seed, addPlayer(state, "bot", "bot")).state
+      state = Either.getOrThrow(addPlayer(state, "bot", "bot")).state
       let brain = hear(newBrain("greedy"), "OK A")
       const rng = Random.make(seed)
       let keys = 0
@@ -111,7 +111,7 @@ describe("bot brain: greedy", () => {
     let state: GameState = seededGame(loadMap("main.txt"), seed)
     const brains: Array<Brain> = []
     for (let i = 0; i < 26; i++) {
-      state = seeded(seed + i, addPlayer(state, `c${i}`, `bot-${i}`)).state
+      state = Either.getOrThrow(addPlayer(state, `c${i}`, `bot-${i}`)).state
       brains.push(hear(newBrain("greedy"), `OK ${state.players[i]!.letter}`))
     }
     const rng = Random.make(seed)

@@ -1,7 +1,8 @@
 import { cursorHide, cursorShow, enterAlternativeScreen, exitAlternativeScreen } from "ansi-escapes"
 import { Context, Data, Effect, Layer, Stream } from "effect"
 import * as readline from "node:readline"
-import { colourWanted, frameDiff } from "./paint.js"
+import { colourWanted } from "../colour.js"
+import { frameDiff } from "./paint.js"
 import type { Screen } from "./screen.js"
 import type { WindowSize } from "./viewport.js"
 

@@ -1,9 +1,9 @@
 import { cursorTo, eraseScreen } from "ansi-escapes"
 import { describe, expect, it } from "vitest"
 import { frameDiff } from "../src/client/paint.js"
-import { keyHelp, spectatorKeyHelp } from "../src/client/keymap.js"
+import { browserArrow, keyHelp, spectatorKeyHelp, terminalArrow } from "../src/client/keymap.js"
 import { farewell, fit, gameOverScreen, helpBox, sanitize, screen, screenLines, statusBar } from "../src/client/screen.js"
-import { rankedSummary } from "../src/client/standings.js"
+import { byPlace, rankedSummary } from "../src/client/standings.js"
 import { type ClientState, type JoinRequest, leave, receive, startClient } from "../src/client/state.js"
 import { Note, noteForms, noteText, statusLine } from "../src/client/status.js"
 import { update } from "../src/client/update.js"
@@ -259,6 +259,13 @@ describe("round two: ties, small words, the spectator, narrow windows", () => {
     ])
   })
 
+  it("places by purse, ties sharing a place, for the terminal and the page alike", () => {
+    const players = [{ letter: "B", purse: 10, cell: 3 }, { letter: "A", purse: 50, cell: 1 }, { letter: "C", purse: 50, cell: -1 }, { letter: "D", purse: 10, cell: 2 }, { letter: "E", purse: 5, cell: 0 }]
+    expect(byPlace(players).map(({ letter, place }) => `${place}${letter}`)).toEqual(["1A", "1C", "3B", "3D", "5E"])
+    expect(byPlace(players)[1]).toEqual({ letter: "C", purse: 50, cell: -1, place: 1 })
+    expect(byPlace([])).toEqual([])
+  })
+
   it("says what a player collected when it leaves, in the right number", () => {
     expect(farewell({ _tag: "Quit", reason: "Thanks for playing!", you: "A", collected: 42 }, 80))
       .toBe("Thanks for playing! You collected 42 nuggets.")
@@ -267,6 +274,17 @@ describe("round two: ties, small words, the spectator, narrow windows", () => {
     expect(farewell({ _tag: "UserQuit", how: "interrupt", you: "B", collected: 0 }, 80)).toBe("You left the game. You collected 0 nuggets.")
     // The spectator collects nothing.
     expect(farewell({ _tag: "Quit", reason: "Thanks for watching!" }, 80)).toBe("Thanks for watching!")
+  })
+
+  it("each arrow stands for the same move key in the terminal and in the browser", () => {
+    const terminal = ["\u001b[A", "\u001b[B", "\u001b[C", "\u001b[D"].map(terminalArrow)
+    const application = ["\u001bOA", "\u001bOB", "\u001bOC", "\u001bOD"].map(terminalArrow)
+    const browser = ["ArrowUp", "ArrowDown", "ArrowRight", "ArrowLeft"].map(browserArrow)
+    expect(terminal).toEqual(["k", "j", "l", "h"])
+    expect(application).toEqual(terminal)
+    expect(browser).toEqual(terminal)
+    expect(terminalArrow("k")).toBeUndefined()
+    expect(browserArrow("k")).toBeUndefined()
   })
 
   it("the ? box keeps its frame and whole words in a narrow window", () => {

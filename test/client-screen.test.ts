@@ -1,22 +1,11 @@
 import { cursorTo, eraseScreen } from "ansi-escapes"
 import { describe, expect, it } from "vitest"
 import { frameDiff } from "../src/client/paint.js"
-import {
-  farewell,
-  fit,
-  gameOverScreen,
-  helpBox,
-  keyHelp,
-  noteForms,
-  sanitize,
-  screen,
-  screenLines,
-  spectatorKeyHelp,
-  statusBar,
-  statusLine
-} from "../src/client/screen.js"
-import { rankedSummary } from "../src/client/standings.js"
+import { browserArrow, keyHelp, spectatorKeyHelp, terminalArrow } from "../src/client/keymap.js"
+import { farewell, fit, gameOverScreen, helpBox, sanitize, screen, screenLines, statusBar } from "../src/client/screen.js"
+import { byPlace, rankedSummary } from "../src/client/standings.js"
 import { type ClientState, type JoinRequest, leave, receive, startClient } from "../src/client/state.js"
+import { Note, noteForms, noteText, statusLine } from "../src/client/status.js"
 import { update } from "../src/client/update.js"
 
 const receiveAll = (state: ClientState, ...texts: ReadonlyArray<string>) => texts.reduce((s, text) => receive(s, text), state)
@@ -34,8 +23,8 @@ const trimmed = (lines: ReadonlyArray<string>) => lines.map((line) => line.trimE
 
 describe("status line", () => {
   it("reads exactly as the spec shows", () => {
-    expect(statusLine(receive(player, "GOLD 0 39 211"))).toBe("Player A has 39 nuggets (211 nuggets unclaimed).")
-    expect(statusLine(spectator)).toBe("Spectator: 211 nuggets unclaimed.")
+    expect(statusLine(receive(player, "GOLD 0 39 211").report)).toBe("Player A has 39 nuggets (211 nuggets unclaimed).")
+    expect(statusLine(spectator.report)).toBe("Spectator: 211 nuggets unclaimed.")
   })
 
   it("says it is leaving in characters every terminal shows (no '?' for a non-ASCII one)", () => {
@@ -100,7 +89,7 @@ describe("screen", () => {
     const odd = receive(good, "DISPLAY\n+-----+\n|.|\n")
     const lines = screenIn(odd, { columns: 8, rows: 5 })
     expect(lines.slice(1)).toEqual(["+---+   ", "|.*.|   ", "+---+   ", "        "])
-    expect(odd.note).toBe("the DISPLAY grid's rows differ in length")
+    expect(odd.note).toEqual(Note.BadDisplay({ reason: "the DISPLAY grid's rows differ in length" }))
   })
 
   it("never shows control characters or non-ASCII from the network", () => {
@@ -170,15 +159,15 @@ describe("colour, status line, help and game-over screens", () => {
     expect(statusBar(player, 61).text.trimEnd()).toBe(`${spec}  +39 nuggets`)
     expect(statusBar(player, 60).text.trimEnd()).toBe(`${spec}  +39`)
     expect(statusBar(player, 48).text.trimEnd()).toBe("Player A: 39 nuggets, 211 unclaimed.  +39")
-    expect(statusBar({ ...player, note: "" }, 48).text.trimEnd()).toBe(spec)
+    expect(statusBar({ ...player, note: undefined }, 48).text.trimEnd()).toBe(spec)
     expect(statusBar(player, 47).text.trimEnd()).toBe("Player A: 39 nuggets, 211 unclaimed.  +39")
     for (const width of [20, 30, 40, 50, 60, 70]) expect(statusBar(player, width).text, `${width}`).not.toContain("...")
     expect(statusBar(player, 40).text.trimEnd()).toBe("A: 39, 211 left  GOLD received: 39")
-    expect(statusBar({ ...player, note: "" }, 40).text.trimEnd()).toBe("Player A: 39 nuggets, 211 unclaimed.")
+    expect(statusBar({ ...player, note: undefined }, 40).text.trimEnd()).toBe("Player A: 39 nuggets, 211 unclaimed.")
     expect(statusBar(player, 20).text.trimEnd()).toBe("A: 39, 211 left  +39")
     expect(statusBar(player, 19).text.trimEnd()).toBe("A 39/211  +39")
     expect(statusBar(player, 12).text.trimEnd()).toBe("A 39/211")
-    const hinted = { ...player, note: "", hint: ["friends join with: nuggets join host 4000 NAME", "port 4000"] }
+    const hinted = { ...player, note: undefined, hint: ["friends join with: nuggets join host 4000 NAME", "port 4000"] }
     expect(statusBar(hinted, 100).text.trimEnd()).toBe(`${spec}  friends join with: nuggets join host 4000 NAME`)
     expect(statusBar(hinted, 100).styles).toContain("h".repeat(10))
     expect(statusBar(hinted, 60).text.trimEnd()).toBe(`${spec}  port 4000`)
@@ -270,6 +259,13 @@ describe("round two: ties, small words, the spectator, narrow windows", () => {
     ])
   })
 
+  it("places by purse, ties sharing a place, for the terminal and the page alike", () => {
+    const players = [{ letter: "B", purse: 10, cell: 3 }, { letter: "A", purse: 50, cell: 1 }, { letter: "C", purse: 50, cell: -1 }, { letter: "D", purse: 10, cell: 2 }, { letter: "E", purse: 5, cell: 0 }]
+    expect(byPlace(players).map(({ letter, place }) => `${place}${letter}`)).toEqual(["1A", "1C", "3B", "3D", "5E"])
+    expect(byPlace(players)[1]).toEqual({ letter: "C", purse: 50, cell: -1, place: 1 })
+    expect(byPlace([])).toEqual([])
+  })
+
   it("says what a player collected when it leaves, in the right number", () => {
     expect(farewell({ _tag: "Quit", reason: "Thanks for playing!", you: "A", collected: 42 }, 80))
       .toBe("Thanks for playing! You collected 42 nuggets.")
@@ -278,6 +274,17 @@ describe("round two: ties, small words, the spectator, narrow windows", () => {
     expect(farewell({ _tag: "UserQuit", how: "interrupt", you: "B", collected: 0 }, 80)).toBe("You left the game. You collected 0 nuggets.")
     // The spectator collects nothing.
     expect(farewell({ _tag: "Quit", reason: "Thanks for watching!" }, 80)).toBe("Thanks for watching!")
+  })
+
+  it("each arrow stands for the same move key in the terminal and in the browser", () => {
+    const terminal = ["\u001b[A", "\u001b[B", "\u001b[C", "\u001b[D"].map(terminalArrow)
+    const application = ["\u001bOA", "\u001bOB", "\u001bOC", "\u001bOD"].map(terminalArrow)
+    const browser = ["ArrowUp", "ArrowDown", "ArrowRight", "ArrowLeft"].map(browserArrow)
+    expect(terminal).toEqual(["k", "j", "l", "h"])
+    expect(application).toEqual(terminal)
+    expect(browser).toEqual(terminal)
+    expect(terminalArrow("k")).toBeUndefined()
+    expect(browserArrow("k")).toBeUndefined()
   })
 
   it("the ? box keeps its frame and whole words in a narrow window", () => {
@@ -312,18 +319,66 @@ describe("round two: ties, small words, the spectator, narrow windows", () => {
     expect(lines.join(" ")).toMatch(/too small/)
   })
 
+  /** One note of every kind: a kind added to `Note` and not here fails to compile. */
+  const everyNote: { readonly [Tag in Note["_tag"]]: Extract<Note, { readonly _tag: Tag }> } = {
+    GoldReceived: Note.GoldReceived({ n: 14 }),
+    YouTook: Note.YouTook({ n: 3, from: ["B"] }),
+    TakenFromYou: Note.TakenFromYou({ n: 5 }),
+    TookFromYou: Note.TookFromYou({ by: "C", n: 1 }),
+    NothingToTake: Note.NothingToTake({ other: "B" }),
+    BadMessage: Note.BadMessage({ kind: "unknown", reason: "unknown message type \"HELLO\"" }),
+    BadDisplay: Note.BadDisplay({ reason: "DISPLAY is 3x4, GRID said 3x5" }),
+    GridChanged: Note.GridChanged({ rows: 4, cols: 9, firstRows: 3, firstCols: 9 }),
+    ServerSaid: Note.ServerSaid({ refusal: "No", text: "Sorry - you must provide player's name." }),
+    NotAnswering: Note.NotAnswering(),
+    PortClosed: Note.PortClosed(),
+    AddressChanged: Note.AddressChanged(),
+    QuitAsksAgain: Note.QuitAsksAgain(),
+    NoSuspendWithFriends: Note.NoSuspendWithFriends(),
+    CannotSuspend: Note.CannotSuspend(),
+    SpectatorWatches: Note.SpectatorWatches(),
+    UnknownKey: Note.UnknownKey(),
+    Leaving: Note.Leaving()
+  }
+
   it("each note the client writes has a form in a few words", () => {
-    for (const note of [
-      "GOLD received: 14",
-      "you took 3 nuggets from B",
-      "5 nuggets taken from you",
-      "C took 1 nugget from you",
-      "the server is not answering; Q leaves at once",
-      "friends are playing: Q again to end the game for everyone"
-    ]) {
+    for (const note of [everyNote.GoldReceived, everyNote.YouTook, everyNote.TakenFromYou, everyNote.TookFromYou, everyNote.NotAnswering, everyNote.QuitAsksAgain]) {
       const forms = noteForms(note)
-      expect(forms[0]).toBe(note)
-      expect(forms.at(-1)!.length, note).toBeLessThanOrEqual(10)
+      expect(forms[0]).toBe(noteText(note))
+      expect(forms.at(-1)!.length, note._tag).toBeLessThanOrEqual(10)
     }
+  })
+
+  it("words each note longest first, each form shorter than the one before; only words from the server, and 'leaving...', have one form", () => {
+    for (const note of Object.values(everyNote)) {
+      const forms = noteForms(note)
+      expect(forms.length, note._tag).toBeGreaterThan(0)
+      forms.slice(1).forEach((form, i) => expect(form.length, `${note._tag}: ${form}`).toBeLessThan(forms[i]!.length))
+      expect(forms.every((form) => form !== ""), note._tag).toBe(true)
+    }
+    const single = Object.values(everyNote).filter((note) => noteForms(note).length === 1).map((note) => note._tag)
+    expect(single.sort()).toEqual(["BadDisplay", "BadMessage", "GridChanged", "Leaving", "NothingToTake", "ServerSaid"])
+  })
+
+  it("words the notes as the README and the tests in a terminal quote them", () => {
+    expect(noteForms(everyNote.GoldReceived)).toEqual(["GOLD received: 14", "+14 nuggets", "+14"])
+    expect(noteForms(everyNote.YouTook)).toEqual(["you took 3 nuggets from B", "took 3 from B", "+3"])
+    expect(noteText(Note.YouTook({ n: 7, from: ["B", "C"] }))).toBe("you took 7 nuggets from B, C")
+    expect(noteForms(everyNote.TakenFromYou)).toEqual(["5 nuggets taken from you", "lost 5", "-5"])
+    expect(noteForms(everyNote.TookFromYou)).toEqual(["C took 1 nugget from you", "C took 1", "-1"])
+    expect(noteText(everyNote.NothingToTake)).toBe("B had no nuggets to take")
+    expect(noteText(everyNote.BadMessage)).toBe("unknown message from server: unknown message type \"HELLO\"")
+    expect(noteText(everyNote.GridChanged)).toBe("GRID 4x9 differs from the first (3x9)")
+    expect(noteText(everyNote.NotAnswering)).toBe("the server is not answering; Q leaves at once")
+    expect(noteText(everyNote.AddressChanged))
+      .toBe("your network address changed; the server no longer knows you. Enter: join again as a new player; Q: leave")
+    expect(noteForms(everyNote.QuitAsksAgain).at(1)).toBe("Q again ends it for all")
+    expect(noteForms(everyNote.SpectatorWatches).at(-1)).toBe("only watching")
+    // A refusal says the server's words; with none, the refusal's own name.
+    expect(noteText(everyNote.ServerSaid)).toBe("Sorry - you must provide player's name.")
+    expect(noteText(Note.ServerSaid({ refusal: "No", text: "" }))).toBe("NO")
+    expect(noteText(Note.ServerSaid({ refusal: "Error", text: "" }))).toBe("ERROR")
+    // Our server's words for an unknown key are the client's own, and shorten alike.
+    expect(noteForms(Note.ServerSaid({ refusal: "No", text: "unknown keystroke" }))).toEqual(noteForms(everyNote.UnknownKey))
   })
 })

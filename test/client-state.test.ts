@@ -12,10 +12,11 @@ import {
   truncateName,
   withCollected
 } from "../src/client/state.js"
+import { Note } from "../src/client/status.js"
 import { defaultTimings } from "../src/client/timings.js"
 import { update } from "../src/client/update.js"
 import { gridSize } from "../src/client/viewport.js"
-import { screenLines } from "../src/client/screen.js"
+import { screenLines, tooSmallLines } from "../src/client/screen.js"
 import { MaxNameLength } from "../src/core/constants.js"
 
 const window = { columns: 80, rows: 24 }
@@ -94,7 +95,7 @@ describe("joining", () => {
     for (const order of orders) {
       const state = receiveAll(player, ...order)
       expect(state.report).toMatchObject({ letter: "A", grid: { rows: 2, cols: 3 }, remaining: 250 })
-      expect(state).toMatchObject({ note: "", exit: undefined })
+      expect(state).toMatchObject({ note: undefined, exit: undefined })
       expect(state.report.view).toEqual(["+-+", "|@|"])
     }
   })
@@ -119,25 +120,25 @@ describe("messages during play", () => {
   it("keeps purse and unclaimed gold from GOLD, and notes gold received", () => {
     const rich = receive(playing, "GOLD 39 39 211")
     expect(rich.report).toMatchObject({ purse: 39, remaining: 211 })
-    expect(rich.note).toBe("GOLD received: 39")
-    expect(receive(playing, "GOLD 0 0 200").note).toBe("")
+    expect(rich.note).toEqual(Note.GoldReceived({ n: 39 }))
+    expect(receive(playing, "GOLD 0 0 200").note).toBeUndefined()
   })
 
   it("shows the text of NO and ERROR as a note", () => {
-    expect(receive(playing, "NO unknown keystroke").note).toBe("unknown keystroke")
-    expect(receive(playing, "ERROR usage: unknown keystroke").note).toBe("usage: unknown keystroke")
-    expect(receive(playing, "NO").note).toBe("NO")
+    expect(receive(playing, "NO unknown keystroke").note).toEqual(Note.ServerSaid({ refusal: "No", text: "unknown keystroke" }))
+    expect(receive(playing, "ERROR usage: unknown keystroke").note).toEqual(Note.ServerSaid({ refusal: "Error", text: "usage: unknown keystroke" }))
+    expect(receive(playing, "NO").note).toEqual(Note.ServerSaid({ refusal: "No", text: "" }))
     expect(receive(playing, "NO").exit).toBeUndefined()
   })
 
   it("notes unknown and malformed messages and carries on", () => {
     const unknown = receive(playing, "HELLO there")
-    expect(unknown.note).toMatch(/^unknown message/)
+    expect(unknown.note).toMatchObject({ _tag: "BadMessage", kind: "unknown" })
     expect(unknown.exit).toBeUndefined()
     const malformed = receive(playing, "GOLD lots")
-    expect(malformed.note).toMatch(/^malformed message/)
+    expect(malformed.note).toMatchObject({ _tag: "BadMessage", kind: "malformed" })
     expect(malformed.report.purse).toBe(0)
-    expect(receive(playing, "").note).toMatch(/message/)
+    expect(receive(playing, "").note).toMatchObject({ _tag: "BadMessage", kind: "unknown" })
   })
 
   it("ends on a first GRID no map can have", () => {
@@ -149,9 +150,9 @@ describe("messages during play", () => {
   })
 
   it("notes a DISPLAY whose size differs from GRID, and keeps the last good view", () => {
-    expect(receive(playing, "DISPLAY\n+-+\n").note).toBe("DISPLAY is 1x3, GRID said 2x3")
+    expect(receive(playing, "DISPLAY\n+-+\n").note).toEqual(Note.BadDisplay({ reason: "DISPLAY is 1x3, GRID said 2x3" }))
     const wrong = receive(playing, "DISPLAY\n+-+-\n|@|.\n")
-    expect(wrong.note).toBe("DISPLAY is 2x4, GRID said 2x3")
+    expect(wrong.note).toEqual(Note.BadDisplay({ reason: "DISPLAY is 2x4, GRID said 2x3" }))
     expect(wrong.report.view).toEqual(["+-+", "|@|"])
   })
 
@@ -183,7 +184,7 @@ describe("keys", () => {
     const noted = receive(playing, "GOLD 5 5 245")
     const moved = update(noted, key("h"), 1)
     expect(moved.send).toEqual([{ _tag: "Key", key: "h" }])
-    expect(moved.state.note).toBe("")
+    expect(moved.state.note).toBeUndefined()
     expect(update(playing, key("\r"), 1).send).toEqual([{ _tag: "Key", key: "\r" }])
     expect(update(playing, key("é"), 1).send).toEqual([{ _tag: "Key", key: "é" }])
   })
@@ -198,7 +199,7 @@ describe("keys", () => {
   it("notes other escape sequences as unknown keystrokes and sends nothing", () => {
     const f1 = update(playing, key("\u001bOP"), 1)
     expect(f1.send).toEqual([])
-    expect(f1.state.note).toBe("unknown keystroke")
+    expect(f1.state.note).toEqual(Note.UnknownKey())
   })
 
   it("sends Q once and leaves the quitting to the server, or leaves after the QUIT timeout", () => {
@@ -244,11 +245,15 @@ describe("keys", () => {
     expect(sent(run(left.state, [1500, tick], [2000, tick], [2500, tick]))).toEqual([])
   })
 
-  it("sends no key but Q while the window is too small, and says so", () => {
+  it("sends no key but Q while the window is too small, which the screen says in place of the status line", () => {
     const small = { ...playing, window: { columns: 2, rows: 24 } }
     const blocked = update(small, key("h"), 1)
     expect(blocked.send).toEqual([])
-    expect(blocked.state.note).toMatch(/too small/)
+    const says = tooSmallLines(small.window, { columns: 3, rows: 3 })
+    expect(screenLines(blocked.state).slice(0, says.length).map((line) => line.trimEnd())).toEqual(says)
+    // No note: it could only be seen once the window is big enough again, and would be false then.
+    const enlarged = update(blocked.state, { _tag: "Resize", window }, 2).state
+    expect(screenLines(enlarged)[0]!.trimEnd()).toBe("Player A has 0 nuggets (250 nuggets unclaimed).")
     expect(update(small, key("Q"), 1).send).toEqual([{ _tag: "Key", key: "Q" }])
     // NC columns are enough: the spec's window is NR+1 by NC.
     expect(update({ ...playing, window: { columns: 3, rows: 3 } }, key("h"), 1).send).toEqual([{ _tag: "Key", key: "h" }])
@@ -272,8 +277,8 @@ describe("a lost view, and a server that stops answering", () => {
   it("Ctrl-L asks at once, and hides the NO of a server that does not know the key", () => {
     const asked = update(playing, key("\f"), 1)
     expect(asked.send).toEqual([{ _tag: "Key", key: "\f" }])
-    expect(receive(asked.state, "NO unknown keystroke").note).toBe("")
-    expect(receive(receive(asked.state, "NO unknown keystroke"), "NO unknown keystroke").note).toBe("unknown keystroke")
+    expect(receive(asked.state, "NO unknown keystroke").note).toBeUndefined()
+    expect(receive(receive(asked.state, "NO unknown keystroke"), "NO unknown keystroke").note).toEqual(Note.ServerSaid({ refusal: "No", text: "unknown keystroke" }))
   })
 
   it("says the server is not answering when a key gets no answer for a few seconds; then Q leaves at once", () => {
@@ -281,7 +286,7 @@ describe("a lost view, and a server that stops answering", () => {
     expect(updates[1]!.state.serverSilent).toBe(false)
     const silent = updates.at(-1)!.state
     expect(silent.serverSilent).toBe(true)
-    expect(silent.alert).toBe("the server is not answering; Q leaves at once")
+    expect(silent.alert).toEqual(Note.NotAnswering())
     // It stays, whatever keys are pressed, until the server is heard again.
     const keys = run({ ...silent, window: { columns: 120, rows: 24 } }, [4050, key("l")], [4060, key("x")], [4070, key("?")], [4080, key("?")])
     expect(screenLines(keys.at(-1)!.state)[0]).toContain("the server is not answering")
@@ -301,10 +306,10 @@ describe("a lost view, and a server that stops answering", () => {
       const updates = run(heard, [5999, tick], [6000, tick], [8999, tick], [9000, tick])
       expect(updates.map((each) => each.send)).toEqual([[], [{ _tag: "Key", key: "\f" }], [], []])
       expect(updates[2]!.state.alert).toBeUndefined()
-      expect(updates[3]!.state.alert).toBe("the server is not answering; Q leaves at once")
+      expect(updates[3]!.state.alert).toEqual(Note.NotAnswering())
       // A refusal of the ask proves the server alive as well as a view: no alert, and the NO is hidden.
       const refused = update(updates[1]!.state, { _tag: "Datagram", data: "ERROR unknown keystroke." }, 6100).state
-      expect(run(refused, [9000, tick]).at(-1)!.state).toMatchObject({ alert: undefined, note: "" })
+      expect(run(refused, [9000, tick]).at(-1)!.state).toMatchObject({ alert: undefined, note: undefined })
       // It goes on asking while the server stays silent, and says so once it answers again.
       const later = run(updates[3]!.state, [11_000, tick], [14_000, tick])
       expect(sent(later)).toEqual([{ _tag: "Key", key: "\f" }])
@@ -315,7 +320,7 @@ describe("a lost view, and a server that stops answering", () => {
   it("notices at once a server whose port closed", () => {
     const gone = update(playing, { _tag: "Unreachable" }, 5).state
     expect(gone.serverSilent).toBe(true)
-    expect(gone.alert).toMatch(/port unreachable/)
+    expect(gone.alert).toEqual(Note.PortClosed())
     expect(update(gone, key("Q"), 6).state.exit).toEqual({ _tag: "UserQuit", how: "no answer" })
   })
 })
@@ -359,7 +364,7 @@ describe("a player the server no longer knows (its address changed)", () => {
     for (const refusal of ["NO you have not joined this game; send PLAY name or SPECTATE first", "ERROR Please start PLAY or SPECTATE first."]) {
       const asked = update(playing, key("l"), 100).state
       const forgotten = update(asked, { _tag: "Datagram", data: refusal }, 110).state
-      expect(forgotten.alert).toBe("your network address changed; the server no longer knows you. Enter: join again as a new player; Q: leave")
+      expect(forgotten.alert).toEqual(Note.AddressChanged())
       expect(update(forgotten, key("h"), 200).send).toEqual([])
       expect(sent(run(forgotten, [1000, tick], [9000, tick]))).toEqual([])
       expect(update(forgotten, key("h"), 200).state.alert).toBe(forgotten.alert)
@@ -378,7 +383,7 @@ describe("a reordered GOLD", () => {
     const collected = receiveAll(playing, "GOLD 12 12 238")
     const stale = receive(collected, "GOLD 0 0 245")
     expect(stale.report).toMatchObject({ purse: 12, remaining: 238 })
-    expect(stale.note).toBe("GOLD received: 12")
+    expect(stale.note).toEqual(Note.GoldReceived({ n: 12 }))
     expect(receive(stale, "GOLD 0 12 230").report).toMatchObject({ purse: 12, remaining: 230 })
   })
 })
@@ -389,7 +394,7 @@ describe("round two: the host's keys, the spectator's keys, a stale warning", ()
   it("with friends in the game, Q asks once; Q again leaves; any other key takes the question back", () => {
     const asked = update(hosting, key("Q"), 1)
     expect(asked.send).toEqual([])
-    expect(asked.state.note).toBe("friends are playing: Q again to end the game for everyone")
+    expect(asked.state.note).toEqual(Note.QuitAsksAgain())
     expect(update(asked.state, key("Q"), 2).send).toEqual([{ _tag: "Key", key: "Q" }])
     const changed = update(asked.state, key("h"), 2)
     expect(update(changed.state, key("Q"), 3).send).toEqual([])
@@ -398,22 +403,22 @@ describe("round two: the host's keys, the spectator's keys, a stale warning", ()
   })
 
   it("with friends in the game, Ctrl-Z says why it does not suspend", () => {
-    expect(update(hosting, key("\u001a"), 1).state.note).toBe("friends are playing: Ctrl-Z would freeze the game for them")
-    expect(update(playing, key("\u001a"), 1).state.note).toBe("")
+    expect(update(hosting, key("\u001a"), 1).state.note).toEqual(Note.NoSuspendWithFriends())
+    expect(update(playing, key("\u001a"), 1).state.note).toBeUndefined()
   })
 
   it("the spectator's move keys are not sent: the whole map is in view", () => {
     const watching = receiveAll(spectator, "GRID 2 3", "GOLD 0 0 250", "DISPLAY\n+-+\n|.|\n")
     const moved = update(watching, key("h"), 1)
     expect(moved.send).toEqual([])
-    expect(moved.state.note).toBe("the spectator watches: the whole map is in view (Q quits)")
+    expect(moved.state.note).toEqual(Note.SpectatorWatches())
     expect(update(watching, key("Q"), 1).send).toEqual([{ _tag: "Key", key: "Q" }])
   })
 
   it("the warning that the server is not answering goes as soon as it answers again", () => {
     const pressed = update(playing, key("h"), 100).state
     const silent = update(pressed, tick, 100 + defaultTimings.silence).state
-    expect(silent.alert).toBe("the server is not answering; Q leaves at once")
+    expect(silent.alert).toEqual(Note.NotAnswering())
     const back = receive(silent, "DISPLAY\n+-+\n|@|\n")
     expect(back.alert).toBeUndefined()
     expect(back.serverSilent).toBe(false)

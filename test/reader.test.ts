@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest"
+import { ReaderNote } from "../src/protocol/notes.js"
 import { type GameReport, newReport, readDatagram } from "../src/protocol/reader.js"
 
 const readAll = (report: GameReport, ...datagrams: ReadonlyArray<string>) => datagrams.reduce(readDatagram, report)
@@ -20,9 +21,9 @@ describe("the client-side reader", () => {
     expect(readDatagram(newReport("player"), "GRID abc def").ending?._tag).toBe("BadGrid")
     const later = readDatagram(joined, "GRID abc def")
     expect(later.ending).toBeUndefined()
-    expect(later.note).toMatch(/^malformed message from server: bad GRID/)
+    expect(later.note).toMatchObject({ _tag: "BadMessage", kind: "malformed", reason: expect.stringMatching(/^bad GRID/) })
     expect(later.grid).toEqual({ rows: 3, cols: 9 })
-    expect(readDatagram(joined, "GRID 4 9").note).toBe("GRID 4x9 differs from the first (3x9)")
+    expect(readDatagram(joined, "GRID 4 9").note).toEqual(ReaderNote.GridChanged({ rows: 4, cols: 9, firstRows: 3, firstCols: 9 }))
   })
 
   it("keeps the latest good view and where the player stands in it", () => {
@@ -31,7 +32,7 @@ describe("the client-side reader", () => {
     expect(seen.position).toEqual({ row: 1, col: 3 })
     const broken = readDatagram(seen, display("+-+", "|@|"))
     expect(broken.view).toBe(seen.view)
-    expect(broken.note).toBe("DISPLAY is 2x3, GRID said 3x9")
+    expect(broken.note).toEqual(ReaderNote.BadDisplay({ reason: "DISPLAY is 2x3, GRID said 3x9" }))
   })
 })
 
@@ -40,28 +41,27 @@ describe("the steal variant, as the client reads it", () => {
 
   it("the thief: its gain comes with the victim standing where it was", () => {
     const after = readAll(before, "GOLD 4 44 100", display("+-------+", "|..B@...|", "+-------+"))
-    expect(after.note).toBe("you took 4 nuggets from B")
+    expect(after.note).toEqual(ReaderNote.YouTook({ n: 4, from: ["B"] }))
     expect(after.purse).toBe(44)
   })
 
   it("the victim: its purse shrinks, and the thief stands where it was", () => {
     const victim = readAll(joined, "GOLD 0 40 100", display("+-------+", "|..C@...|", "+-------+"))
     const gold = readDatagram(victim, "GOLD 0 36 100")
-    expect(gold.note).toBe("4 nuggets taken from you")
-    expect(readDatagram(gold, display("+-------+", "|..@C...|", "+-------+")).note).toBe("C took 4 nuggets from you")
-    // One nugget is one nugget.
+    expect(gold.note).toEqual(ReaderNote.TakenFromYou({ n: 4 }))
+    expect(readDatagram(gold, display("+-------+", "|..@C...|", "+-------+")).note).toEqual(ReaderNote.TookFromYou({ by: "C", n: 4 }))
     const one = readDatagram(victim, "GOLD 0 39 100")
-    expect(one.note).toBe("1 nugget taken from you")
-    expect(readDatagram(one, display("+-------+", "|..@C...|", "+-------+")).note).toBe("C took 1 nugget from you")
+    expect(one.note).toEqual(ReaderNote.TakenFromYou({ n: 1 }))
+    expect(readDatagram(one, display("+-------+", "|..@C...|", "+-------+")).note).toEqual(ReaderNote.TookFromYou({ by: "C", n: 1 }))
   })
 
   it("a run through two players names both; gold seen on the way is just gold received", () => {
     const crowd = readAll(joined, display("+-------+", "|@B.C...|", "+-------+"))
     const after = readAll(crowd, "GOLD 7 7 100", display("+-------+", "|B.C...@|", "+-------+"))
-    expect(after.note).toBe("you took 7 nuggets from B, C")
+    expect(after.note).toEqual(ReaderNote.YouTook({ n: 7, from: ["B", "C"] }))
     const goldOnTheWay = readAll(joined, display("+-------+", "|@B*....|", "+-------+"))
     const gold = readDatagram(goldOnTheWay, "GOLD 9 9 91")
-    expect(gold.note).toBe("GOLD received: 9")
+    expect(gold.note).toEqual(ReaderNote.GoldReceived({ n: 9 }))
     // No claim of a theft: the DISPLAY adds nothing to read.
     expect(readDatagram(gold, display("+-------+", "|B.....@|", "+-------+")).note).toBeUndefined()
   })

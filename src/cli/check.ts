@@ -1,5 +1,6 @@
 import { Console, Effect, Logger, LogLevel, Option } from "effect"
 import { resolve } from "node:path"
+import { colourWanted } from "../colour.js"
 import { checkClient, clientChecks } from "../kit/check-client/check-client.js"
 import { checkServer, serverChecks } from "../kit/check-server/check-server.js"
 import { counts, type Report, reportJson, reportText } from "../kit/conformance/report.js"
@@ -22,7 +23,7 @@ export const reportOptions = {
 /** The report on stdout, as text or JSON; when any check failed, exit status 1 and a line on stderr. */
 export const printReport = (report: Report, options: { readonly json: boolean; readonly noColor: boolean }) =>
   Effect.gen(function*() {
-    const colour = !options.noColor && process.stdout.isTTY === true && (process.env.NO_COLOR ?? "") === ""
+    const colour = colourWanted(process.stdout, options.noColor)
     yield* Console.log(options.json ? reportJson(report) : reportText(report, { colour }))
     const { failed } = counts(report)
     if (failed > 0) return yield* new CliError({ message: `${report.target.replace(/^nuggets /, "")} — ${failed} of ${report.checks.length} checks failed` })

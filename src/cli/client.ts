@@ -1,5 +1,6 @@
 import { Console, Effect } from "effect"
-import { farewell, keyHelp, spectatorKeyHelp } from "../client/screen.js"
+import { keyHelp, spectatorKeyHelp } from "../client/keymap.js"
+import { farewell } from "../client/screen.js"
 import { type ClientExit, exitCode } from "../client/state.js"
 import type { HelpSection } from "./command.js"
 import { CliError } from "./error.js"

@@ -4,9 +4,8 @@ import { defaultTimings } from "../client/timings.js"
 import { terminalLayer } from "../client/terminal.js"
 import { checkName, keysSections, needsTerminal, reportExit } from "./client.js"
 import { command, decimal, optionalArg, textArg, wholeNumberArg, withDefault } from "./command.js"
-import { CliError } from "./error.js"
 import { checkOutputs } from "./files.js"
-import { logging, logsSomewhere } from "./logging.js"
+import { logging, screenLogTarget } from "./logging.js"
 import { logLevelOption, logOption, noColorOption } from "./options.js"
 
 export const joinNode = command(
@@ -32,10 +31,7 @@ export const joinNode = command(
     Effect.gen(function*() {
       const { host, playername, port, timeout } = options
       if (Option.isSome(playername)) yield* checkName(playername.value)
-      const logTarget = { file: options.log, level: options.logLevel, screen: true }
-      if (given.includes("--log-level") && !logsSomewhere(logTarget)) {
-        return yield* new CliError({ message: "--log-level — only with --log FILE or 2>FILE: nothing is logged over the screen" })
-      }
+      const logTarget = yield* screenLogTarget(options.log, options.logLevel, given)
       yield* checkOutputs(Option.toArray(options.log).map((path) => ({ path, flag: "--log", append: true })), [], false)
       yield* needsTerminal("join", "'nuggets bot' plays without one")
       const exit = yield* joinGame(

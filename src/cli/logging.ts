@@ -41,8 +41,23 @@ export interface LogTarget {
 }
 
 /** Whether any log is written at all: a screen on a terminal and no --log keep it quiet. */
-export const logsSomewhere = (target: LogTarget): boolean =>
+const logsSomewhere = (target: LogTarget): boolean =>
   Option.isSome(target.file) || !target.screen || process.stderr.isTTY !== true
+
+/**
+ * The log of a command that draws a screen (`play`, `join`): `--log FILE`, else stderr when
+ * it is not the terminal. `--log-level` with neither is refused, as it could not act.
+ */
+export const screenLogTarget = (
+  file: Option.Option<string>,
+  level: LogLevelName,
+  given: ReadonlyArray<string>
+): Effect.Effect<LogTarget, CliError> => {
+  const target: LogTarget = { file, level, screen: true }
+  return given.includes("--log-level") && !logsSomewhere(target)
+    ? Effect.fail(new CliError({ message: "--log-level — only with --log FILE or 2>FILE: nothing is logged over the screen" }))
+    : Effect.succeed(target)
+}
 
 /** Where the log goes, one line per entry: FILE with --log, else stderr (see `screen`). */
 export const logging = (target: LogTarget) =>

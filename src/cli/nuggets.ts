@@ -1,4 +1,5 @@
 import { Console, Effect } from "effect"
+import { colourWanted } from "../colour.js"
 import { version } from "../version.js"
 import { botNode } from "./bot.js"
 import { checkNode } from "./check.js"
@@ -19,7 +20,7 @@ export const nuggets = group(
 
 /** Help's width: the terminal's, or 80 when it is not shown on one. */
 const helpLayout = () => ({
-  colour: process.stdout.isTTY === true && (process.env.NO_COLOR ?? "") === "",
+  colour: colourWanted(process.stdout),
   width: process.stdout.isTTY === true && process.stdout.columns > 0 ? process.stdout.columns : 80
 })
 

@@ -11,9 +11,8 @@ import { gameOver, lingerAfterGame } from "../server/udpLoop.js"
 import { WebPage } from "../web/live.js"
 import { checkName, keysSections, needsTerminal, printWidth, reportExit } from "./client.js"
 import { command, optionalArg, textArg } from "./command.js"
-import { CliError } from "./error.js"
 import { checkHostingFiles, hostingLayer, hostingOf } from "./hosting.js"
-import { logging, logsSomewhere } from "./logging.js"
+import { logging, screenLogTarget } from "./logging.js"
 import { gameSetup, logWarnings } from "./maps.js"
 import { hostingOptions, hostingRules, logLevelOption, logOption, noColorOption, webAddress, webLines } from "./options.js"
 
@@ -50,10 +49,7 @@ export const playNode = command(
     Effect.gen(function*() {
       const name = yield* checkName(Option.getOrElse(options.name, loginName))
       const web = yield* webAddress(options.web, options.webName)
-      const logTarget = { file: options.log, level: options.logLevel, screen: true }
-      if (given.includes("--log-level") && !logsSomewhere(logTarget)) {
-        return yield* new CliError({ message: "--log-level — only with --log FILE or 2>FILE: nothing is logged over the screen" })
-      }
+      const logTarget = yield* screenLogTarget(options.log, options.logLevel, given)
       yield* checkHostingFiles(options, options.map)
       const setup = yield* gameSetup({ mapFile: options.map, seed: options.seed })
       const { map, seed } = setup

@@ -1,4 +1,5 @@
 import { Effect, Option } from "effect"
+import { colourWanted } from "../colour.js"
 import { type Faults, reorderChance, runProxy } from "../kit/proxy/proxy.js"
 import { command, decimal, flag, needs, optional, text, textArg, wholeNumber, wholeNumberArg, withDefault } from "./command.js"
 import { CliError } from "./error.js"
@@ -59,7 +60,7 @@ export const proxyNode = command(
       const record = Option.getOrUndefined(options.record)
       if (record !== undefined) yield* checkOutputs([{ path: record, flag: "--record" }], [], options.overwrite)
       const seed = yield* seedOrClock(options.seed)
-      const colour = !options.noColor && process.stdout.isTTY === true && (process.env.NO_COLOR ?? "") === ""
+      const colour = colourWanted(process.stdout, options.noColor)
       yield* Effect.scoped(runProxy(
         {
           listen: { host: options.listenHost, port: options.listenPort },

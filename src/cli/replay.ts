@@ -7,7 +7,7 @@ import { terminalLayer } from "../client/terminal.js"
 import { castOf } from "../client/playback/cast.js"
 import { recordedMoments } from "../client/playback/moments.js"
 import { watchRecording } from "../client/playback/controls.js"
-import { playbackKeyHelp } from "../client/playback/screen.js"
+import { replayKeyHelp } from "../client/keymap.js"
 import { parseRecording } from "../recording/format.js"
 import { replayRecording } from "../recording/replay.js"
 import { startReplayWeb } from "../web/recorded.js"
@@ -59,7 +59,7 @@ export const replayNode = command(
       needs("--overwrite", "--cast"),
       needs("--web-name", "--web")
     ],
-    more: [{ title: "Keys while watching", rows: playbackKeyHelp }]
+    more: [{ title: "Keys while watching", rows: replayKeyHelp }]
   },
   (options) =>
     Effect.gen(function*() {

@@ -56,7 +56,3 @@ export const frameDiff = (previous: Screen | undefined, next: Screen, colour: bo
   if (colour && current !== Style.plain) out += setStyle(Style.plain)
   return out
 }
-
-/** Whether to colour: a terminal, and neither NO_COLOR nor --no-color says otherwise. */
-export const colourWanted = (stream: { readonly isTTY?: boolean }, noColor: boolean): boolean =>
-  stream.isTTY === true && !noColor && (process.env.NO_COLOR ?? "") === ""

@@ -2,7 +2,9 @@ import { nuggetCount } from "../protocol/dialect.js"
 import type { Role } from "../protocol/reader.js"
 import type { Summary } from "../protocol/summary.js"
 import { rankedSummary } from "./standings.js"
+import { type KeyHelp, keyHelp, spectatorKeyHelp } from "./keymap.js"
 import type { ClientExit, ClientState } from "./state.js"
+import { noteForms, shorterStatus } from "./status.js"
 import { gridArea, gridSize, neededWindow, type WindowSize, windowFits } from "./viewport.js"
 import { wrap } from "../wrap.js"
 import { fit, type Line, line, sanitize, type Screen, Style, styled } from "./style.js"
@@ -40,22 +42,6 @@ const gridLine = (row: string, width: number): Line => {
   return { text, styles: Array.from(text, gridStyle).join("") }
 }
 
-/** The spec's status line. */
-export const statusLine = (state: ClientState): string => {
-  const { letter, purse, remaining = "?", role } = state.report
-  return role === "spectator"
-    ? `Spectator: ${remaining} nuggets unclaimed.`
-    : `Player ${letter ?? "?"} has ${purse} nuggets (${remaining} nuggets unclaimed).`
-}
-
-/** The status line in fewer words, longest first, for windows too narrow for the spec's own. */
-export const shorterStatus = (state: ClientState): ReadonlyArray<string> => {
-  const { letter = "?", purse, remaining = "?", role } = state.report
-  return role === "spectator"
-    ? [statusLine(state), `Spectator: ${remaining} unclaimed.`, `${remaining} left`]
-    : [statusLine(state), `Player ${letter}: ${purse} nuggets, ${remaining} unclaimed.`, `${letter}: ${purse}, ${remaining} left`, `${letter} ${purse}/${remaining}`]
-}
-
 /** Cuts `text` to `width` at a word's end, marking the cut with "..."; whole words only, or nothing. */
 const shorten = (text: string, width: number): string => {
   if (text.length <= width) return text
@@ -65,32 +51,11 @@ const shorten = (text: string, width: number): string => {
   return space > 0 ? `${cut.slice(0, space)}...` : ""
 }
 
-/**
- * The notes this client writes, each in fewer words, longest first, for a narrow window.
- * Words from the server (a NO's reason) have no shorter form: they are cut at a word.
- */
-const shorterNotes: ReadonlyArray<readonly [RegExp, (...parts: Array<string>) => ReadonlyArray<string>]> = [
-  [/^GOLD received: (\d+)$/, (n) => [`+${n} nuggets`, `+${n}`]],
-  [/^you took (\d+) nuggets? from (.+)$/, (n, from) => [`took ${n} from ${from}`, `+${n}`]],
-  [/^(\d+) nuggets? taken from you$/, (n) => [`lost ${n}`, `-${n}`]],
-  [/^([A-Z]) took (\d+) nuggets? from you$/, (by, n) => [`${by} took ${n}`, `-${n}`]],
-  [/^the server is not answering; Q leaves at once$/, () => ["server not answering; Q leaves", "no answer"]],
-  [/^the server is gone \(port unreachable\); Q leaves$/, () => ["server gone; Q leaves", "gone"]],
-  [/^unknown keystroke$/, () => ["unknown key"]],
-  [/^your network address changed; the server no longer knows you\./, () => ["address changed: Enter joins again, Q leaves", "Enter: join again"]],
-  [/^friends are playing: Q again to end the game for everyone$/, () => ["Q again ends it for all", "Q again"]],
-  [/^friends are playing: Ctrl-Z would freeze the game for them$/, () => ["friends playing: no Ctrl-Z"]],
-  [/^Ctrl-Z: cannot suspend, no shell with job control$/, () => ["Ctrl-Z: no job control"]],
-  [/^the spectator watches: the whole map is in view \(Q quits\)$/, () => ["the whole map is in view", "only watching"]]
-]
-
-/** A note and its shorter forms, longest first. */
-export const noteForms = (note: string): ReadonlyArray<string> => {
-  for (const [pattern, shorter] of shorterNotes) {
-    const match = pattern.exec(note)
-    if (match) return [note, ...shorter(...match.slice(1))]
-  }
-  return [note]
+/** The forms of the note on the status line; none when there is no note. */
+const shownNoteForms = (state: ClientState): ReadonlyArray<string> => {
+  // What the network did stays until the server is heard again; a key clears only the note.
+  const shown = state.alert ?? state.note
+  return shown === undefined ? [] : noteForms(shown)
 }
 
 /**
@@ -98,11 +63,10 @@ export const noteForms = (note: string): ReadonlyArray<string> => {
  * fewer words when not, never cut mid-word; the note (or the hint) right of it, in the
  * longest of its forms that fits: fewer words rather than a cut one.
  */
-export const statusBar = (state: ClientState, width: number): Line => {
-  const statuses = shorterStatus(state)
-  // What the network did stays until the server is heard again; a key clears only the note.
-  const shownNote = state.alert ?? state.note
-  const notes = shownNote ? noteForms(sanitize(shownNote)) : []
+export const statusBar = (state: ClientState, width: number, forms: ReadonlyArray<string> = shownNoteForms(state)): Line => {
+  const statuses = shorterStatus(state.report)
+  // A note may carry the server's words: made safe for the terminal.
+  const notes = forms.map(sanitize)
   const fits = (status: string) => notes.some((note) => status.length + 2 + note.length <= width)
   // The spec's words when they fit; fewer when the note would not fit beside them at all.
   const longest = statuses.find((text) => text.length <= width) ?? statuses.at(-1)!
@@ -129,32 +93,11 @@ export const tooSmallLines = (size: WindowSize, needed: WindowSize, role: Role =
   return wrapCut(`Too small: need ${needed.columns}x${needed.rows}, have ${size.columns}x${size.rows}; S scrolls`, size.columns)
 }
 
-/** Every key a player has, for the help overlay and for `--help`. */
-export const keyHelp: ReadonlyArray<readonly [string, string]> = [
-  ["h j k l", "move left, down, up, right (arrow keys too)"],
-  ["y u b n", "move up-left, up-right, down-left, down-right"],
-  ["H J K L Y U B N", "run that way as far as you can"],
-  ["Q", "quit (Ctrl-C and Ctrl-D too)"],
-  ["Ctrl-L", "ask for the view again and repaint"],
-  ["Ctrl-Z", "suspend; fg comes back"],
-  ["?", "this help; any key closes it"]
-]
-
-/** The spectator's keys: it moves nothing, but moves a view that scrolls. */
-export const spectatorKeyHelp: ReadonlyArray<readonly [string, string]> = [
-  ["Q", "stop watching (Ctrl-C and Ctrl-D too)"],
-  ["h j k l y u b n", "in a view that scrolls: move the view (capitals: 10 at a time; arrow keys too)"],
-  ["S", "a view that scrolls, when the window is too small"],
-  ["Ctrl-L", "ask for the view again and repaint"],
-  ["Ctrl-Z", "suspend; fg comes back"],
-  ["?", "this help; any key closes it"]
-]
-
 /**
  * The help overlay: a framed box of the keys, drawn over the middle of the screen, its
  * descriptions wrapped at words to fit the window, its frame whole.
  */
-export const helpBox = (width: number, keys: ReadonlyArray<readonly [string, string]>): ReadonlyArray<Line> => {
+export const helpBox = (width: number, keys: ReadonlyArray<KeyHelp>): ReadonlyArray<Line> => {
   const termWidth = Math.max(...keys.map(([term]) => term.length))
   const natural = Math.max(...keys.map(([term, what]) => term.length + 2 + what.length), termWidth + 2 + 4)
   const inner = Math.max(1, Math.min(natural, width - 4))
@@ -193,8 +136,11 @@ export const overlay = (under: ReadonlyArray<Line>, over: ReadonlyArray<Line>, w
   return result
 }
 
-/** Exactly as many lines as the window has rows, each exactly as wide. */
-export const screen = (state: ClientState): Screen => {
+/**
+ * Exactly as many lines as the window has rows, each exactly as wide. `note`: the forms
+ * shown right of the status line, longest first, instead of the state's note (a replay's).
+ */
+export const screen = (state: ClientState, note?: ReadonlyArray<string>): Screen => {
   const size = state.window
   const lines: Array<Line> = []
   const grid = gridSize(state)
@@ -207,7 +153,7 @@ export const screen = (state: ClientState): Screen => {
     const hint = state.hint.find((text) => text.length <= size.columns)
     if (hint !== undefined && message.length + 2 <= size.rows) lines.push(line(""), line(hint, Style.hint))
   } else {
-    lines.push(statusBar(state, size.columns))
+    lines.push(statusBar(state, size.columns, note))
     const view = state.report.view
     if (grid && view) {
       const area = gridArea(size)

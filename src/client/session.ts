@@ -16,7 +16,7 @@ import {
   withCollected
 } from "./state.js"
 import type { Timings } from "./timings.js"
-import { SuspendKey } from "./keys.js"
+import { cannotSuspend, SuspendKey } from "./keys.js"
 import { update } from "./update.js"
 import { Terminal } from "./terminal.js"
 
@@ -109,7 +109,7 @@ export const joinGame = (options: JoinOptions, terminalLayer: Layer.Layer<Termin
             // Ctrl-L also repaints the whole screen, whatever garbled it.
             if (event._tag === "Key" && event.sequence === RedrawKey) yield* terminal.forget
             if (event._tag === "Key" && event.sequence === SuspendKey && shown.friends === 0 && !(yield* terminal.suspend)) {
-              shown = { ...shown, note: "Ctrl-Z: cannot suspend, no shell with job control" }
+              shown = cannotSuspend(shown)
             }
             yield* Ref.set(current, shown)
             if (!shown.exit) yield* redraw(shown)

@@ -2,6 +2,7 @@ import { MaxNameLength, RedrawKey } from "../core/constants.js"
 import type { ClientMessage } from "../protocol/messages.js"
 import { type GameReport, newReport, readDatagram, readGameOver, type SessionEnd } from "../protocol/reader.js"
 import { ownStanding, type Standing, type Summary } from "../protocol/summary.js"
+import { type Alert, Note } from "./status.js"
 import { defaultTimings, type Timings } from "./timings.js"
 import type { Viewport, WindowSize } from "./viewport.js"
 
@@ -40,9 +41,9 @@ export interface ClientState {
   readonly report: GameReport
   readonly window: WindowSize
   /** Shown right of the status line until the next key. */
-  readonly note: string
+  readonly note: Note | undefined
   /** Shown instead of the note until the server is heard again: what the network did. */
-  readonly alert: string | undefined
+  readonly alert: Alert | undefined
   readonly exit: ClientExit | undefined
   readonly startedAt: number
   /** When PLAY or SPECTATE last went out, and how long until it goes again. */
@@ -128,7 +129,7 @@ export const startClient = (
     timings,
     report: newReport(request._tag === "Player" ? "player" : "spectator"),
     window,
-    note: "",
+    note: undefined,
     alert: undefined,
     exit: undefined,
     startedAt: now,
@@ -158,12 +159,6 @@ export const stay = (state: ClientState): ClientUpdate => ({ state, send: [] })
 
 export const quitKey: ClientMessage = { _tag: "Key", key: "Q" }
 export const redrawKey: ClientMessage = { _tag: "Key", key: RedrawKey }
-
-/** What the client says when the server stopped answering, and when it forgot us. */
-export const silentAlert = "the server is not answering; Q leaves at once"
-export const unreachableAlert = "the server is gone (port unreachable); Q leaves"
-export const forgottenAlert =
-  "your network address changed; the server no longer knows you. Enter: join again as a new player; Q: leave"
 
 /**
  * Whether the server can be told we leave: only once it has let us in and still knows us.
@@ -219,7 +214,7 @@ const withReport = (state: ClientState, report: GameReport): ClientState => {
     ...state,
     report,
     note: hidden ? state.note : report.note ?? state.note,
-    alert: report.forgotten ? forgottenAlert : undefined,
+    alert: report.forgotten ? Note.AddressChanged() : undefined,
     exit,
     awaitingViewSince: report.latest === "Display" ? undefined : state.awaitingViewSince,
     unansweredSince: undefined,
@@ -236,14 +231,14 @@ export const patience = (state: ClientState, least: number) => Math.max(least, 2
  * sent again meanwhile, see `timers.ts`). Asked twice, or with no one to tell, it leaves at once.
  */
 export const leave = (state: ClientState, how: "interrupt" | "end of input", now: number, byQ = false): ClientUpdate => {
-  const cleared = { ...state, note: "" }
+  const cleared = { ...state, note: undefined }
   if (state.leaving !== undefined) return byQ ? stay(cleared) : stay({ ...cleared, exit: { _tag: "UserQuit", how } })
   if (!state.report.joined || state.report.forgotten) return stay({ ...cleared, exit: { _tag: "UserQuit", how } })
   if (state.serverSilent) return { state: { ...cleared, exit: { _tag: "UserQuit", how: "no answer" } }, send: [quitKey] }
   return {
     state: {
       ...cleared,
-      note: "leaving...",
+      note: Note.Leaving(),
       quitSentAt: now,
       quitAgainAt: now + patience(state, state.timings.quitRetry),
       leaving: byQ ? "Q" : how
@@ -272,9 +267,6 @@ export const withCollected = (exit: ClientExit, state: ClientState): ClientExit 
   (exit._tag === "Quit" || exit._tag === "UserQuit") && state.report.role === "player" && state.report.letter !== undefined
     ? { ...exit, you: state.report.letter, collected: state.report.purse }
     : exit
-
-export const friendsQuitNote = "friends are playing: Q again to end the game for everyone"
-export const friendsSuspendNote = "friends are playing: Ctrl-Z would freeze the game for them"
 
 export const exitCode = (exit: ClientExit): number =>
   exit._tag === "Refused" || exit._tag === "BadGrid" || exit._tag === "NoServer" ? 1 : 0

@@ -1,7 +1,8 @@
 import { cursorHide, cursorShow, enterAlternativeScreen, exitAlternativeScreen } from "ansi-escapes"
-import { Context, Data, Effect, Layer, Stream } from "effect"
+import { Clock, Context, Data, Deferred, Duration, Effect, Exit, Layer, Stream } from "effect"
 import * as readline from "node:readline"
-import { colourWanted, frameDiff } from "./paint.js"
+import { colourWanted } from "../colour.js"
+import { frameDiff } from "./paint.js"
 import type { Screen } from "./screen.js"
 import type { WindowSize } from "./viewport.js"
 
@@ -32,6 +33,11 @@ export class Terminal extends Context.Tag("nuggets/Terminal")<Terminal, {
 export class TerminalGone extends Data.TaggedError("TerminalGone")<{ readonly message: string }> {}
 
 const fallbackSize: WindowSize = { columns: 80, rows: 24 }
+
+/** How long after Ctrl-Z a process that is still running counts as never stopped. */
+const notStoppedAfter = Duration.millis(50)
+/** A process that was stopped sees at least this much time pass (nanoseconds): the user had to type fg. */
+const stoppedFor = 200_000_000n
 
 export interface TerminalOptions {
   /** --no-color: never colour, even on a terminal. */
@@ -127,26 +133,35 @@ export const makeTerminal = (
       shown = undefined
     })
 
-    const suspend = Effect.async<boolean>((resume) => {
+    const suspend = Effect.gen(function*() {
       // Without a terminal to give back (piped input), there is no job control either.
-      if (!input.isTTY) return resume(Effect.succeed(false))
-      restore()
-      let done = false
-      const sentAt = performance.now()
-      const back = (stopped: boolean) => {
-        if (done) return
-        done = true
-        process.off("SIGCONT", onContinue)
-        take()
-        shown = undefined
-        resume(Effect.succeed(stopped))
-      }
-      const onContinue = () => back(true)
-      process.on("SIGCONT", onContinue)
-      process.kill(process.pid, "SIGTSTP")
-      // A process with no shell to continue it (an orphaned process group) is not stopped:
-      // the signal is dropped. Then take the screen back at once. A stop shows as time passed.
-      setTimeout(() => back(performance.now() - sentAt > 200), 50)
+      if (!input.isTTY) return false
+      const continued = yield* Deferred.make<void>()
+      const onContinue = () => void Deferred.unsafeDone(continued, Exit.void)
+      return yield* Effect.acquireUseRelease(
+        Effect.sync(() => {
+          restore()
+          process.on("SIGCONT", onContinue)
+        }),
+        () =>
+          Effect.gen(function*() {
+            const sentAt = yield* Clock.currentTimeNanos
+            yield* Effect.sync(() => process.kill(process.pid, "SIGTSTP"))
+            // A process with no shell to continue it (an orphaned process group) is not stopped:
+            // the signal is dropped. Then take the screen back at once. A stop shows as time passed.
+            const lookBack = Effect.sleep(notStoppedAfter).pipe(
+              Effect.zipRight(Clock.currentTimeNanos),
+              Effect.map((now) => now - sentAt > stoppedFor)
+            )
+            return yield* Effect.race(Deferred.await(continued).pipe(Effect.as(true)), lookBack)
+          }),
+        () =>
+          Effect.sync(() => {
+            process.off("SIGCONT", onContinue)
+            take()
+            shown = undefined
+          })
+      )
     })
 
     return Terminal.of({ size, resizes, keys, hangups, draw, forget, suspend })

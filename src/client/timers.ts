@@ -7,9 +7,9 @@ import {
   patience,
   quitKey,
   redrawKey,
-  silentAlert,
   stay
 } from "./state.js"
+import { Note } from "./status.js"
 
 /** A player whose OK was lost asks this many times at most: only our server answers with it. */
 const maxLetterAsks = 3
@@ -62,7 +62,7 @@ export const onTick = (state: ClientState, now: number): ClientUpdate => {
     send.push(redrawKey)
   }
   if (next.unansweredSince !== undefined && now - next.unansweredSince >= timings.silence && !next.serverSilent) {
-    next = { ...next, serverSilent: true, alert: silentAlert }
+    next = { ...next, serverSilent: true, alert: Note.NotAnswering() }
   }
   return { state: next, send }
 }

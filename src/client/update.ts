@@ -1,4 +1,5 @@
-import { type ClientEvent, type ClientState, type ClientUpdate, heard, leave, mayQuit, quitKey, stay, unreachableAlert } from "./state.js"
+import { type ClientEvent, type ClientState, type ClientUpdate, heard, leave, mayQuit, quitKey, stay } from "./state.js"
+import { Note } from "./status.js"
 import { onKeystroke } from "./keys.js"
 import { onTick } from "./timers.js"
 import { follow } from "./viewport.js"
@@ -18,7 +19,7 @@ export const update = (state: ClientState, event: ClientEvent, now: number): Cli
     case "Unreachable":
       return stay(
         state.report.joined
-          ? { ...state, serverSilent: true, alert: unreachableAlert }
+          ? { ...state, serverSilent: true, alert: Note.PortClosed() }
           : { ...state, exit: { _tag: "NoServer", server: state.server, why: "port unreachable" } }
       )
     case "EndOfInput":

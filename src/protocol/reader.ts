@@ -1,7 +1,8 @@
 import { Either } from "effect"
-import { nuggetCount, saysNotJoined } from "./dialect.js"
+import { saysNotJoined } from "./dialect.js"
 import { type GridSize, parseDisplayGrid } from "./display.js"
 import { decodeServerMessage, type ServerMessage } from "./messages.js"
+import { ReaderNote } from "./notes.js"
 import type { Standing, Summary } from "./summary.js"
 
 /**
@@ -45,8 +46,8 @@ export interface GameReport {
   readonly ending: SessionEnd | undefined
   /** The type of the latest message, or undefined when it could not be read. */
   readonly latest: ServerMessage["_tag"] | undefined
-  /** What the latest message gives the player to read on the status line, if anything. */
-  readonly note: string | undefined
+  /** What the latest message gives the player to read on the status line, if anything (worded in `client/status.ts`). */
+  readonly note: ReaderNote | undefined
   readonly purseChange: PurseChange | undefined
   /**
    * The server refused a key of ours as from someone who never joined: it no longer knows
@@ -83,7 +84,7 @@ export const readDatagram = (report: GameReport, data: Uint8Array | string): Gam
   if (report.grid === undefined && firstWord(data) === "GRID") {
     return { ...report, ending: { _tag: "BadGrid", reason: error.reason } }
   }
-  return { ...report, note: `${error.kind} message from server: ${error.reason}` }
+  return { ...report, note: ReaderNote.BadMessage({ kind: error.kind, reason: error.reason }) }
 }
 
 /** The game's end with its standings at hand (a replay has them): nothing is worded to be read back. */
@@ -105,14 +106,15 @@ export const readMessage = (report: GameReport, message: ServerMessage): GameRep
       if (!report.joined) return { ...report, ending: { _tag: "Refused", reason: message.reason } }
       if (message._tag === "Quit") return { ...report, ending: { _tag: "Quit", reason: message.reason } }
       const forgotten = report.forgotten || (report.role === "player" && saysNotJoined(message.reason))
-      return { ...report, forgotten, note: message.reason || message._tag.toUpperCase() }
+      return { ...report, forgotten, note: ReaderNote.ServerSaid({ refusal: message._tag, text: message.reason }) }
     }
     case "GameOver":
       return { ...report, ending: { _tag: "GameOver", summary: message.summary } }
     case "Grid": {
       const grid = { rows: message.rows, cols: message.cols }
       if (report.grid && (report.grid.rows !== grid.rows || report.grid.cols !== grid.cols)) {
-        return { ...report, note: `GRID ${grid.rows}x${grid.cols} differs from the first (${report.grid.rows}x${report.grid.cols})` }
+        const first = { firstRows: report.grid.rows, firstCols: report.grid.cols }
+        return { ...report, note: ReaderNote.GridChanged({ ...grid, ...first }) }
       }
       return { ...report, grid, joined: true }
     }
@@ -122,7 +124,7 @@ export const readMessage = (report: GameReport, message: ServerMessage): GameRep
       return readGoldSteal(report, message)
     case "Display": {
       const rows = parseDisplayGrid(message.grid, report.grid)
-      if (Either.isLeft(rows)) return { ...report, note: rows.left }
+      if (Either.isLeft(rows)) return { ...report, note: ReaderNote.BadDisplay({ reason: rows.left }) }
       return readView({ ...report, joined: true }, rows.right)
     }
   }
@@ -140,20 +142,20 @@ const readGold = (report: GameReport, gold: Extract<ServerMessage, { _tag: "Gold
   const next = { ...report, joined: true, purse: gold.purse, remaining: gold.remaining }
   if (report.role === "spectator") return next
   if (gold.collected > 0) {
-    return { ...next, note: `GOLD received: ${gold.collected}`, purseChange: { gained: gold.collected } }
+    return { ...next, note: ReaderNote.GoldReceived({ n: gold.collected }), purseChange: { gained: gold.collected } }
   }
   // With the count of nuggets left unchanged, a smaller purse is a theft (the steal variant).
   const lost = report.purse - gold.purse
-  if (lost > 0 && report.joined) return { ...next, note: `${nuggetCount(lost)} taken from you`, purseChange: { lost } }
+  if (lost > 0 && report.joined) return { ...next, note: ReaderNote.TakenFromYou({ n: lost }), purseChange: { lost } }
   return next
 }
 
 const readGoldSteal = (report: GameReport, steal: Extract<ServerMessage, { _tag: "GoldSteal" }>): GameReport => {
   if (isStale(report, steal.remaining)) return { ...report, joined: true }
   const next = { ...report, joined: true, purse: steal.purse, remaining: steal.remaining, purseChange: undefined }
-  if (steal.change > 0) return { ...next, note: `you took ${nuggetCount(steal.change)} from ${steal.other}` }
-  if (steal.change < 0) return { ...next, note: `${steal.other} took ${nuggetCount(-steal.change)} from you` }
-  return { ...next, note: `${steal.other} had no nuggets to take` }
+  if (steal.change > 0) return { ...next, note: ReaderNote.YouTook({ n: steal.change, from: [steal.other] }) }
+  if (steal.change < 0) return { ...next, note: ReaderNote.TookFromYou({ by: steal.other, n: -steal.change }) }
+  return { ...next, note: ReaderNote.NothingToTake({ other: steal.other }) }
 }
 
 const findSelf = (rows: ReadonlyArray<string>): Position | undefined => {
@@ -164,7 +166,7 @@ const findSelf = (rows: ReadonlyArray<string>): Position | undefined => {
   return undefined
 }
 
-const isLetter = (char: string | undefined) => char !== undefined && char >= "A" && char <= "Z"
+const isLetter = (char: string | undefined): char is string => char !== undefined && char >= "A" && char <= "Z"
 
 const readView = (report: GameReport, rows: ReadonlyArray<string>): GameReport => {
   const position = report.role === "player" ? findSelf(rows) : undefined
@@ -179,14 +181,14 @@ const readView = (report: GameReport, rows: ReadonlyArray<string>): GameReport =
     const victims = path.map(({ col, row }) => rows[row]![col]).filter(isLetter)
     const goldSeen = steps.slice(1).some(({ col, row }) => report.view?.[row]?.[col] === "*")
     if (victims.length === 0 || goldSeen) return next
-    return { ...next, note: `you took ${nuggetCount(change.gained)} from ${victims.join(", ")}` }
+    return { ...next, note: ReaderNote.YouTook({ n: change.gained, from: victims }) }
   }
   // The thief came through our old spot, going away from where we are now.
   const dRow = Math.sign(from.row - position.row)
   const dCol = Math.sign(from.col - position.col)
   for (let row = from.row, col = from.col; rows[row]?.[col] !== undefined; row += dRow, col += dCol) {
     const char = rows[row]![col]!
-    if (isLetter(char)) return { ...next, note: `${char} took ${nuggetCount(change.lost)} from you` }
+    if (isLetter(char)) return { ...next, note: ReaderNote.TookFromYou({ by: char, n: change.lost }) }
     if ((char !== "." && char !== "#") || (dRow === 0 && dCol === 0)) break
   }
   return next

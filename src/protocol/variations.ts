@@ -1,3 +1,5 @@
+import { ReaderNote } from "./notes.js"
+
 /**
  * What our readers (the terminal client, the bots, the web page: all through `reader.ts`)
  * accept besides the spec's exact form. The rule: read every variation a real server sends
@@ -20,7 +22,7 @@ export interface Variation {
   /** The same, as the spec writes it. */
   readonly means: ReadonlyArray<string>
   /** The note the example leaves on the status line, where it says more than `means`. */
-  readonly note?: string
+  readonly note?: ReaderNote
 }
 
 const spec = (...rows: ReadonlyArray<string>) => "DISPLAY\n" + rows.map((row) => row + "\n").join("")
@@ -68,7 +70,7 @@ export const variations: ReadonlyArray<Variation> = [
     start: "joined",
     example: ["ERROR. Invalid keystroke.\n"],
     means: ["ERROR Invalid keystroke."],
-    note: "Invalid keystroke."
+    note: ReaderNote.ServerSaid({ refusal: "Error", text: "Invalid keystroke." })
   },
   {
     rule: "More than one space, or a tab, between numbers",
@@ -97,7 +99,7 @@ export const variations: ReadonlyArray<Variation> = [
     start: "joined",
     example: ["ERROR unknown keystroke."],
     means: ["NO unknown keystroke."],
-    note: "unknown keystroke."
+    note: ReaderNote.ServerSaid({ refusal: "Error", text: "unknown keystroke." })
   },
   {
     rule: "QUIT (or ERROR) as the refusal of a PLAY: before we are in, it is a refusal, not a goodbye",
@@ -119,7 +121,7 @@ export const variations: ReadonlyArray<Variation> = [
     start: "joined",
     example: ["GOLDSTEAL -1 9 200 B"],
     means: ["GOLD 0 9 200"],
-    note: "B took 1 nugget from you"
+    note: ReaderNote.TookFromYou({ by: "B", n: 1 })
   },
   {
     rule: "A GOLD with more nuggets left than one already read is older, overtaken on the way: ignored",
@@ -131,17 +133,25 @@ export const variations: ReadonlyArray<Variation> = [
 ]
 
 /** What is refused: it cannot be understood. Each leaves a note and changes nothing else. */
-export const refusals: ReadonlyArray<{ readonly rule: string; readonly example: string; readonly note: string }> = [
+export const refusals: ReadonlyArray<{ readonly rule: string; readonly example: string; readonly note: ReaderNote }> = [
   {
     rule: "A DISPLAY whose rows differ in length",
     example: "DISPLAY\n+---+\n|.@|\n+---+\n",
-    note: "the DISPLAY grid's rows differ in length"
+    note: ReaderNote.BadDisplay({ reason: "the DISPLAY grid's rows differ in length" })
   },
   {
     rule: "A DISPLAY of another size than GRID's",
     example: spec("+--+", "|@.|", "+--+"),
-    note: "DISPLAY is 3x4, GRID said 3x5"
+    note: ReaderNote.BadDisplay({ reason: "DISPLAY is 3x4, GRID said 3x5" })
   },
-  { rule: "A GOLD without its three numbers", example: "GOLD 4 4", note: "malformed message from server: bad GOLD \"4 4\"" },
-  { rule: "A message type we do not know", example: "HELLO there", note: "unknown message from server: unknown message type \"HELLO\"" }
+  {
+    rule: "A GOLD without its three numbers",
+    example: "GOLD 4 4",
+    note: ReaderNote.BadMessage({ kind: "malformed", reason: "bad GOLD \"4 4\"" })
+  },
+  {
+    rule: "A message type we do not know",
+    example: "HELLO there",
+    note: ReaderNote.BadMessage({ kind: "unknown", reason: "unknown message type \"HELLO\"" })
+  }
 ]

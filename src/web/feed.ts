@@ -69,18 +69,3 @@ export interface ReplayHello extends MapText {
 }
 
 export type Hello = LiveHello | ReplayHello
-
-export interface Placing extends RosterEntry {
-  /** 1 for the most nuggets; players with as many share a place. */
-  readonly place: number
-  readonly winner: boolean
-}
-
-/** The final standings, best first: most nuggets, then letter order; a tie shares the place (and the win). */
-export const placings = (players: ReadonlyArray<RosterEntry>): ReadonlyArray<Placing> => {
-  const ranked = [...players].sort((a, b) => b.purse - a.purse || a.letter.localeCompare(b.letter))
-  return ranked.map((each) => {
-    const place = 1 + ranked.filter((other) => other.purse > each.purse).length
-    return { ...each, place, winner: place === 1 }
-  })
-}

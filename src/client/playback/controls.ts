@@ -1,6 +1,7 @@
 import { Clock, Effect, Stream } from "effect"
 import type { Screen } from "../screen.js"
 import type { ClientExit } from "../state.js"
+import { EndOfTransmissionKey, InterruptKey, SuspendKey, terminalArrow } from "../keymap.js"
 import { Terminal } from "../terminal.js"
 import type { WindowSize } from "../viewport.js"
 import { fastest, slowest } from "../../recording/pace.js"
@@ -50,11 +51,9 @@ export const startPlayback = (moments: ReadonlyArray<Moment>, speed: number, win
 /** After the last moment, a moment to see it before the summary. */
 const lingerAtEnd = 1500
 
-const SuspendKey = "\u001a"
-
-/** Keys that go a move on, a move back; arrows as terminals send them. */
-const forward = new Set([".", "l", "\u001b[C", "\u001bOC"])
-const backward = new Set([",", "h", "\u001b[D", "\u001bOD"])
+/** Keys that go a move on, a move back (with the arrows that stand for l and h). */
+const forward = new Set([".", "l"])
+const backward = new Set([",", "h"])
 
 export const updatePlayback = (
   playback: Playback,
@@ -78,9 +77,9 @@ export const updatePlayback = (
       if (playback.paused || playback.helpOpen || now < playback.nextAt) return playback
       return playback.index === last ? { ...playback, done: "end" } : show(playback, playback.index + 1)
     case "Key": {
-      const key = event.sequence
+      const key = terminalArrow(event.sequence) ?? event.sequence
       const current = { ...playback, suspend: false }
-      if (key === "q" || key === "Q" || key === "\u0003" || key === "\u0004") return { ...current, done: "quit" }
+      if (key === "q" || key === "Q" || key === InterruptKey || key === EndOfTransmissionKey) return { ...current, done: "quit" }
       if (current.helpOpen) return { ...current, helpOpen: false }
       if (key === "?") return { ...current, helpOpen: true }
       if (key === SuspendKey) return { ...current, suspend: true }

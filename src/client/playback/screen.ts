@@ -1,19 +1,8 @@
-import { helpBox, overlay, type Screen, screen, shorterStatus } from "../screen.js"
+import { replayKeyHelp } from "../keymap.js"
+import { helpBox, overlay, type Screen, screen } from "../screen.js"
+import { noteText, shorterStatus } from "../status.js"
 import type { WindowSize } from "../viewport.js"
 import type { Moment } from "./moments.js"
-
-/** A replay's own keys: the web replay's, in the terminal. */
-export const playbackKeyHelp: ReadonlyArray<readonly [string, string]> = [
-  ["space", "pause or go on"],
-  ["+ -", "faster, slower"],
-  [". l ->", "one move on (pauses)"],
-  [", h <-", "one move back (pauses)"],
-  ["] [", "a tenth of the game on, back"],
-  ["g G", "the start, the end"],
-  ["q", "quit (Ctrl-C and Ctrl-D too)"],
-  ["Ctrl-Z", "suspend; fg comes back"],
-  ["?", "this help; any key closes it"]
-]
 
 const clockText = (ms: number) => {
   const seconds = Math.floor(ms / 1000)
@@ -57,13 +46,12 @@ export const positionForms = (moment: Moment, where: Where): ReadonlyArray<strin
 /** The moment as the client's screen, with where the replay is on the status line, and the keys when asked. */
 export const momentScreen = (moment: Moment, window: WindowSize, where: Where): Screen => {
   const state = { ...moment.client, window }
-  const status = shorterStatus(state).find((text) => text.length <= window.columns) ?? ""
+  const status = shorterStatus(state.report).find((text) => text.length <= window.columns) ?? ""
   const room = window.columns - status.length - 2
   const forms = positionForms(moment, where)
   const position = forms.find((text) => text.length <= room) ?? forms.at(-1)!
-  const note = moment.client.note && position.length + 2 + moment.client.note.length <= room
-    ? `${position}  ${moment.client.note}`
-    : position
-  const drawn = screen({ ...state, note, alert: undefined, helpOpen: false })
-  return where.helpOpen ? overlay(drawn, helpBox(window.columns, playbackKeyHelp), window.columns) : drawn
+  const note = moment.client.note && noteText(moment.client.note)
+  const shown = note && position.length + 2 + note.length <= room ? `${position}  ${note}` : position
+  const drawn = screen({ ...state, helpOpen: false }, [shown])
+  return where.helpOpen ? overlay(drawn, helpBox(window.columns, replayKeyHelp), window.columns) : drawn
 }

@@ -8,11 +8,13 @@
  * Text from the server reaches the page as text (textContent); only the grid is built as
  * markup, from escaped characters.
  */
+import { browserArrow, pageKeyHelp, pageLiveKeys, pageReplayKeys } from "../../client/keymap.js"
+import { noteText, statusLine as statusText } from "../../client/status.js"
 import { MaxNameLength } from "../../core/constants.js"
 import { FeedEvent, type Hello, type MapText, type Snapshot } from "../feed.js"
 import { Board, spectatorRows } from "./board.js"
 import { byId } from "./dom.js"
-import { PlayerSession, statusText } from "./player.js"
+import { PlayerSession } from "./player.js"
 import { ReplayPlayback } from "./playback.js"
 import { showRoster } from "./roster.js"
 
@@ -38,22 +40,13 @@ let over = false
 let player: PlayerSession | undefined
 
 nameInput.maxLength = MaxNameLength
-byId("help-keys").append(...[
-  ["h j k l", "move left, down, up, right (the arrows too)"],
-  ["y u b n", "move up-left, up-right, down-left, down-right"],
-  ["H J K L Y U B N", "run that way as far as you can"],
-  ["Q", "quit"],
-  ["?", "this help"]
-].flatMap(([keys, what]) => {
+byId("help-keys").append(...pageKeyHelp.flatMap(([keys, what]) => {
   const term = document.createElement("dt")
-  term.textContent = keys!
+  term.textContent = keys
   const text = document.createElement("dd")
-  text.textContent = what!
+  text.textContent = what
   return [term, text]
 }))
-
-const liveKeys = "Keys: h j k l y u b n or the arrows move, capitals run, Q quits, ? lists them."
-const replayKeys = "Replay: space pauses, + and − change the speed, ← and → step."
 
 const setMode = (next: Mode) => {
   mode = next
@@ -61,7 +54,7 @@ const setMode = (next: Mode) => {
   joinForm.hidden = next === "replay" || next === "playing" || over
   replayControls.hidden = next !== "replay"
   watchersLine.hidden = next === "replay"
-  keysLine.textContent = next === "replay" ? replayKeys : liveKeys
+  keysLine.textContent = next === "replay" ? pageReplayKeys : pageLiveKeys
   board.large = next === "playing"
   board.fit()
 }
@@ -133,7 +126,7 @@ joinForm.addEventListener("submit", (event) => {
         if (report.position) board.keepInView(report.position.row, report.position.col)
       }
       statusLine.textContent = statusText(report)
-      noteLine.textContent = report.note ?? ""
+      noteLine.textContent = report.note === undefined ? "" : noteText(report.note)
       if (latest) showSnapshot(latest)
     },
     ended: (message, gameOver) => {
@@ -150,7 +143,6 @@ joinForm.addEventListener("submit", (event) => {
 
 // ---- Keys: the terminal's, `?` included; the page's own controls keep theirs ----
 let replayKey: (key: string) => boolean = () => false
-const arrows: Readonly<Record<string, string>> = { ArrowLeft: "h", ArrowRight: "l", ArrowUp: "k", ArrowDown: "j" }
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return
   const target = event.target instanceof HTMLElement ? event.target.tagName : ""
@@ -169,7 +161,7 @@ document.addEventListener("keydown", (event) => {
     return event.preventDefault()
   }
   if (mode !== "playing" || player === undefined) return
-  const key = arrows[event.key] ?? (Array.from(event.key).length === 1 ? event.key : undefined)
+  const key = browserArrow(event.key) ?? (Array.from(event.key).length === 1 ? event.key : undefined)
   if (key === undefined) return
   event.preventDefault()
   noteLine.textContent = ""

@@ -1,3 +1,4 @@
+import { browserArrow } from "../../client/keymap.js"
 import { fastest, longestGap, slowest } from "../../recording/pace.js"
 import type { ReplayHello, Snapshot } from "../feed.js"
 import { byId } from "./dom.js"
@@ -74,14 +75,15 @@ export class ReplayPlayback {
   }
 
   /** A key in replay mode; whether the page took it. */
-  key(key: string): boolean {
+  key(pressed: string): boolean {
     if (this.empty) return false
+    const key = browserArrow(pressed) ?? pressed
     const at = speeds.indexOf(this.speed)
     if (key === " " || key === "p") this.togglePause()
     else if (key === "+" || key === "=") this.setSpeed(speeds[Math.min(speeds.length - 1, at + 1)]!)
     else if (key === "-") this.setSpeed(speeds[Math.max(0, at - 1)]!)
-    else if (key === "ArrowRight" || key === "l") this.step(1)
-    else if (key === "ArrowLeft" || key === "h") this.step(-1)
+    else if (key === "l") this.step(1)
+    else if (key === "h") this.step(-1)
     else return false
     return true
   }

@@ -1,10 +1,12 @@
-import { MaxNameLength } from "../../core/constants.js"
+import { joinMessage } from "../../client/state.js"
+import { encodeClientMessage } from "../../protocol/messages.js"
 import { type GameReport, newReport, readDatagram, type SessionEnd } from "../../protocol/reader.js"
 
 /**
  * The page's player: a WebSocket to `/play` carrying the protocol's own messages (PLAY,
  * KEY out; OK, GRID, GOLD, DISPLAY, QUIT, GAMEOVER, NO in), read by the same reader as the
- * terminal client and the bots.
+ * terminal client and the bots, and sent as the terminal client sends them (the name cut
+ * as the spec asks).
  */
 
 export interface PlayerEvents {
@@ -15,9 +17,6 @@ export interface PlayerEvents {
   /** The session is over: the words to show, and whether it was the game's end. */
   readonly ended: (message: string, gameOver: boolean) => void
 }
-
-/** A name as the server takes it: at most `MaxNameLength` characters. */
-export const playerName = (text: string): string => Array.from(text).slice(0, MaxNameLength).join("")
 
 const farewell = (ending: SessionEnd): string => {
   switch (ending._tag) {
@@ -40,7 +39,7 @@ export class PlayerSession {
   constructor(name: string, private readonly events: PlayerEvents) {
     const socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/play`)
     socket.binaryType = "arraybuffer"
-    socket.onopen = () => socket.send(`PLAY ${playerName(name)}`)
+    socket.onopen = () => socket.send(encodeClientMessage(joinMessage({ _tag: "Player", name })))
     socket.onmessage = (event: MessageEvent<string | ArrayBuffer>) =>
       this.hear(typeof event.data === "string" ? event.data : new Uint8Array(event.data))
     socket.onclose = () => this.end(this.report.joined ? "The connection to the game was lost." : "Could not reach the game.", false)
@@ -49,7 +48,7 @@ export class PlayerSession {
 
   /** Sends one keystroke, if the socket is open. */
   key(key: string): void {
-    if (this.socket.readyState === WebSocket.OPEN) this.socket.send(`KEY ${key}`)
+    if (this.socket.readyState === WebSocket.OPEN) this.socket.send(encodeClientMessage({ _tag: "Key", key }))
   }
 
   private hear(data: Uint8Array | string): void {
@@ -69,7 +68,3 @@ export class PlayerSession {
     this.events.ended(message, gameOver)
   }
 }
-
-/** The spec's status line for the player. */
-export const statusText = (report: GameReport): string =>
-  `Player ${report.letter ?? "?"} has ${report.purse} nuggets (${report.remaining ?? "?"} nuggets unclaimed).`

@@ -1,4 +1,5 @@
-import { placings, type RosterEntry } from "../feed.js"
+import { byPlace } from "../../client/standings.js"
+import type { RosterEntry } from "../feed.js"
 import { byId, row } from "./dom.js"
 
 /** The roster beside the map, and the game-over box: ranked, with the winner named. */
@@ -9,6 +10,9 @@ const winnerLine = byId("winner")
 const standingsBody = byId<HTMLTableElement>("standings").tBodies[0]!
 
 let shownKey = ""
+
+/** The final standings, best first; a tie shares the place, and the win. */
+const placings = (players: ReadonlyArray<RosterEntry>) => byPlace(players).map((each) => ({ ...each, winner: each.place === 1 }))
 
 /** `you`: the page's own player's letter, marked; `over`: the final standings, each with its place. */
 export const showRoster = (players: ReadonlyArray<RosterEntry>, you: string | undefined, over: boolean): void => {

@@ -94,12 +94,12 @@ describe("nuggets proxy's timeline", () => {
       lossy.client.send("SPECTATE")
       yield* lossy.until("LOST")
       expect(lossy.lines[0]).toMatch(/\(loss 100%, seed 1\)/)
-      expect(server.received).toEqual([])
+      expect(server.heard.map((each) => each.text)).toEqual([])
 
       const doubled = yield* proxyTo(server.port, { duplicate: 1 })
       doubled.client.send("SPECTATE")
       yield* doubled.until("DUP x2", 2)
-      expect(server.received).toEqual(["SPECTATE", "SPECTATE"])
+      expect(server.heard.map((each) => each.text)).toEqual(["SPECTATE", "SPECTATE"])
       // Each copy is answered, and each answer is doubled again.
       for (let i = 0; i < 4; i++) expect(yield* Effect.promise(() => doubled.client.next())).toBe("echo SPECTATE")
 

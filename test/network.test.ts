@@ -3,6 +3,7 @@ import { Effect, Fiber, Logger, LogLevel } from "effect"
 import { type BotsOptions, runBots } from "../src/bot/bots.js"
 import { joinGame } from "../src/client/session.js"
 import type { JoinRequest } from "../src/client/state.js"
+import { nodeUdpLayer } from "../src/net/nodeUdp.js"
 import { fakeTerminal } from "./client/fakes.js"
 import { relayResource } from "./net/relay.js"
 import { collectAllGold, gridOf, startServer, TestClient } from "./server/harness.js"
@@ -26,7 +27,7 @@ const server = (options: Partial<Parameters<typeof startServer>[0]> = {}) =>
 const client = (relayPort: number, request: JoinRequest) =>
   Effect.gen(function*() {
     const terminal = yield* fakeTerminal({ columns: 80, rows: 24 })
-    const fiber = yield* Effect.fork(joinGame({ host: "127.0.0.1", port: relayPort, request }, terminal.layer).pipe(quiet))
+    const fiber = yield* Effect.fork(joinGame({ host: "127.0.0.1", port: relayPort, request }, terminal.layer).pipe(quiet, Effect.provide(nodeUdpLayer)))
     return { fiber, terminal }
   })
 
@@ -121,7 +122,7 @@ describe("bots on a bad network", () => {
         deadline: "1 second",
         answerTimeout: "20 seconds"
       }
-      const results = yield* runBots(options).pipe(quiet)
+      const results = yield* runBots(options).pipe(quiet, Effect.provide(nodeUdpLayer))
       expect(results.filter((result) => result.outcome._tag === "NoAnswer")).toEqual([])
       // With every letter used and every player gone, the game ends (no idle timeout here).
       const { summary } = yield* Effect.promise(() => running.result)
@@ -151,7 +152,7 @@ describe("bots on a bad network", () => {
         rate: 100,
         answerTimeout: "30 seconds"
       }
-      const results = yield* runBots(options).pipe(quiet)
+      const results = yield* runBots(options).pipe(quiet, Effect.provide(nodeUdpLayer))
       expect(results.map((result) => result.outcome._tag)).toEqual(["GameOver", "GameOver", "GameOver"])
       const { summary } = yield* Effect.promise(() => running.result)
       expect(summary.trim().split("\n").reduce((sum, line) => sum + Number(line.split(/ +/)[1]), 0)).toBe(250)

@@ -39,12 +39,12 @@ describe("joining through a relay that loses datagrams", () => {
     Effect.gen(function*() {
       const { port } = yield* server()
       const relay = yield* relayResource({ server: { host: "127.0.0.1", port } })
-      relay.drop({ dir: "up", match: "PLAY", when: { first: 1 } })
+      yield* relay.drop({ dir: "up", match: "PLAY", when: { first: 1 } })
       const { fiber, terminal } = yield* client(relay.port, alice)
       yield* terminal.frameWhere((lines) =>
         statusOf(lines).startsWith("Player A has 0 nuggets (250") && lines.some((line) => line.includes("@"))
       )
-      expect(relay.events.filter((event) => event.dir === "up" && event.text.startsWith("PLAY")).map((e) => e.kind))
+      expect((yield* relay.events).filter((event) => event.dir === "up" && event.text.startsWith("PLAY")).map((e) => e.kind))
         .toEqual(["drop", "forward"])
       yield* Fiber.interrupt(fiber)
     }))
@@ -53,11 +53,11 @@ describe("joining through a relay that loses datagrams", () => {
     Effect.gen(function*() {
       const { port } = yield* server()
       const relay = yield* relayResource({ server: { host: "127.0.0.1", port } })
-      relay.drop({ dir: "down", match: "OK", when: { first: 1 } })
-      relay.drop({ dir: "down", match: "GOLD", when: { first: 1 } })
+      yield* relay.drop({ dir: "down", match: "OK", when: { first: 1 } })
+      yield* relay.drop({ dir: "down", match: "GOLD", when: { first: 1 } })
       const { fiber, terminal } = yield* client(relay.port, alice)
       yield* terminal.frameWhere((lines) => statusOf(lines) === "Player A has 0 nuggets (250 nuggets unclaimed).")
-      const up = relay.events.filter((event) => event.dir === "up")
+      const up = (yield* relay.events).filter((event) => event.dir === "up")
       expect(up.filter((event) => event.text.startsWith("PLAY"))).toHaveLength(1)
       expect(up.some((event) => event.text === "KEY \f")).toBe(true)
       yield* Fiber.interrupt(fiber)
@@ -77,10 +77,10 @@ describe("playing through a relay that loses datagrams", () => {
       const [key, dRow, dCol] = ([["h", 0, -1], ["l", 0, 1], ["k", -1, 0], ["j", 1, 0]] as const).find(([, r, c]) =>
         before[row + r]?.[col + c] === "."
       )!
-      relay.drop({ dir: "down", match: "DISPLAY", when: { first: 1 } })
+      yield* relay.drop({ dir: "down", match: "DISPLAY", when: { first: 1 } })
       yield* terminal.press(key)
       yield* terminal.frameWhere((lines) => lines[row + dRow]?.[col + dCol] === "@")
-      expect(relay.events.some((event) => event.dir === "up" && event.text === "KEY \f")).toBe(true)
+      expect((yield* relay.events).some((event) => event.dir === "up" && event.text === "KEY \f")).toBe(true)
       yield* Fiber.interrupt(fiber)
     }))
 
@@ -93,7 +93,7 @@ describe("playing through a relay that loses datagrams", () => {
       alice.send("PLAY Alice")
       yield* Effect.promise(() => alice.nextStarting("DISPLAY"))
       const relay = yield* relayResource({ server: { host: "127.0.0.1", port: running.port } })
-      relay.drop({ dir: "down", match: "GAMEOVER", when: { first: 3 } })
+      yield* relay.drop({ dir: "down", match: "GAMEOVER", when: { first: 3 } })
       const bob = yield* client(relay.port, { _tag: "Player", name: "Bob" })
       yield* bob.terminal.frameWhere((lines) => statusOf(lines).startsWith("Player B"))
       const watcher = yield* open
@@ -101,7 +101,7 @@ describe("playing through a relay that loses datagrams", () => {
       const view = gridOf(yield* Effect.promise(() => watcher.nextStarting("DISPLAY")))
       yield* Effect.promise(() => collectAllGold(alice, watcher, view))
       expect(yield* Fiber.join(bob.fiber)).toMatchObject({ _tag: "GameOver" })
-      expect(relay.events.filter((event) => event.dir === "down" && event.text.startsWith("GAMEOVER")).map((e) => e.kind))
+      expect((yield* relay.events).filter((event) => event.dir === "down" && event.text.startsWith("GAMEOVER")).map((e) => e.kind))
         .toEqual(["drop", "drop", "drop", "forward"])
     }), 30_000)
 })
@@ -111,7 +111,7 @@ describe("bots on a bad network", () => {
     Effect.gen(function*() {
       const running = yield* server({ map: loadMap("main.txt"), linger: "1 second" })
       const relay = yield* relayResource({ server: { host: "127.0.0.1", port: running.port }, seed: 11 })
-      relay.drop({ when: { probability: 0.2 } })
+      yield* relay.drop({ when: { probability: 0.2 } })
       const options: BotsOptions = {
         host: "127.0.0.1",
         port: relay.port,
@@ -127,9 +127,10 @@ describe("bots on a bad network", () => {
       // With every letter used and every player gone, the game ends (no idle timeout here).
       const { summary } = yield* Effect.promise(() => running.result)
       expect(summary.trim().split("\n")).toHaveLength(26)
-      const quits = relay.events.filter((event) => event.dir === "up" && event.text === "KEY Q")
+      const events = yield* relay.events
+      const quits = events.filter((event) => event.dir === "up" && event.text === "KEY Q")
       expect(quits.some((event) => event.kind === "drop")).toBe(true)
-      expect(relay.events.some((event) => event.dir === "down" && event.text.startsWith("QUIT") && event.kind === "drop")).toBe(true)
+      expect(events.some((event) => event.dir === "down" && event.text.startsWith("QUIT") && event.kind === "drop")).toBe(true)
     }), 60_000)
 
 
@@ -138,9 +139,9 @@ describe("bots on a bad network", () => {
       // The big map: every bot is in long before the gold is all taken.
       const running = yield* server({ map: loadMap("main.txt"), lastWordsSpacing: "250 millis", linger: "2 seconds" })
       const relay = yield* relayResource({ server: { host: "127.0.0.1", port: running.port }, seed: 7 })
-      relay.drop({ when: { probability: 0.2 } })
-      relay.duplicate({ dir: "down", when: { probability: 0.05 } })
-      relay.delay({ dir: "down", match: "DISPLAY", when: { probability: 0.05 }, ms: 30 })
+      yield* relay.drop({ when: { probability: 0.2 } })
+      yield* relay.duplicate({ dir: "down", when: { probability: 0.05 } })
+      yield* relay.delay({ dir: "down", match: "DISPLAY", when: { probability: 0.05 }, ms: 30 })
       // PLAY goes out after 0, 1, 3, 7, 11 s and every 4 s after while nothing comes back: nine
       // tries at 20% loss each way (five left one bot in 200 unanswered).
       const options: BotsOptions = {
@@ -156,6 +157,7 @@ describe("bots on a bad network", () => {
       expect(results.map((result) => result.outcome._tag)).toEqual(["GameOver", "GameOver", "GameOver"])
       const { summary } = yield* Effect.promise(() => running.result)
       expect(summary.trim().split("\n").reduce((sum, line) => sum + Number(line.split(/ +/)[1]), 0)).toBe(250)
-      expect(relay.counters.up.dropped + relay.counters.down.dropped).toBeGreaterThan(10)
+      const counters = yield* relay.counters
+      expect(counters.up.dropped + counters.down.dropped).toBeGreaterThan(10)
     }), 60_000)
 })

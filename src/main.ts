@@ -3,6 +3,7 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Effect } from "effect"
 import { setFlagsFromString } from "node:v8"
 import { runCli } from "./cli/nuggets.js"
+import { nodeUdpLayer } from "./net/nodeUdp.js"
 import { stderrLogging } from "./log.js"
 
 // V8 lets its young generation grow to 32 MB under a burst (a flood of pages, 26 players
@@ -14,6 +15,7 @@ setFlagsFromString("--semi-space-growth-factor=1")
 runCli(process.argv).pipe(
   Effect.flatMap((code) => Effect.sync(() => (process.exitCode = code))),
   Effect.provide(NodeContext.layer),
+  Effect.provide(nodeUdpLayer),
   Effect.provide(stderrLogging),
   NodeRuntime.runMain({ disablePrettyLogger: true })
 )

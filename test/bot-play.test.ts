@@ -4,6 +4,7 @@ import * as dgram from "node:dgram"
 import { type BotsOptions, resultLine, runBots } from "../src/bot/bots.js"
 import type { Handled } from "../src/core/state.js"
 import type { Dialect } from "../src/protocol/dialect.js"
+import { nodeUdpLayer } from "../src/net/nodeUdp.js"
 import { startServer } from "./server/harness.js"
 import { loadMap } from "./support.js"
 
@@ -21,7 +22,8 @@ const serve = async (seed: number, observe?: (handled: Handled) => void, dialect
 const bots = (options: Partial<BotsOptions> & Pick<BotsOptions, "port">) =>
   Effect.runPromise(
     runBots({ host: "127.0.0.1", count: 1, strategy: "greedy", seed: 1, rate: 2000, ...options }).pipe(
-      Logger.withMinimumLogLevel(process.env.TEST_LOG ? LogLevel.Debug : LogLevel.None)
+      Logger.withMinimumLogLevel(process.env.TEST_LOG ? LogLevel.Debug : LogLevel.None),
+      Effect.provide(nodeUdpLayer)
     )
   )
 

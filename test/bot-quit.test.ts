@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Logger, LogLevel, TestClock } from "effect"
 import { hear, newBrain } from "../src/bot/brain.js"
 import { result, resultLine, runBots } from "../src/bot/bots.js"
+import { nodeUdpLayer } from "../src/net/nodeUdp.js"
 import { fakeServer } from "./client/fakes.js"
 
 const quiet = Logger.withMinimumLogLevel(process.env.TEST_LOG ? LogLevel.Debug : LogLevel.None)
@@ -13,7 +14,7 @@ describe("a bot that leaves", () => {
       const server = yield* fakeServer
       const bot = yield* Effect.fork(
         runBots({ host: "127.0.0.1", port: server.port, count: 1, strategy: "random", seed: 1, rate: 1, deadline: "2 seconds" })
-          .pipe(quiet)
+          .pipe(quiet, Effect.provide(nodeUdpLayer))
       )
       expect(yield* server.receive).toBe("PLAY bot-1")
       yield* server.send("OK A", "GRID 3 5", "GOLD 0 0 250", "DISPLAY\n+---+\n|.@*|\n+---+\n")
@@ -34,7 +35,7 @@ describe("a bot that leaves", () => {
       const server = yield* fakeServer
       const bot = yield* Effect.fork(
         runBots({ host: "127.0.0.1", port: server.port, count: 1, strategy: "random", seed: 1, rate: 1, answerTimeout: "10 seconds" })
-          .pipe(quiet)
+          .pipe(quiet, Effect.provide(nodeUdpLayer))
       )
       expect(yield* server.receive).toBe("PLAY bot-1")
       yield* TestClock.adjust("999 millis")

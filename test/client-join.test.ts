@@ -4,6 +4,7 @@ import { MaxNameLength } from "../src/core/constants.js"
 import { joinGame, type JoinOptions } from "../src/client/session.js"
 import type { JoinRequest } from "../src/client/state.js"
 import { defaultTimings } from "../src/client/timings.js"
+import { nodeUdpLayer } from "../src/net/nodeUdp.js"
 import { fakeServer, fakeTerminal } from "./client/fakes.js"
 
 /** The real join program against a server played by the test, on a terminal that records frames. */
@@ -17,7 +18,7 @@ const setup = (request: JoinRequest, size = { columns: 40, rows: 10 }) =>
       request,
       timings: { ...defaultTimings, quitTimeout: 200 }
     }
-    const client = yield* Effect.fork(joinGame(options, terminal.layer))
+    const client = yield* Effect.fork(joinGame(options, terminal.layer).pipe(Effect.provide(nodeUdpLayer)))
     return { server, terminal, client }
   })
 
@@ -206,7 +207,7 @@ describe("joinGame, while joining", () => {
     Effect.gen(function*() {
       const terminal = yield* fakeTerminal({ columns: 80, rows: 24 })
       const options: JoinOptions = { host: "no-such-host.invalid", port: 9, request: alice }
-      const result = yield* Effect.either(joinGame(options, terminal.layer))
+      const result = yield* Effect.either(joinGame(options, terminal.layer).pipe(Effect.provide(nodeUdpLayer)))
       expect(result).toEqual(Either.left(expect.objectContaining({ reason: "UnknownHost" })))
       expect(yield* terminal.opened).toBe(0)
     }), 10_000)

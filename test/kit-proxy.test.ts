@@ -1,8 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber } from "effect"
+import { Effect, Fiber, TestClock, TestServices } from "effect"
 import { type Faults, runProxy } from "../src/kit/proxy/proxy.js"
-import { type RelayEvent, startRelay } from "../src/kit/proxy/relay.js"
+import type { RelayEvent } from "../src/kit/proxy/relay-events.js"
 import { makeTimeline } from "../src/kit/proxy/timeline.js"
+import { makeInbox } from "../src/net/inbox.js"
+import { nodeUdpLayer } from "../src/net/nodeUdp.js"
+import { relayResource } from "./net/relay.js"
 import { TestClient } from "./server/harness.js"
 import { scriptedServer } from "./kit/scripted.js"
 
@@ -10,29 +13,37 @@ import { scriptedServer } from "./kit/scripted.js"
 
 const noFaults: Faults = { loss: 0, duplicate: 0, delay: undefined, reorder: false, seed: 1 }
 
+const DEADLINE = 3000
+
+/** Waits for sockets on the real clock, also in a test whose own clock is the TestClock. */
+const live = TestServices.provideLive
+
+const testClient = (port: number) =>
+  Effect.acquireRelease(Effect.promise(() => TestClient.open(port)), (client) => Effect.promise(() => client.close()))
+
 const proxyTo = (serverPort: number, faults: Partial<Faults> = {}) =>
   Effect.gen(function*() {
     const lines: Array<string> = []
+    const written = yield* makeInbox<string>({ from: "the proxy", describe: (line) => JSON.stringify(line) })
     const fiber = yield* runProxy(
       { listen: { host: "127.0.0.1", port: 0 }, server: { host: "127.0.0.1", port: serverPort }, faults: { ...noFaults, ...faults }, colour: false },
-      (line) => lines.push(line)
-    ).pipe(Effect.scoped, Effect.forkScoped)
-    const first = yield* Effect.promise(async () => {
-      for (let tries = 0; lines.length === 0 && tries < 200; tries++) await new Promise((resolve) => setTimeout(resolve, 10))
-      return lines[0] ?? ""
-    })
-    const port = Number(/port (\d+)/.exec(first)?.[1])
-    const client = yield* Effect.acquireRelease(Effect.promise(() => TestClient.open(port)), (client) => Effect.promise(() => client.close()))
+      (line) => {
+        lines.push(line)
+        written.put(line)
+      }
+    ).pipe(Effect.provide(nodeUdpLayer), Effect.scoped, Effect.forkScoped)
+    const first = yield* live(written.next("first line", DEADLINE))
+    const client = yield* testClient(Number(/port (\d+)/.exec(first)?.[1]))
     /** Lines that mention `text`, once at least `count` of them are there. */
     const until = (text: string, count = 1) =>
-      Effect.promise(async () => {
-        for (let tries = 0; tries < 300; tries++) {
+      live(written.gather(DEADLINE, () => lines.filter((line) => line.includes(text)).length >= count)).pipe(
+        Effect.flatMap(() => {
           const found = lines.filter((line) => line.includes(text))
-          if (found.length >= count) return found
-          await new Promise((resolve) => setTimeout(resolve, 10))
-        }
-        throw new Error(`no ${count} lines with ${JSON.stringify(text)}; the timeline:\n${lines.join("\n")}`)
-      })
+          return found.length >= count
+            ? Effect.succeed(found)
+            : Effect.fail(new Error(`no ${count} lines with ${JSON.stringify(text)}; the timeline:\n${lines.join("\n")}`))
+        })
+      )
     return { client, lines, until, stop: Fiber.interrupt(fiber) }
   })
 
@@ -59,7 +70,8 @@ describe("nuggets proxy's timeline", () => {
       expect(lines.at(-1)).toBe("9 datagrams: 0 lost, 0 duplicated, 0 delayed, 0 reordered; 0 sent again by their sender; 4 flagged")
     }))
 
-  it.scopedLive("a client that goes on after QUIT is flagged; a QUIT it never heard excuses it", () =>
+  // On the test clock: the relay times each datagram by it.
+  it.scoped("a client that goes on after QUIT is flagged; a QUIT it never heard excuses it", () =>
     Effect.gen(function*() {
       const server = yield* scriptedServer((text, reply) => {
         if (text === "SPECTATE") reply("QUIT go away")
@@ -67,18 +79,18 @@ describe("nuggets proxy's timeline", () => {
       const { client, lines, stop, until } = yield* proxyTo(server.port)
       client.send("SPECTATE")
       yield* Effect.promise(() => client.next())
-      yield* Effect.sleep("150 millis")
+      yield* TestClock.adjust("150 millis")
       client.send("SPECTATE")
-      yield* until("QUIT", 2)
+      yield* until(`server -> #1                QUIT "go away"`, 2)
       yield* stop
-      expect(lines.join("\n")).toMatch(/!! SPECTATE {2}\(again\)\n +!! the client sent this \d+ ms after it heard the server tell it to quit \(spec line 412-414/)
-      expect(lines.filter((line) => line.includes("(again)"))).toHaveLength(2)
+      expect(lines.join("\n")).toMatch(/!! SPECTATE {2}\(again\)\n +!! the client sent this 150 ms after it heard the server tell it to quit \(spec line 412-414/)
+      expect(lines.filter((line) => line.includes("(again)")), lines.join("\n")).toHaveLength(2)
       // Had the QUIT been lost on the way, the client could not have known.
       const excused: Array<string> = []
       const timeline = makeTimeline((line) => excused.push(line), { colour: false })
       const event = (kind: RelayEvent["kind"], dir: RelayEvent["dir"], text: string, at: number): RelayEvent => ({
         index: 0, kind, dir, client: "127.0.0.1:9", clientNumber: 1, text, bytes: Buffer.from(text), seq: 0, at,
-        rule: undefined, copies: undefined, ms: undefined
+        rule: undefined, copies: undefined, ms: undefined, sent: undefined
       })
       timeline.onEvent(event("forward", "up", "SPECTATE", 0))
       timeline.onEvent(event("drop", "down", "QUIT go away", 1))
@@ -94,12 +106,12 @@ describe("nuggets proxy's timeline", () => {
       lossy.client.send("SPECTATE")
       yield* lossy.until("LOST")
       expect(lossy.lines[0]).toMatch(/\(loss 100%, seed 1\)/)
-      expect(server.received).toEqual([])
+      expect(server.heard).toEqual([])
 
       const doubled = yield* proxyTo(server.port, { duplicate: 1 })
       doubled.client.send("SPECTATE")
       yield* doubled.until("DUP x2", 2)
-      expect(server.received).toEqual(["SPECTATE", "SPECTATE"])
+      expect(server.heard.map((each) => each.text)).toEqual(["SPECTATE", "SPECTATE"])
       // Each copy is answered, and each answer is doubled again.
       for (let i = 0; i < 4; i++) expect(yield* Effect.promise(() => doubled.client.next())).toBe("echo SPECTATE")
 
@@ -127,24 +139,25 @@ describe("nuggets proxy's timeline", () => {
 })
 
 describe("the relay's reordering", () => {
-  it.live("each datagram chosen waits for the next one the same way, then follows it", () =>
-    Effect.promise(async () => {
-      const echo = await TestClient.open(0)
-      const relay = await startRelay({ server: { host: "127.0.0.1", port: echo.local } })
-      const client = await TestClient.open(relay.port)
-      try {
-        relay.reorder({ dir: "up", when: { nth: [1, 3] } })
-        for (const text of ["one", "two", "three", "four", "five"]) client.send(text)
-        const got: Array<string> = []
-        for (let i = 0; i < 5; i++) got.push(await echo.next())
-        expect(got).toEqual(["two", "one", "four", "three", "five"])
-        expect(relay.counters.up.reordered).toBe(2)
-        // Alone, a held datagram still goes, after its wait.
-        relay.reorder({ dir: "up", when: "all", maxWaitMs: 50 })
-        client.send("six")
-        expect(await echo.next()).toBe("six")
-      } finally {
-        await Promise.all([relay.close(), client.close(), echo.close()])
-      }
+  // On the test clock: a datagram waits for the next one for as long as the relay's clock says.
+  it.scoped("each datagram chosen waits for the next one the same way, then follows it", () =>
+    Effect.gen(function*() {
+      const echo = yield* testClient(0)
+      const relay = yield* relayResource({ server: { host: "127.0.0.1", port: echo.local } })
+      const client = yield* testClient(relay.port)
+      yield* relay.reorder({ dir: "up", when: { nth: [1, 3] } })
+      for (const text of ["one", "two", "three", "four", "five"]) client.send(text)
+      const got: Array<string> = []
+      for (let i = 0; i < 5; i++) got.push(yield* Effect.promise(() => echo.next()))
+      expect(got).toEqual(["two", "one", "four", "three", "five"])
+      expect((yield* relay.counters).up.reordered).toBe(2)
+      // Alone, a held datagram still goes, after its wait.
+      yield* relay.reorder({ dir: "up", when: "all", maxWaitMs: 50 })
+      client.send("six")
+      yield* live(relay.waitFor((event) => event.kind === "reorder" && event.text === "six", DEADLINE))
+      yield* TestClock.adjust("49 millis")
+      expect(yield* relay.pending).toBe(1)
+      yield* TestClock.adjust("1 millis")
+      expect(yield* Effect.promise(() => echo.next())).toBe("six")
     }))
 })

@@ -37,12 +37,14 @@ describe("nuggets join in tmux, on a network that loses datagrams", () => {
     Effect.gen(function*() {
       const { relay } = yield* serverBehindRelay(3)
       // Held back as if lost, and let through late: the server then sees the same PLAY three times.
-      const held = relay.hold({ dir: "up", match: "PLAY", when: { first: 2 } })
+      const held = yield* relay.hold({ dir: "up", match: "PLAY", when: { first: 2 } })
       const pane = yield* tmuxPane([...nuggets, "join", "127.0.0.1", String(relay.port), "Alice"], size)
       yield* pane.waitFor((lines) => lines[0] === `connecting to 127.0.0.1:${relay.port}...`)
-      yield* Effect.promise(() => relay.waitFor(() => held.held.length === 2, 5000, "two PLAYs held"))
+      let holds = 0
+      yield* relay.waitFor((event) => event.kind === "hold" && ++holds === 2, 5000, "two PLAYs held")
+      expect(yield* held.held).toHaveLength(2)
       yield* pane.waitFor(joined)
-      expect(held.release()).toBe(2)
+      expect(yield* held.release()).toBe(2)
       // The late copies are answered with the same letter, and the game goes on as one player.
       const step = openStep(yield* pane.waitFor(joined))
       yield* pane.sendKeys(step.key)
@@ -57,10 +59,10 @@ describe("nuggets join in tmux, on a network that loses datagrams", () => {
       const { relay } = yield* serverBehindRelay(4)
       const pane = yield* tmuxPane([...nuggets, "join", "127.0.0.1", String(relay.port), "Alice"], size)
       const step = openStep(yield* pane.waitFor(joined))
-      const dropped = relay.drop({ dir: "down", match: "DISPLAY", when: { first: 1 } })
+      const dropped = yield* relay.drop({ dir: "down", match: "DISPLAY", when: { first: 1 } })
       yield* pane.sendKeys(step.key)
       yield* pane.waitFor((lines) => lines[step.row]?.[step.col] === "@")
-      expect(dropped.fired).toBe(1)
+      expect((yield* dropped.counts).fired).toBe(1)
       yield* pane.sendKeys("Q")
       yield* pane.waitFor((lines) => lines.includes("tty=restored"))
     }), 60_000)

@@ -3,6 +3,7 @@ import { Effect, Fiber, Logger, LogLevel } from "effect"
 import { type BotsOptions, runBots } from "../src/bot/bots.js"
 import { joinGame } from "../src/client/session.js"
 import type { JoinRequest } from "../src/client/state.js"
+import { nodeUdpLayer } from "../src/net/nodeUdp.js"
 import { fakeTerminal } from "./client/fakes.js"
 import { relayResource } from "./net/relay.js"
 import { collectAllGold, gridOf, startServer, TestClient } from "./server/harness.js"
@@ -26,7 +27,7 @@ const server = (options: Partial<Parameters<typeof startServer>[0]> = {}) =>
 const client = (relayPort: number, request: JoinRequest) =>
   Effect.gen(function*() {
     const terminal = yield* fakeTerminal({ columns: 80, rows: 24 })
-    const fiber = yield* Effect.fork(joinGame({ host: "127.0.0.1", port: relayPort, request }, terminal.layer).pipe(quiet))
+    const fiber = yield* Effect.fork(joinGame({ host: "127.0.0.1", port: relayPort, request }, terminal.layer).pipe(quiet, Effect.provide(nodeUdpLayer)))
     return { fiber, terminal }
   })
 
@@ -38,12 +39,12 @@ describe("joining through a relay that loses datagrams", () => {
     Effect.gen(function*() {
       const { port } = yield* server()
       const relay = yield* relayResource({ server: { host: "127.0.0.1", port } })
-      relay.drop({ dir: "up", match: "PLAY", when: { first: 1 } })
+      yield* relay.drop({ dir: "up", match: "PLAY", when: { first: 1 } })
       const { fiber, terminal } = yield* client(relay.port, alice)
       yield* terminal.frameWhere((lines) =>
         statusOf(lines).startsWith("Player A has 0 nuggets (250") && lines.some((line) => line.includes("@"))
       )
-      expect(relay.events.filter((event) => event.dir === "up" && event.text.startsWith("PLAY")).map((e) => e.kind))
+      expect((yield* relay.events).filter((event) => event.dir === "up" && event.text.startsWith("PLAY")).map((e) => e.kind))
         .toEqual(["drop", "forward"])
       yield* Fiber.interrupt(fiber)
     }))
@@ -52,11 +53,11 @@ describe("joining through a relay that loses datagrams", () => {
     Effect.gen(function*() {
       const { port } = yield* server()
       const relay = yield* relayResource({ server: { host: "127.0.0.1", port } })
-      relay.drop({ dir: "down", match: "OK", when: { first: 1 } })
-      relay.drop({ dir: "down", match: "GOLD", when: { first: 1 } })
+      yield* relay.drop({ dir: "down", match: "OK", when: { first: 1 } })
+      yield* relay.drop({ dir: "down", match: "GOLD", when: { first: 1 } })
       const { fiber, terminal } = yield* client(relay.port, alice)
       yield* terminal.frameWhere((lines) => statusOf(lines) === "Player A has 0 nuggets (250 nuggets unclaimed).")
-      const up = relay.events.filter((event) => event.dir === "up")
+      const up = (yield* relay.events).filter((event) => event.dir === "up")
       expect(up.filter((event) => event.text.startsWith("PLAY"))).toHaveLength(1)
       expect(up.some((event) => event.text === "KEY \f")).toBe(true)
       yield* Fiber.interrupt(fiber)
@@ -76,10 +77,10 @@ describe("playing through a relay that loses datagrams", () => {
       const [key, dRow, dCol] = ([["h", 0, -1], ["l", 0, 1], ["k", -1, 0], ["j", 1, 0]] as const).find(([, r, c]) =>
         before[row + r]?.[col + c] === "."
       )!
-      relay.drop({ dir: "down", match: "DISPLAY", when: { first: 1 } })
+      yield* relay.drop({ dir: "down", match: "DISPLAY", when: { first: 1 } })
       yield* terminal.press(key)
       yield* terminal.frameWhere((lines) => lines[row + dRow]?.[col + dCol] === "@")
-      expect(relay.events.some((event) => event.dir === "up" && event.text === "KEY \f")).toBe(true)
+      expect((yield* relay.events).some((event) => event.dir === "up" && event.text === "KEY \f")).toBe(true)
       yield* Fiber.interrupt(fiber)
     }))
 
@@ -92,7 +93,7 @@ describe("playing through a relay that loses datagrams", () => {
       alice.send("PLAY Alice")
       yield* Effect.promise(() => alice.nextStarting("DISPLAY"))
       const relay = yield* relayResource({ server: { host: "127.0.0.1", port: running.port } })
-      relay.drop({ dir: "down", match: "GAMEOVER", when: { first: 3 } })
+      yield* relay.drop({ dir: "down", match: "GAMEOVER", when: { first: 3 } })
       const bob = yield* client(relay.port, { _tag: "Player", name: "Bob" })
       yield* bob.terminal.frameWhere((lines) => statusOf(lines).startsWith("Player B"))
       const watcher = yield* open
@@ -100,7 +101,7 @@ describe("playing through a relay that loses datagrams", () => {
       const view = gridOf(yield* Effect.promise(() => watcher.nextStarting("DISPLAY")))
       yield* Effect.promise(() => collectAllGold(alice, watcher, view))
       expect(yield* Fiber.join(bob.fiber)).toMatchObject({ _tag: "GameOver" })
-      expect(relay.events.filter((event) => event.dir === "down" && event.text.startsWith("GAMEOVER")).map((e) => e.kind))
+      expect((yield* relay.events).filter((event) => event.dir === "down" && event.text.startsWith("GAMEOVER")).map((e) => e.kind))
         .toEqual(["drop", "drop", "drop", "forward"])
     }), 30_000)
 })
@@ -110,7 +111,7 @@ describe("bots on a bad network", () => {
     Effect.gen(function*() {
       const running = yield* server({ map: loadMap("main.txt"), linger: "1 second" })
       const relay = yield* relayResource({ server: { host: "127.0.0.1", port: running.port }, seed: 11 })
-      relay.drop({ when: { probability: 0.2 } })
+      yield* relay.drop({ when: { probability: 0.2 } })
       const options: BotsOptions = {
         host: "127.0.0.1",
         port: relay.port,
@@ -121,14 +122,15 @@ describe("bots on a bad network", () => {
         deadline: "1 second",
         answerTimeout: "20 seconds"
       }
-      const results = yield* runBots(options).pipe(quiet)
+      const results = yield* runBots(options).pipe(quiet, Effect.provide(nodeUdpLayer))
       expect(results.filter((result) => result.outcome._tag === "NoAnswer")).toEqual([])
       // With every letter used and every player gone, the game ends (no idle timeout here).
       const { summary } = yield* Effect.promise(() => running.result)
       expect(summary.trim().split("\n")).toHaveLength(26)
-      const quits = relay.events.filter((event) => event.dir === "up" && event.text === "KEY Q")
+      const events = yield* relay.events
+      const quits = events.filter((event) => event.dir === "up" && event.text === "KEY Q")
       expect(quits.some((event) => event.kind === "drop")).toBe(true)
-      expect(relay.events.some((event) => event.dir === "down" && event.text.startsWith("QUIT") && event.kind === "drop")).toBe(true)
+      expect(events.some((event) => event.dir === "down" && event.text.startsWith("QUIT") && event.kind === "drop")).toBe(true)
     }), 60_000)
 
 
@@ -137,9 +139,9 @@ describe("bots on a bad network", () => {
       // The big map: every bot is in long before the gold is all taken.
       const running = yield* server({ map: loadMap("main.txt"), lastWordsSpacing: "250 millis", linger: "2 seconds" })
       const relay = yield* relayResource({ server: { host: "127.0.0.1", port: running.port }, seed: 7 })
-      relay.drop({ when: { probability: 0.2 } })
-      relay.duplicate({ dir: "down", when: { probability: 0.05 } })
-      relay.delay({ dir: "down", match: "DISPLAY", when: { probability: 0.05 }, ms: 30 })
+      yield* relay.drop({ when: { probability: 0.2 } })
+      yield* relay.duplicate({ dir: "down", when: { probability: 0.05 } })
+      yield* relay.delay({ dir: "down", match: "DISPLAY", when: { probability: 0.05 }, ms: 30 })
       // PLAY goes out after 0, 1, 3, 7, 11 s and every 4 s after while nothing comes back: nine
       // tries at 20% loss each way (five left one bot in 200 unanswered).
       const options: BotsOptions = {
@@ -151,10 +153,11 @@ describe("bots on a bad network", () => {
         rate: 100,
         answerTimeout: "30 seconds"
       }
-      const results = yield* runBots(options).pipe(quiet)
+      const results = yield* runBots(options).pipe(quiet, Effect.provide(nodeUdpLayer))
       expect(results.map((result) => result.outcome._tag)).toEqual(["GameOver", "GameOver", "GameOver"])
       const { summary } = yield* Effect.promise(() => running.result)
       expect(summary.trim().split("\n").reduce((sum, line) => sum + Number(line.split(/ +/)[1]), 0)).toBe(250)
-      expect(relay.counters.up.dropped + relay.counters.down.dropped).toBeGreaterThan(10)
+      const counters = yield* relay.counters
+      expect(counters.up.dropped + counters.down.dropped).toBeGreaterThan(10)
     }), 60_000)
 })

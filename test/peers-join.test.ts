@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, TestClock } from "effect"
 import { joinGame } from "../src/client/session.js"
 import { defaultTimings } from "../src/client/timings.js"
+import { nodeUdpLayer } from "../src/net/nodeUdp.js"
 import { latin1 } from "../src/protocol/transcript.js"
 import { fakeServer, fakeTerminal } from "./client/fakes.js"
 import { datagrams, serverCaptures } from "./peers/fixtures.js"
@@ -10,7 +11,7 @@ const join = (port: number, name: string) =>
   Effect.gen(function*() {
     const terminal = yield* fakeTerminal({ columns: 60, rows: 20 })
     const request = { _tag: "Player" as const, name }
-    const client = yield* Effect.fork(joinGame({ host: "127.0.0.1", port, request, timings: defaultTimings }, terminal.layer))
+    const client = yield* Effect.fork(joinGame({ host: "127.0.0.1", port, request, timings: defaultTimings }, terminal.layer).pipe(Effect.provide(nodeUdpLayer)))
     return { client, terminal }
   })
 

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { runBots } from "../src/bot/bots.js"
 import { specRules } from "../src/core/rules.js"
+import { nodeUdpLayer } from "../src/net/nodeUdp.js"
 import { parseRecording } from "../src/recording/format.js"
 import { nuggetsInProcess } from "./cli/in-process.js"
 import { startServer, TestClient } from "./server/harness.js"
@@ -35,7 +36,7 @@ const recordGame = async (path: string) => {
     second.send("SPECTATE")
     await first.nextStarting("QUIT")
     const bots = runBots({ host: "127.0.0.1", port: server.port, count: 5, strategy: "random", seed: 3, rate: 300 })
-    await Effect.runPromise(bots.pipe(quiet))
+    await Effect.runPromise(bots.pipe(quiet, Effect.provide(nodeUdpLayer)))
     return await server.result
   } finally {
     await Promise.all([runner.close(), first.close(), second.close(), server.stop()])

@@ -11,6 +11,7 @@ import { type Browser, chromium, type Page } from "playwright-core"
 import { requireTool } from "./tools.js"
 import { runBots } from "../src/bot/bots.js"
 import type { GameState } from "../src/core/state.js"
+import { nodeUdpLayer } from "../src/net/nodeUdp.js"
 import { parseRecording } from "../src/recording/format.js"
 import { startReplayWeb } from "../src/web/recorded.js"
 import { collectAllGold, gridOf, startServer, TestClient } from "./server/harness.js"
@@ -166,7 +167,7 @@ describe("the page in a browser", () => {
     const { host, port, result, url } = await game({ map: loadMap("small.txt") })
     const pages = [await open(url), await open(url)]
     await Promise.all(pages.map((page) => page.waitForFunction(() => document.getElementById("watchers")!.textContent === "2 watching")))
-    await Effect.runPromise(runBots({ host: "127.0.0.1", port, count: 3, strategy: "greedy", seed: 5, rate: 400 }).pipe(quiet))
+    await Effect.runPromise(runBots({ host: "127.0.0.1", port, count: 3, strategy: "greedy", seed: 5, rate: 400 }).pipe(quiet, Effect.provide(nodeUdpLayer)))
     await result
     const ranked = rankedOf(host.state().players)
     for (const page of pages) {
@@ -205,7 +206,7 @@ const recordedReplay = async () => {
   const dir = later(mkdtempSync(join(tmpdir(), "nuggets-web-replay-")), (dir) => rmSync(dir, { recursive: true, force: true }))
   const file = join(dir, "game.ndjson")
   const server = await startServer({ map: loadMap("small.txt"), seed: 4, record: file })
-  await Effect.runPromise(runBots({ host: "127.0.0.1", port: server.port, count: 2, strategy: "greedy", seed: 2, rate: 300 }).pipe(quiet))
+  await Effect.runPromise(runBots({ host: "127.0.0.1", port: server.port, count: 2, strategy: "greedy", seed: 2, rate: 300 }).pipe(quiet, Effect.provide(nodeUdpLayer)))
   const { summary } = await server.result
   await server.stop()
   const recording = Either.getOrThrow(parseRecording(readFileSync(file, "utf8")))

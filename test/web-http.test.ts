@@ -70,11 +70,11 @@ describe("web: --web [HOST:]PORT", () => {
       )
     )
     for (const [text, reason] of Object.entries(reasons)) {
-      expect(reason, text).toMatch(/^--web — ".*"( in ".*")? [^:]+; write \[HOST:\]PORT, e\.g\. 8080, 0\.0\.0\.0:8080 or \[::1\]:8080$/)
+      expect(reason, text).toMatch(/^".*"( in ".*")? [^:]+; write \[HOST:\]PORT, e\.g\. 8080, 0\.0\.0\.0:8080 or \[::1\]:8080$/)
     }
     expect(reasons["::1:8080"]).toContain("an IPv6 address, which goes in brackets")
     // What was typed is quoted once.
-    expect(reasons["65536"]).toMatch(/^--web — "65536" is not a port \(0 to 65535\); write/)
+    expect(reasons["65536"]).toMatch(/^"65536" is not a port \(0 to 65535\); write/)
     expect(reasons["example.com:80"]).toContain('"example.com" in "example.com:80" is not an IP address')
   })
 

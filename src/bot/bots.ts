@@ -1,7 +1,6 @@
 import { Clock, Deferred, Duration, Effect, Queue, Random, Schedule, Stream } from "effect"
 import { type ConnectError, resolveHost } from "../net/resolve.js"
-import { makeUdpSocket } from "../net/nodeUdp.js"
-import type { Endpoint, UdpError } from "../net/udp.js"
+import { type Endpoint, Udp, type UdpError } from "../net/udp.js"
 import { encodeClientMessage } from "../protocol/messages.js"
 import type { SessionEnd } from "../protocol/reader.js"
 import { ownStanding } from "../protocol/summary.js"
@@ -59,7 +58,7 @@ export const defaultDeadline = Duration.minutes(10)
  * `count` bots, each on its own socket (so each is its own client to the server), play
  * until the game ends or they are told to quit. Resolves with one result per bot.
  */
-export const runBots = (options: BotsOptions): Effect.Effect<ReadonlyArray<BotResult>, ConnectError | UdpError> =>
+export const runBots = (options: BotsOptions): Effect.Effect<ReadonlyArray<BotResult>, ConnectError | UdpError, Udp> =>
   Effect.gen(function*() {
     // Once for all bots, rather than a lookup per datagram sent.
     const { address, family } = yield* resolveHost(options.host)
@@ -79,12 +78,12 @@ const playOne = (
   server: Endpoint,
   family: "udp4" | "udp6",
   index: number
-): Effect.Effect<BotResult, UdpError> =>
+): Effect.Effect<BotResult, UdpError, Udp> =>
   Effect.scoped(Effect.gen(function*() {
     const name = (options.name ?? botName)(index)
     // A bot acts on the latest DISPLAY only; a short queue bounds memory if it falls behind.
     // Connected: a server whose port closes is noticed at once.
-    const socket = yield* makeUdpSocket({ family, backlog: 256, connectTo: server })
+    const socket = yield* Effect.flatMap(Udp, (udp) => udp.open({ family, backlog: 256, connectTo: server }))
     const rng = Random.make(`${options.seed}/${index}`)
     const interval = Duration.millis(1000 / options.rate)
     // After a key, wait for it to show before deciding again, but not for ever: a key

@@ -2,7 +2,8 @@ import { Effect } from "effect"
 import { accessSync, constants, type Stats, statSync } from "node:fs"
 import { readFile } from "node:fs/promises"
 import { dirname, resolve } from "node:path"
-import { CliError, errnoOf, fileFailure } from "./error.js"
+import { errnoOf, errnoWords } from "../net/errno.js"
+import { CliError } from "./error.js"
 
 /**
  * A user's file is never lost: as asciinema's `rec` does, an output that exists is refused
@@ -49,7 +50,7 @@ const writable = (path: string): string | undefined => {
     accessSync(path, constants.W_OK)
     return undefined
   } catch (error) {
-    return fileFailure(errnoOf(error))
+    return errnoWords(errnoOf(error))
   }
 }
 
@@ -59,15 +60,15 @@ const outputProblem = (output: Output, inputs: ReadonlyArray<Input>, overwrite: 
   const input = inputs.find((each) => sameFile(each.path, path))
   if (input !== undefined) return `it is ${input.what}: ${output.flag} must not write over it`
   const stats = statOf(path)
-  if (stats?.isDirectory()) return `cannot write it: ${fileFailure("EISDIR")}`
+  if (stats?.isDirectory()) return `cannot write it: ${errnoWords("EISDIR")}`
   if (stats !== undefined) {
     if (!output.append && !overwrite) return `already exists: --overwrite lets ${output.flag} replace it`
     const why = writable(path)
     return why === undefined ? undefined : `cannot write it: ${why}`
   }
   const folder = statOf(dirname(resolve(path)))
-  if (folder === undefined) return `cannot write it: ${fileFailure("ENOENT")}`
-  if (!folder.isDirectory()) return `cannot write it: ${fileFailure("ENOTDIR")}`
+  if (folder === undefined) return `cannot write it: ${errnoWords("ENOENT")}`
+  if (!folder.isDirectory()) return `cannot write it: ${errnoWords("ENOTDIR")}`
   const why = writable(dirname(resolve(path)))
   return why === undefined ? undefined : `cannot write it: ${why}`
 }
@@ -95,5 +96,5 @@ export const checkOutputs = (
 export const readText = (path: string, what: string): Effect.Effect<string, CliError> =>
   Effect.tryPromise({
     try: () => readFile(path, "utf8"),
-    catch: (error) => new CliError({ message: `${path} — cannot read ${what}: ${fileFailure(errnoOf(error), String(error))}` })
+    catch: (error) => new CliError({ message: `${path} — cannot read ${what}: ${errnoWords(errnoOf(error), String(error))}` })
   })

@@ -2,8 +2,7 @@ import { type Duration, Layer, Option } from "effect"
 import { isIPv6 } from "node:net"
 import type { GameMap } from "../core/map.js"
 import type { Variant } from "../core/rules.js"
-import { udpLayer } from "../net/nodeUdp.js"
-import type { UdpError, UdpOptions, UdpSocket } from "../net/udp.js"
+import { type Udp, type UdpError, udpLayer, type UdpOptions, type UdpSocket } from "../net/udp.js"
 import type { Dialect } from "../protocol/dialect.js"
 import type { RecordingError } from "../recording/writer.js"
 import { GameHost, gameHostLayer, type HostedGame } from "../server/host.js"
@@ -29,7 +28,7 @@ export interface Hosting {
  * watches the game (the recorder, the web page), and last the UDP loop, so that no
  * datagram is taken before everything that watches the game is listening.
  */
-export const hostingLayer = (hosting: Hosting): Layer.Layer<GameHost | UdpSocket, UdpError | RecordingError | WebError> => {
+export const hostingLayer = (hosting: Hosting): Layer.Layer<GameHost | UdpSocket, UdpError | RecordingError | WebError, Udp> => {
   const { game, record, web } = hosting
   const watchers = Layer.mergeAll(
     record === undefined

@@ -1,7 +1,8 @@
 import { Effect, FiberRef, HashSet, Layer, Logger, LogLevel, Option } from "effect"
 import { closeSync, openSync } from "node:fs"
 import { lineLogger } from "../log.js"
-import { CliError, errnoOf, fileFailure } from "./error.js"
+import { errnoOf, errnoWords } from "../net/errno.js"
+import { CliError } from "./error.js"
 import type { LogLevelName } from "./options.js"
 
 const levels: Readonly<Record<LogLevelName, LogLevel.LogLevel>> = {
@@ -24,7 +25,7 @@ const logFile = (path: string) =>
   Effect.acquireRelease(
     Effect.try({
       try: () => openSync(path, "a"),
-      catch: (error) => new CliError({ message: `${path} — cannot write the log: ${fileFailure(errnoOf(error), String(error))}` })
+      catch: (error) => new CliError({ message: `${path} — cannot write the log: ${errnoWords(errnoOf(error), String(error))}` })
     }),
     (fd) => Effect.sync(() => closeSync(fd))
   )

@@ -2,7 +2,7 @@ import { Effect, Option } from "effect"
 import { colourWanted } from "../colour.js"
 import { type Faults, reorderChance, runProxy } from "../kit/proxy/proxy.js"
 import { command, decimal, flag, needs, optional, text, textArg, wholeNumber, wholeNumberArg, withDefault } from "./command.js"
-import { CliError } from "./error.js"
+import { CliError, toCliError } from "./error.js"
 import { checkOutputs } from "./files.js"
 import { seedOrClock } from "./maps.js"
 import { maxSeed, noColorOption, overwriteOption } from "./options.js"
@@ -67,9 +67,12 @@ export const proxyNode = command(
           server: { host: options.host, port: options.port },
           faults: { loss: options.loss, duplicate: options.duplicate, delay, reorder: options.reorder, seed },
           colour,
-          ...(record === undefined ? {} : { record })
+          ...(record === undefined ? {} : { record: { path: record, overwrite: options.overwrite } })
         },
         (line) => process.stdout.write(`${line}\n`)
-      )).pipe(Effect.mapError((error) => new CliError({ message: error.message })))
+      )).pipe(
+        // The proxy's port is an argument, not --port: the failure alone, but a file's in the recordings' words.
+        Effect.mapError((error) => (error._tag === "RecordingError" ? toCliError(error) : new CliError({ message: error.message })))
+      )
     })
 )

@@ -13,7 +13,8 @@ import { replayRecording } from "../recording/replay.js"
 import { startReplayWeb } from "../web/recorded.js"
 import { needsTerminal, printWidth } from "./client.js"
 import { command, decimal, excludes, flag, needs, optional, text, textArg, withDefault } from "./command.js"
-import { CliError, errnoOf, fileFailure } from "./error.js"
+import { errnoOf, errnoWords } from "../net/errno.js"
+import { CliError } from "./error.js"
 import { checkOutputs, readText, stdoutPath } from "./files.js"
 import { noColorOption, overwriteOption, webAddress, webLines, webNameOption } from "./options.js"
 
@@ -110,7 +111,7 @@ export const replayNode = command(
         yield* Effect.tryPromise({
           // Exclusive unless --overwrite: a file that appeared since the check is kept.
           try: () => writeFile(cast, text, { flag: options.overwrite ? "w" : "wx" }),
-          catch: (error) => new CliError({ message: `${cast} — cannot write the cast: ${fileFailure(errnoOf(error), String(error))}` })
+          catch: (error) => new CliError({ message: `${cast} — cannot write the cast: ${errnoWords(errnoOf(error), String(error))}` })
         })
         return yield* Console.log(`${cast}: ${moments.length} frames of ${whose(as)}`)
       }

@@ -1,8 +1,7 @@
 import { Clock, Effect, type Layer, Ref, Stream } from "effect"
 import { RedrawKey } from "../core/constants.js"
 import { resolveHost } from "../net/resolve.js"
-import { makeUdpSocket } from "../net/nodeUdp.js"
-import type { Endpoint } from "../net/udp.js"
+import { type Endpoint, Udp } from "../net/udp.js"
 import { type ClientMessage, datagramText, encodeClientMessage, excerpt } from "../protocol/messages.js"
 import { gameOverScreen, screen } from "./screen.js"
 import {
@@ -50,7 +49,7 @@ export const joinGame = (options: JoinOptions, terminalLayer: Layer.Layer<Termin
     const { address, family } = yield* resolveHost(options.host)
     const server: Endpoint = { address, port: options.port }
     // Connected: only the server's datagrams arrive, and a closed port is reported at once.
-    const socket = yield* makeUdpSocket({ family, connectTo: server })
+    const socket = yield* Effect.flatMap(Udp, (udp) => udp.open({ family, connectTo: server }))
     yield* Effect.logInfo(`joining ${options.host}:${options.port} (${address}) from port ${socket.local.port}`)
 
     const send = (message: ClientMessage) => {

@@ -1,11 +1,20 @@
-import { Effect, FiberSet, Layer, Queue, Stream } from "effect"
+import { Effect, FiberSet, Layer, Queue, type Scope, Stream } from "effect"
 import * as dgram from "node:dgram"
 import * as dns from "node:dns"
 import { isIP } from "node:net"
 import { makeLogLimiter } from "./logLimit.js"
-import { type Datagram, type Endpoint, type HandlerResult, UdpError, type UdpFailure, type UdpOptions, UdpSocket } from "./udp.js"
+import {
+  type BoundSocket,
+  type Datagram,
+  type Endpoint,
+  type HandlerResult,
+  Udp,
+  UdpError,
+  type UdpFailure,
+  type UdpOptions
+} from "./udp.js"
 
-/** The `UdpSocket` service over Node's `node:dgram`. */
+/** The `Udp` service over Node's `node:dgram`. */
 
 /**
  * Addresses that are already IP literals (all a server ever sends to) skip the resolver,
@@ -29,7 +38,7 @@ const lookupLiterals = (
 /** Addresses already classified: the same few clients are sent to thousands of times. */
 const literalFamily = new Map<string, number>()
 
-export const makeUdpSocket = (options: UdpOptions = {}) =>
+const openSocket = (options: UdpOptions = {}): Effect.Effect<BoundSocket, UdpError, Scope.Scope> =>
   Effect.gen(function*() {
     // Warnings come from the socket's callbacks, rate-limited per source (a peer that makes
     // every send fail must not flood the log), and are logged by one fiber in order.
@@ -62,7 +71,7 @@ export const makeUdpSocket = (options: UdpOptions = {}) =>
           if (to === undefined) return resume(Effect.succeed(socket))
           const onConnectError = (error: Error) => {
             socket.close()
-            resume(Effect.fail(new UdpError({ reason: "Connect", message: `cannot reach ${to.address}:${to.port}: ${error.message}` })))
+            resume(Effect.fail(new UdpError({ reason: "Connect", host: to.address, port: to.port, cause: error })))
           }
           socket.once("error", onConnectError)
           socket.connect(to.port, to.address, () => {
@@ -106,7 +115,7 @@ export const makeUdpSocket = (options: UdpOptions = {}) =>
         }),
         (listener) => Effect.sync(() => socket.off("message", listener))
       ).pipe(Effect.asVoid)
-    return UdpSocket.of({
+    return {
       local: { address: bound.address, port: bound.port },
       incoming: Stream.asyncScoped<Datagram>(
         (emit) => listen((datagram) => void emit.single(datagram)),
@@ -136,26 +145,14 @@ export const makeUdpSocket = (options: UdpOptions = {}) =>
         }),
       sendNow,
       allSent: () => socket.getSendQueueCount() === 0
-    })
+    } satisfies BoundSocket
   })
 
 const bindError = (error: Error, options: UdpOptions): UdpError => {
-  const where = `${options.host ?? "0.0.0.0"}:${options.port ?? 0}`
-  const bind = (message: string) => new UdpError({ reason: "Bind", message })
-  switch ((error as NodeJS.ErrnoException).code) {
-    case "EADDRINUSE":
-      return new UdpError({ reason: "PortInUse", message: `port ${options.port} is already in use` })
-    case "ENOTFOUND":
-    case "EAI_AGAIN":
-      return new UdpError({ reason: "UnknownHost", message: `${options.host} — unknown host` })
-    case "EADDRNOTAVAIL":
-      return bind(`cannot bind to ${where}: no such local address`)
-    case "EACCES":
-      return bind(`not allowed to bind to ${where}`)
-    default:
-      return bind(`cannot bind to ${where}: ${error.message}`)
-  }
+  const code = (error as NodeJS.ErrnoException).code
+  const reason = code === "EADDRINUSE" ? "PortInUse" : code === "ENOTFOUND" || code === "EAI_AGAIN" ? "UnknownHost" : "Bind"
+  return new UdpError({ reason, host: options.host ?? "0.0.0.0", port: options.port ?? 0, cause: error })
 }
 
-/** A UDP socket for the whole program, bound as `options` say and closed when it ends. */
-export const udpLayer = (options: UdpOptions = {}) => Layer.scoped(UdpSocket, makeUdpSocket(options))
+/** Sockets from `node:dgram`: what the program runs on. */
+export const nodeUdpLayer: Layer.Layer<Udp> = Layer.succeed(Udp, Udp.of({ open: openSocket }))

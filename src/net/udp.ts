@@ -1,8 +1,11 @@
-import { Context, Data, type Effect, type Scope, type Stream } from "effect"
+import { Context, Data, Effect, Layer, type Scope, type Stream } from "effect"
+import { errnoOf, errnoWords } from "./errno.js"
 
 /**
- * The UDP socket as a service: what the game needs of one, with no word of how a system
- * provides it (`nodeUdp.ts` does, with `node:dgram`).
+ * UDP as services, with no word of how a system provides it (`nodeUdp.ts` does, with
+ * `node:dgram`): `Udp` opens sockets, and `UdpSocket` is the one a hosted game listens on.
+ * Every socket in the program is opened through `Udp`, so a test or another runtime can
+ * provide its own.
  */
 
 export interface Datagram {
@@ -16,11 +19,36 @@ export interface Endpoint {
   readonly port: number
 }
 
-/** The socket could not be bound, or connected to its peer: sending never fails (see `UdpSocket`). */
+/**
+ * The socket could not be bound, or connected to its peer (sending never fails: see
+ * `BoundSocket`). `cause` is what the system reported, its code (EADDRINUSE, ...) in `code`.
+ */
 export class UdpError extends Data.TaggedError("UdpError")<{
   readonly reason: "Bind" | "PortInUse" | "UnknownHost" | "Connect"
-  readonly message: string
-}> {}
+  /** The address to bind to (or the peer to reach, for "Connect"), as it was asked for. */
+  readonly host: string
+  readonly port: number
+  readonly cause: unknown
+}> {
+  get code(): string | undefined {
+    return errnoOf(this.cause)
+  }
+
+  override get message(): string {
+    const where = `${this.host}:${this.port}`
+    const words = errnoWords(this.code, this.cause instanceof Error ? this.cause.message : String(this.cause))
+    switch (this.reason) {
+      case "PortInUse":
+        return `port ${this.port} is already in use`
+      case "UnknownHost":
+        return `${this.host} — unknown host`
+      case "Connect":
+        return `cannot reach ${where}: ${words}`
+      case "Bind":
+        return `cannot bind to ${where}: ${words}`
+    }
+  }
+}
 
 export interface UdpOptions {
   /** 0 (the default) lets the system pick a free port. */
@@ -52,11 +80,12 @@ export interface UdpFailure {
 export type HandlerResult<R> = Effect.Effect<void, never, R> | void
 
 /**
- * One bound UDP socket. Datagrams come in as a Stream (`incoming`) or, on a hot path, to a
- * synchronous handler (`onDatagram`). Sending never fails the caller: a client that went
- * away must not stop the game, and UDP may lose any datagram anyway.
+ * One bound UDP socket, open for as long as the scope it was opened in. Datagrams come in
+ * as a Stream (`incoming`) or, on a hot path, to a synchronous handler (`onDatagram`).
+ * Sending never fails the caller: a client that went away must not stop the game, and UDP
+ * may lose any datagram anyway.
  */
-export class UdpSocket extends Context.Tag("nuggets/UdpSocket")<UdpSocket, {
+export interface BoundSocket {
   readonly local: Endpoint
   /** Every datagram from now on, in order, for one reader. */
   readonly incoming: Stream.Stream<Datagram>
@@ -78,4 +107,17 @@ export class UdpSocket extends Context.Tag("nuggets/UdpSocket")<UdpSocket, {
    * bytes given to a send, so they must not be changed.
    */
   readonly allSent: () => boolean
+}
+
+/** Opens UDP sockets: the only way into UDP for the whole program. */
+export class Udp extends Context.Tag("nuggets/Udp")<Udp, {
+  /** A socket bound (and connected) as `options` say, closed when the scope closes. */
+  readonly open: (options?: UdpOptions) => Effect.Effect<BoundSocket, UdpError, Scope.Scope>
 }>() {}
+
+/** The socket a hosted game listens on. */
+export class UdpSocket extends Context.Tag("nuggets/UdpSocket")<UdpSocket, BoundSocket>() {}
+
+/** The hosted game's socket, bound as `options` say, for as long as the program runs. */
+export const udpLayer = (options: UdpOptions = {}): Layer.Layer<UdpSocket, UdpError, Udp> =>
+  Layer.scoped(UdpSocket, Effect.flatMap(Udp, (udp) => udp.open(options)))

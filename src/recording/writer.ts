@@ -1,5 +1,6 @@
-import { Data, Effect, Schedule, type Scope } from "effect"
+import { Data, Effect, FiberSet, Schedule, type Scope } from "effect"
 import { createWriteStream } from "node:fs"
+import { causeWords } from "../net/errno.js"
 import type { Rules } from "../core/rules.js"
 import type { ClientId, GameState, Handled } from "../core/state.js"
 import { type GameMap, mapText } from "../core/map.js"
@@ -26,6 +27,59 @@ export interface RecordingOptions {
   readonly overwrite?: boolean
 }
 
+/** A file of lines (newline-delimited JSON) written in batches, for as long as a scope lasts. */
+export interface LineFile {
+  /** Adds `line` (ended with its newline) to the next batch. */
+  readonly write: (line: string) => void
+  /** Writes the batch now. */
+  readonly flush: () => void
+}
+
+/** Lines are written in batches this often: a write per keystroke would cost the server a fifth more CPU. */
+const flushEvery = "100 millis"
+
+/**
+ * Opens `path` for lines written in batches every 100 ms (a crash loses at most that much);
+ * the scope's end writes the last batch and waits until everything is on disk. A write that
+ * fails (a full disk) is logged once and ends the file there: what records must not stop
+ * what is recorded.
+ */
+export const openLineFile = (
+  path: string,
+  options: { readonly overwrite?: boolean } = {}
+): Effect.Effect<LineFile, RecordingError, Scope.Scope> =>
+  Effect.gen(function*() {
+    const run = yield* FiberSet.makeRuntime<never, void, never>()
+    let pending: Array<string> = []
+    let failed = false
+    const flush = () => {
+      if (pending.length === 0 || failed) return
+      stream.write(pending.join(""))
+      pending = []
+    }
+    const stream = yield* Effect.acquireRelease(
+      Effect.async<ReturnType<typeof createWriteStream>, RecordingError>((resume) => {
+        // Exclusive unless told to overwrite: a file that appeared since the command line was checked is kept.
+        const stream = createWriteStream(path, { flags: options.overwrite ? "w" : "wx" })
+        stream.once("open", () => resume(Effect.succeed(stream)))
+        stream.once("error", (error: NodeJS.ErrnoException) =>
+          resume(Effect.fail(new RecordingError({ reason: "Open", path, code: error.code, message: error.message }))))
+      }),
+      (stream) =>
+        Effect.async<void>((resume) => {
+          flush()
+          stream.end(() => resume(Effect.void))
+        })
+    )
+    stream.on("error", (error) => {
+      if (failed) return
+      failed = true
+      run(Effect.logWarning(`${path} — recording stopped: ${causeWords(error)}`))
+    })
+    yield* Effect.sync(flush).pipe(Effect.repeat(Schedule.spaced(flushEvery)), Effect.forkScoped)
+    return { write: (line) => void pending.push(line), flush }
+  })
+
 /** What a recording needs of a game being played: each request it takes, and where it stands. */
 export interface RecordedGame {
   /** Calls `listener` after each request the game took; returns the way to stop. */
@@ -38,43 +92,20 @@ export interface RecordedGame {
 /** A checkpoint after this many messages: a desync is caught within that many moves. */
 const checkpointEvery = 100
 
-/** Lines are written in batches this often: a write per keystroke would cost the server a fifth more CPU. */
-const flushEvery = "100 millis"
-
 /**
  * Records the game `host` plays to a file, as it is played: the header at once, then a
- * line per message the game takes, written in batches every 100 ms (a crash loses at most
- * that much). The end, or the scope closing (SIGINT, SIGTERM), writes the last lines and
- * waits until everything is on disk.
+ * line per message the game takes, written in batches (see `openLineFile`). The end, or
+ * the scope closing (SIGINT, SIGTERM), writes the last lines and waits until everything is
+ * on disk.
  */
 export const recordGame = (host: RecordedGame, options: RecordingOptions): Effect.Effect<void, RecordingError, Scope.Scope> =>
   Effect.gen(function*() {
     const clock = yield* Effect.clock
     const started = clock.unsafeCurrentTimeMillis()
     const elapsed = () => clock.unsafeCurrentTimeMillis() - started
-    const stream = yield* Effect.acquireRelease(
-      Effect.async<ReturnType<typeof createWriteStream>, RecordingError>((resume) => {
-        // Exclusive unless told to overwrite: a file that appeared since the command line was checked is kept.
-        const stream = createWriteStream(options.path, { flags: options.overwrite ? "w" : "wx" })
-        stream.once("open", () => resume(Effect.succeed(stream)))
-        stream.once("error", (error: NodeJS.ErrnoException) =>
-          resume(Effect.fail(new RecordingError({ reason: "Open", path: options.path, code: error.code, message: error.message }))))
-      }),
-      (stream) =>
-        Effect.async<void>((resume) => {
-          stream.end(() => resume(Effect.void))
-        })
-    )
-    // A failed write (a full disk) must not stop the game: the recording just ends there.
-    stream.on("error", () => undefined)
-    let pending: Array<string> = []
-    const write = (line: Header | Entry) => void pending.push(JSON.stringify(line) + "\n")
-    const flush = () => {
-      if (pending.length === 0) return
-      stream.write(pending.join(""))
-      pending = []
-    }
-    yield* Effect.sync(flush).pipe(Effect.repeat(Schedule.spaced(flushEvery)), Effect.forkScoped)
+    const file = yield* openLineFile(options.path, options.overwrite === undefined ? {} : { overwrite: options.overwrite })
+    const write = (line: Header | Entry) => file.write(JSON.stringify(line) + "\n")
+    const flush = file.flush
     const map = mapText(options.map)
     write({
       format: formatName,
@@ -99,7 +130,7 @@ export const recordGame = (host: RecordedGame, options: RecordingOptions): Effec
       moves++
       const t = elapsed()
       // The common line, written by hand: a third of the cost of stringifying an object.
-      pending.push(`{"t":${t},"client":${number},"message":${JSON.stringify(encodeClientMessage(request))}}\n`)
+      file.write(`{"t":${t},"client":${number},"message":${JSON.stringify(encodeClientMessage(request))}}\n`)
       if (transition.state.over) {
         ended = true
         write({ t, moves, digest: stateDigest(transition.state) })

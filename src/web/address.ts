@@ -19,7 +19,7 @@ const bad = (text: string, part: string, why: string) =>
   Either.left(
     new WebError({
       reason: "BadAddress",
-      message: `--web — ${JSON.stringify(part)}${part === text ? "" : ` in ${JSON.stringify(text)}`} ${why}; ${usage}`
+      message: `${JSON.stringify(part)}${part === text ? "" : ` in ${JSON.stringify(text)}`} ${why}; ${usage}`
     })
   )
 
@@ -70,7 +70,7 @@ export const parseWebName = (text: string): Either.Either<string, WebError> => {
   return /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/.test(name)
     ? Either.right(name)
     : Either.left(
-      new WebError({ reason: "BadAddress", message: `--web-name — ${JSON.stringify(text)} is not a host name; write a name such as nuggets.example.org` })
+      new WebError({ reason: "BadName", message: `${JSON.stringify(text)} is not a host name; write a name such as nuggets.example.org` })
     )
 }
 

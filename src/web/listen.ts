@@ -3,6 +3,7 @@ import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, FiberSet, type Scope } from "effect"
+import { causeWords, errnoOf } from "../net/errno.js"
 import { makeLogLimiter } from "../net/logLimit.js"
 import { hostAllowed, lanUrls, machineNames, pageUrl, type WebAddress } from "./address.js"
 import { GatedServer, untilConnectionCloses } from "./connections.js"
@@ -33,18 +34,9 @@ const idleTimeoutMs = 60_000
 const maxConnections = 2500
 
 const listenFailure = (address: WebAddress, cause: unknown): WebError => {
-  const code = (cause as NodeJS.ErrnoException | undefined)?.code
-  const where = `${address.host}:${address.port}`
-  switch (code) {
-    case "EADDRINUSE":
-      return new WebError({ reason: "PortInUse", message: `${where} — cannot serve the web page: the port is in use` })
-    case "EACCES":
-      return new WebError({ reason: "NoPermission", message: `${where} — cannot serve the web page: permission denied` })
-    case "EADDRNOTAVAIL":
-      return new WebError({ reason: "BadAddress", message: `${where} — cannot serve the web page: no such address here` })
-    default:
-      return new WebError({ reason: "Listen", message: `${where} — cannot serve the web page: ${String((cause as Error)?.message ?? cause)}` })
-  }
+  const code = errnoOf(cause)
+  const reason = code === "EADDRINUSE" ? "PortInUse" : code === "EACCES" ? "NoPermission" : code === "EADDRNOTAVAIL" ? "NoSuchAddress" : "Listen"
+  return new WebError({ reason, cause, message: `${address.host}:${address.port} — cannot serve the web page: ${causeWords(cause)}` })
 }
 
 const notFound = refusal(404, "Not found.")

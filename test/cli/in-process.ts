@@ -1,6 +1,7 @@
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Console, Effect, Logger } from "effect"
 import { runCli } from "../../src/cli/nuggets.js"
+import { nodeUdpLayer } from "../../src/net/nodeUdp.js"
 
 export interface Ran {
   readonly code: number
@@ -35,6 +36,6 @@ export const nuggetsInProcess = (...args: ReadonlyArray<string>): Promise<Ran> =
       })
     )
   )
-  return Effect.runPromise(program.pipe(Effect.provide(NodeContext.layer), Effect.provide(Logger.replace(Logger.defaultLogger, logger))))
+  return Effect.runPromise(program.pipe(Effect.provide(NodeContext.layer), Effect.provide(nodeUdpLayer), Effect.provide(Logger.replace(Logger.defaultLogger, logger))))
     .then((code) => ({ code, stdout, stderr, log }))
 }

@@ -1,7 +1,6 @@
 import { Duration, Effect, Layer, Queue, Ref, Stream, SubscriptionRef } from "effect"
-import { makeUdpSocket } from "../../src/net/nodeUdp.js"
-import type { Endpoint } from "../../src/net/udp.js"
-import { datagramText } from "../../src/protocol/messages.js"
+import { openScriptServer } from "../../src/kit/check-client/script-server.js"
+import { nodeUdpLayer } from "../../src/net/nodeUdp.js"
 import type { WindowSize } from "../../src/client/viewport.js"
 import { Terminal } from "../../src/client/terminal.js"
 
@@ -9,45 +8,25 @@ import { Terminal } from "../../src/client/terminal.js"
 export const patience = Duration.seconds(3)
 
 /**
- * The server side of the protocol, played by the test on a real UDP socket: it sees exactly
- * what the client sends and sends whatever the test wants, well-formed or not.
+ * The server side of the protocol, played by the test on a real UDP socket (the kit's
+ * scripted server): it sees exactly what the client sends and sends whatever the test
+ * wants, well-formed or not, to the client that sent last.
  */
 export const fakeServer = Effect.gen(function*() {
-  const socket = yield* makeUdpSocket({ host: "127.0.0.1" })
-  const inbox = yield* Queue.unbounded<{ readonly text: string; readonly from: Endpoint }>()
-  yield* socket.incoming.pipe(
-    Stream.runForEach((datagram) =>
-      Queue.offer(inbox, { text: datagramText(datagram.data), from: { address: datagram.address, port: datagram.port } })
-    ),
-    Effect.forkScoped
-  )
-  const client = yield* Ref.make<Endpoint | undefined>(undefined)
+  const server = yield* openScriptServer()
+  const ms = Duration.toMillis(patience)
   return {
-    port: socket.local.port,
-    /** The next datagram from any client; remembers its sender as the one `send` answers. */
-    receive: Queue.take(inbox).pipe(
-      Effect.tap((datagram) => Ref.set(client, datagram.from)),
-      Effect.map((datagram) => datagram.text),
-      Effect.timeoutFail({ duration: patience, onTimeout: () => new Error("the client sent nothing") })
-    ),
+    port: server.port,
+    /** The next datagram from the client. */
+    receive: server.next("datagram", ms).pipe(Effect.map((heard) => heard.text)),
     /** The next datagram that starts with `prefix`, skipping others (PLAY sent again, say). */
     receiveStarting: (prefix: string) =>
-      Queue.take(inbox).pipe(
-        Effect.repeat({ until: (datagram) => datagram.text.startsWith(prefix) }),
-        Effect.tap((datagram) => Ref.set(client, datagram.from)),
-        Effect.map((datagram) => datagram.text),
-        Effect.timeoutFail({ duration: patience, onTimeout: () => new Error(`the client sent no ${prefix}`) })
-      ),
+      server.next(prefix, ms, (text) => text.startsWith(prefix)).pipe(Effect.map((heard) => heard.text)),
     /** What came and was not taken yet, without waiting. */
-    pending: Queue.takeAll(inbox).pipe(Effect.map((datagrams) => Array.from(datagrams, (datagram) => datagram.text))),
-    send: (...texts: ReadonlyArray<string>) =>
-      Effect.gen(function*() {
-        const to = yield* Ref.get(client)
-        if (!to) return yield* Effect.dieMessage("no client to answer yet")
-        for (const text of texts) yield* socket.send(text, to)
-      })
+    pending: server.unread.pipe(Effect.map((heard) => heard.map((each) => each.text))),
+    send: server.send
   }
-})
+}).pipe(Effect.provide(nodeUdpLayer))
 
 const EndOfInput = Symbol("EndOfInput")
 

@@ -1,16 +1,17 @@
-import { Effect, Scope } from "effect"
-import * as dgram from "node:dgram"
+import { Effect } from "effect"
 import type { Rules } from "../../src/core/rules.js"
+import { makeRelay } from "../../src/kit/proxy/relay.js"
+import type { Rule } from "../../src/kit/proxy/relay-rules.js"
+import { nodeUdpLayer } from "../../src/net/nodeUdp.js"
 import type { Dialect } from "../../src/protocol/dialect.js"
 import { loadMap } from "../support.js"
 import { startServer } from "../server/harness.js"
 
 /**
  * Deliberately broken servers for the checker's tests: our own server, in this process,
- * behind a small forwarder that rewrites, drops or adds datagrams on their way, as a
- * script says. Each broken server is one bug, a few lines long.
+ * behind the kit's relay, whose rewrite rules change, drop or add datagrams on their way
+ * as a script says. Each broken server is one bug, a few lines long.
  */
-
 /** Per client, numbered from 1 in order of appearance. */
 export interface Traffic {
   readonly client: number
@@ -57,45 +58,39 @@ export const brokenServer = (options: BrokenServerOptions = {}) =>
       (server) => Effect.promise(() => server.stop())
     )
     const bugs = options.bugs ?? {}
-    const scope = yield* Effect.scope
-    const open = () =>
-      Effect.acquireRelease(
-        Effect.async<dgram.Socket>((resume) => {
-          const socket = dgram.createSocket("udp4")
-          socket.bind(0, "127.0.0.1", () => resume(Effect.succeed(socket)))
-        }),
-        (socket) => Effect.async<void>((resume) => void socket.close(() => resume(Effect.void)))
-      ).pipe(Scope.extend(scope))
-    const front = yield* open()
-    const clients = new Map<string, { socket: dgram.Socket; traffic: { client: number; fromClient: Array<string>; fromServer: Array<string> } }>()
-    const sockets: Array<dgram.Socket> = []
-    front.on("message", (bytes, from) => {
-      const key = `${from.address}:${from.port}`
-      let entry = clients.get(key)
-      if (!entry) {
-        const socket = dgram.createSocket("udp4")
-        sockets.push(socket)
-        const traffic = { client: clients.size + 1, fromClient: [] as Array<string>, fromServer: [] as Array<string> }
-        entry = { socket, traffic }
-        clients.set(key, entry)
-        socket.bind(0, "127.0.0.1")
-        socket.on("message", (reply) => {
-          const text = reply.toString("latin1")
-          traffic.fromServer.push(text)
-          for (const out of bugs.down ? outOf(bugs.down(text, traffic)) : [text]) front.send(Buffer.from(out, "latin1"), from.port, from.address)
-        })
+    /** What each client sent and was sent so far, by the relay's client number. */
+    const traffic = new Map<number, { client: number; fromClient: Array<string>; fromServer: Array<string> }>()
+    const trafficOf = (client: number) => {
+      let each = traffic.get(client)
+      if (each === undefined) traffic.set(client, each = { client, fromClient: [], fromServer: [] })
+      return each
+    }
+    const rules: ReadonlyArray<Rule> = [
+      {
+        dir: "up",
+        action: {
+          kind: "rewrite",
+          into: (text, _info, { client }) => {
+            const each = trafficOf(client)
+            each.fromClient.push(text)
+            const answer = bugs.answer?.(text, each)
+            if (answer !== undefined) return answer.map((back) => ({ back }))
+            return bugs.up ? outOf(bugs.up(text, each)) : [text]
+          }
+        }
+      },
+      {
+        dir: "down",
+        action: {
+          kind: "rewrite",
+          into: (text, _info, { client }) => {
+            const each = trafficOf(client)
+            each.fromServer.push(text)
+            return bugs.down ? outOf(bugs.down(text, each)) : [text]
+          }
+        }
       }
-      const text = bytes.toString("latin1")
-      entry.traffic.fromClient.push(text)
-      const answer = bugs.answer?.(text, entry.traffic)
-      if (answer !== undefined) {
-        for (const out of answer) front.send(Buffer.from(out, "latin1"), from.port, from.address)
-        return
-      }
-      for (const out of bugs.up ? outOf(bugs.up(text, entry.traffic)) : [text]) {
-        entry.socket.send(Buffer.from(out, "latin1"), server.port, "127.0.0.1")
-      }
-    })
-    yield* Effect.addFinalizer(() => Effect.sync(() => sockets.forEach((socket) => socket.close())))
-    return { port: front.address().port, server }
+    ]
+    const relay = yield* makeRelay({ server: { host: "127.0.0.1", port: server.port }, rules }).pipe(Effect.provide(nodeUdpLayer))
+    return { port: relay.port, server }
   })

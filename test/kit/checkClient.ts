@@ -4,11 +4,14 @@ import { Effect } from "effect"
 import { fileURLToPath } from "node:url"
 import { checkClient, type CheckClientOptions } from "../../src/kit/check-client/check-client.js"
 import type { Report } from "../../src/kit/conformance/report.js"
+import { nodeUdpLayer } from "../../src/net/nodeUdp.js"
 
 export const toy = fileURLToPath(new URL("./toy-client.mjs", import.meta.url))
 
 export const check = (command: ReadonlyArray<string>, options: Partial<CheckClientOptions> = {}) =>
-  checkClient({ command, dialect: "spec", answerMs: 1500, only: undefined, scenarioMs: 60_000, totalMs: 300_000, ...options })
+  checkClient({ command, dialect: "spec", answerMs: 1500, only: undefined, scenarioMs: 60_000, totalMs: 300_000, ...options }).pipe(
+    Effect.provide(nodeUdpLayer)
+  )
 
 export const failing = (report: Report) => report.checks.filter((each) => each.status !== "pass")
 

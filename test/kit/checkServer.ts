@@ -3,6 +3,7 @@ import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { type CheckServerOptions, checkServer } from "../../src/kit/check-server/check-server.js"
 import type { Report } from "../../src/kit/conformance/report.js"
+import { nodeUdpLayer } from "../../src/net/nodeUdp.js"
 import { loadMap } from "../support.js"
 import { type Bugs, brokenServer } from "./broken.js"
 
@@ -19,7 +20,7 @@ export const run = (port: number, options: Partial<CheckServerOptions> = {}) =>
     totalMs: 180_000,
     answerMs: 2000,
     ...options
-  })
+  }).pipe(Effect.provide(nodeUdpLayer))
 
 export const resultOf = (report: Report, name: string) => {
   const result = report.checks.find((check) => check.name === name)

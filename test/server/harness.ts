@@ -5,6 +5,7 @@ import { Inbox } from "../inbox.js"
 import { find, firstStepToward, gridLines } from "./walk.js"
 import { hostingLayer } from "../../src/cli/hosting.js"
 import type { Handled } from "../../src/core/state.js"
+import { nodeUdpLayer } from "../../src/net/nodeUdp.js"
 import { UdpSocket } from "../../src/net/udp.js"
 import { GameHost, type GameResult, type HostedGame } from "../../src/server/host.js"
 import { gameOver, lingerAfterGame } from "../../src/server/udpLoop.js"
@@ -37,7 +38,7 @@ export const startServer = async (options: TestServerOptions) => {
     udp: { host: "127.0.0.1" },
     ...(record === undefined ? {} : { record: { path: record, overwrite: overwriteRecording } }),
     ...(web === undefined ? {} : { web })
-  })
+  }).pipe(Layer.provide(nodeUdpLayer))
   const context = await Effect.runPromise(Layer.buildWithScope(hosting, scope).pipe(quiet))
   const host = Context.get(context, GameHost)
   if (observe) host.onHandled(observe)

@@ -15,6 +15,7 @@ import { alike } from "../check-server/check-server.js"
 import { Spec } from "../conformance/requirements.js"
 import type { CheckInfo } from "../check-server/step.js"
 import { type Size, tmuxAvailable, type TtyError } from "./tty.js"
+import type { Udp } from "../../net/udp.js"
 
 /**
  * `nuggets check client -- COMMAND ...`: runs a client in a terminal the checker owns,
@@ -70,7 +71,7 @@ export interface CheckClientOptions extends ClientCheckOptions {
   readonly totalMs: number
 }
 
-export const checkClient = (options: CheckClientOptions): Effect.Effect<Report, TtyError> =>
+export const checkClient = (options: CheckClientOptions): Effect.Effect<Report, TtyError, Udp> =>
   Effect.gen(function*() {
     yield* tmuxAvailable
     const results = new Map(clientChecks.map((check) => [check.name, { failures: [] as Array<Failure>, notes: [] as Array<string>, ms: 0 }]))

@@ -1,6 +1,6 @@
 import { Effect, type Scope } from "effect"
 import type { Dialect } from "../../protocol/dialect.js"
-import type { UdpError } from "../../net/udp.js"
+import type { Udp, UdpError } from "../../net/udp.js"
 import { escaped } from "../conformance/lint.js"
 import type { Failure } from "../conformance/report.js"
 import { openScriptServer, type ScriptServer } from "./script-server.js"
@@ -51,7 +51,7 @@ export const openStage = (
   size: Size,
   fail: Stage["fail"],
   note: Stage["note"]
-): Effect.Effect<Stage, UdpError | TtyError, Scope.Scope> =>
+): Effect.Effect<Stage, UdpError | TtyError, Scope.Scope | Udp> =>
   Effect.gen(function*() {
     const server = yield* openScriptServer()
     const tty = yield* openTty(commandFor(options.command, server.port, name), size, options.clientLog)

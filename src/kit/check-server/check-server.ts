@@ -1,5 +1,6 @@
 import { Effect, Either } from "effect"
 import { resolveHost } from "../../net/resolve.js"
+import { Udp } from "../../net/udp.js"
 import type { GameMap } from "../../core/map.js"
 import type { Dialect } from "../../protocol/dialect.js"
 import type { CheckResult, Failure, Report } from "../conformance/report.js"
@@ -84,7 +85,7 @@ export const alike = (failures: ReadonlyArray<Failure>): ReadonlyArray<Failure> 
 
 const dialectName = (dialect: Dialect | undefined) => (dialect === "cs50-2021" ? "2021" : dialect === "spec" ? "2019" : "unknown")
 
-export const checkServer = (options: CheckServerOptions): Effect.Effect<Report> =>
+export const checkServer = (options: CheckServerOptions): Effect.Effect<Report, never, Udp> =>
   Effect.gen(function*() {
     const target = `nuggets check server ${options.host}:${options.port}`
     const resolved = yield* Effect.either(resolveHost(options.host))
@@ -99,7 +100,7 @@ export const checkServer = (options: CheckServerOptions): Effect.Effect<Report> 
       map: options.map?.map,
       answerMs: options.answerMs,
       judge
-    }, yield* Effect.scope)
+    }, yield* Effect.scope, yield* Udp)
     const results = new Map<string, { failures: Array<Failure>; notes: Array<string>; ms: number; ran: boolean }>()
     const resultOf = (check: string) => {
       let result = results.get(check)

@@ -1,10 +1,10 @@
-import { Data, Effect, Either, type Scope, Stream } from "effect"
-import { makeUdpSocket } from "../../net/nodeUdp.js"
-import type { Endpoint, UdpError } from "../../net/udp.js"
+import { Effect, Either, type Scope, Stream } from "effect"
+import { elapsedFrom } from "../../net/clock.js"
+import { makeInbox, Silence } from "../../net/inbox.js"
+import { type Endpoint, Udp, type UdpError } from "../../net/udp.js"
 import { decodeServerMessage, type ServerMessage } from "../../protocol/messages.js"
 import { latin1 } from "../../protocol/transcript.js"
 import { escaped } from "../conformance/lint.js"
-import { makeArrivals } from "../arrivals.js"
 
 /**
  * One client of the server under check, on its own UDP socket: it sends what a check
@@ -17,7 +17,7 @@ export interface Arrival {
   readonly bytes: Uint8Array
   /** The datagram as text, byte for byte (latin1). */
   readonly text: string
-  /** Milliseconds since the probe opened. */
+  /** Milliseconds since the probe opened, by Effect's `Clock`. */
   readonly at: number
   /** The message as our (liberal) reader understands it, if it does. */
   readonly message: ServerMessage | undefined
@@ -36,19 +36,7 @@ const arrivalOf = (data: Uint8Array, at: number): Arrival => {
   return { bytes: data, text, at, message, kind: message ? kinds[message._tag] : text.split(/[ \n]/, 1)[0]! }
 }
 
-/** Nothing that a check awaited came within its time. */
-export class Silence extends Data.TaggedError("Silence")<{
-  readonly probe: string
-  readonly what: string
-  readonly ms: number
-  /** What did come meanwhile, escaped. */
-  readonly instead: ReadonlyArray<string>
-}> {
-  override get message() {
-    const instead = this.instead.length === 0 ? "nothing" : this.instead.slice(-3).join(", ")
-    return `${this.probe}: no ${this.what} within ${this.ms} ms (got ${instead})`
-  }
-}
+export { Silence }
 
 export interface Probe {
   /** "spectator 1", "player 3". */
@@ -74,67 +62,36 @@ export interface Probe {
 /** Unread datagrams kept at most: a flooding server must not fill the checker's memory. */
 const maxUnread = 4096
 
+/** Why a probe's waits end early: the system said the server's port is closed. */
+const portClosed = "the port closed (ICMP port unreachable)"
+
 export const openProbe = (
   label: string,
   server: Endpoint,
   family: "udp4" | "udp6",
   onArrival: (arrival: Arrival) => void
-): Effect.Effect<Probe, UdpError, Scope.Scope> =>
+): Effect.Effect<Probe, UdpError, Scope.Scope | Udp> =>
   Effect.gen(function*() {
-    const socket = yield* makeUdpSocket({ family, connectTo: server, backlog: maxUnread })
-    const opened = performance.now()
-    const unread: Array<Arrival> = []
+    const udp = yield* Udp
+    const socket = yield* udp.open({ family, connectTo: server, backlog: maxUnread })
+    const clock = yield* Effect.clock
+    const sinceOpened = elapsedFrom(clock)
+    const inbox = yield* makeInbox<Arrival>({ from: label, describe: (arrival) => escaped(arrival.text), capacity: maxUnread })
     const history: Array<string> = []
-    const { arrived, arrivalOrTime } = makeArrivals()
-    let closed = false
     let sent = ""
     yield* socket.onDatagram(({ data }) => {
-      const arrival = arrivalOf(data, performance.now() - opened)
+      const arrival = arrivalOf(data, sinceOpened())
       onArrival(arrival)
-      unread.push(arrival)
-      if (unread.length > maxUnread) unread.shift()
+      inbox.put(arrival)
       history.push(escaped(arrival.text))
       if (history.length > 8) history.shift()
-      arrived()
     })
     yield* socket.failures.pipe(
       Stream.runForEach((failure) => Effect.sync(() => {
-        if (failure.code === "ECONNREFUSED") closed = true
-        arrived()
+        if (failure.code === "ECONNREFUSED") inbox.end(portClosed)
       })),
       Effect.forkScoped
     )
-
-    const next: Probe["next"] = (what, ms, wanted = () => true) =>
-      Effect.gen(function*() {
-        const deadline = performance.now() + ms
-        const skipped: Array<string> = []
-        for (;;) {
-          while (unread.length > 0) {
-            const arrival = unread.shift()!
-            if (wanted(arrival)) return arrival
-            skipped.push(escaped(arrival.text))
-          }
-          const left = deadline - performance.now()
-          if (left <= 0 || closed) {
-            return yield* new Silence({ probe: label, what, ms, instead: closed ? [...skipped, "the port closed (ICMP port unreachable)"] : skipped })
-          }
-          yield* arrivalOrTime(left)
-        }
-      })
-
-    const gather: Probe["gather"] = (ms, enough = () => false) =>
-      Effect.gen(function*() {
-        const deadline = performance.now() + ms
-        const got: Array<Arrival> = []
-        for (;;) {
-          got.push(...unread.splice(0))
-          if (enough(got)) return got
-          const left = deadline - performance.now()
-          if (left <= 0 || closed) return got
-          yield* arrivalOrTime(left)
-        }
-      })
 
     return {
       label,
@@ -144,10 +101,10 @@ export const openProbe = (
           sent = escaped(typeof message === "string" ? message : latin1(message))
           return socket.send(message, server)
         }),
-      next,
-      gather,
-      skipAll: () => void unread.splice(0),
-      portClosed: () => closed,
+      next: inbox.next,
+      gather: inbox.gather,
+      skipAll: inbox.skipAll,
+      portClosed: inbox.ended,
       recent: (count = 3) => history.slice(-count)
     }
   })

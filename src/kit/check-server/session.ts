@@ -1,6 +1,6 @@
 import { Effect, Scope } from "effect"
 import type { GameMap } from "../../core/map.js"
-import type { Endpoint, UdpError } from "../../net/udp.js"
+import { type Endpoint, Udp, type UdpError } from "../../net/udp.js"
 import type { Dialect } from "../../protocol/dialect.js"
 import type { Standing } from "../../protocol/summary.js"
 import { type GameReport, newReport, readDatagram, type Role } from "../../protocol/reader.js"
@@ -85,7 +85,7 @@ export class Session {
   standings: ReadonlyArray<Standing> | undefined
   private opened = 0
 
-  constructor(readonly options: SessionOptions, private readonly scope: Scope.Scope) {
+  constructor(readonly options: SessionOptions, private readonly scope: Scope.Scope, private readonly udp: Udp["Type"]) {
     this.dialect = options.dialect
     this.dialectWhy = options.dialect ? "as given" : "not known yet"
   }
@@ -109,6 +109,7 @@ export class Session {
     }
     return openProbe(label, this.options.server, this.options.family, (arrival) => this.arrived(client, arrival)).pipe(
       Scope.extend(this.scope),
+      Effect.provideService(Udp, this.udp),
       Effect.map((probe) => {
         client.probe = probe
         this.clients.push(client)

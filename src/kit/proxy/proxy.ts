@@ -1,10 +1,12 @@
-import { Data, Effect } from "effect"
-import { closeSync, openSync, writeSync } from "node:fs"
+import { Effect, Queue } from "effect"
 import { resolveHost } from "../../net/resolve.js"
 import { entryLine, headerLine, transcriptVersion } from "../../protocol/transcript.js"
+import { openLineFile } from "../../recording/writer.js"
 import { version } from "../../version.js"
-import { type RelayEvent, startRelay, type UdpRelay } from "./relay.js"
-import { makeTimeline, type Timeline } from "./timeline.js"
+import { makeRelay } from "./relay.js"
+import type { RelayEvent } from "./relay-events.js"
+import type { Rule } from "./relay-rules.js"
+import { makeTimeline } from "./timeline.js"
 
 /** `nuggets proxy`: a relay between any client and any server, with seeded faults and a timeline. */
 
@@ -25,11 +27,9 @@ export interface ProxyOptions {
   readonly server: { readonly host: string; readonly port: number }
   readonly faults: Faults
   readonly colour: boolean
-  /** Keeps every datagram, as each side sent it, in this transcript file (replaced if it exists). */
-  readonly record?: string
+  /** Keeps every datagram, as each side sent it, in this transcript file (replaced only if `overwrite`). */
+  readonly record?: { readonly path: string; readonly overwrite: boolean }
 }
-
-export class ProxyError extends Data.TaggedError("ProxyError")<{ readonly message: string }> {}
 
 /** One datagram in ten, chosen by the seed, is overtaken when `--reorder` is on. */
 export const reorderChance = 0.1
@@ -52,12 +52,14 @@ export const describeFaults = (faults: Faults): string => {
  * The faults as relay rules. The first rule that picks a datagram decides its fate, so each
  * datagram meets one fault at most: lost, else duplicated, else overtaken, else delayed.
  */
-const addFaults = (relay: UdpRelay, faults: Faults) => {
-  if (faults.loss > 0) relay.drop({ when: { probability: faults.loss }, label: "loss" })
-  if (faults.duplicate > 0) relay.duplicate({ when: { probability: faults.duplicate }, label: "duplicate" })
-  if (faults.reorder) relay.reorder({ when: { probability: reorderChance }, label: "reorder" })
-  if (faults.delay) relay.delay({ ms: faults.delay.min, maxMs: faults.delay.max, label: "delay" })
-}
+export const faultRules = (faults: Faults): ReadonlyArray<Rule> => [
+  ...(faults.loss > 0 ? [{ label: "loss", when: { probability: faults.loss }, action: { kind: "drop" } } as const] : []),
+  ...(faults.duplicate > 0
+    ? [{ label: "duplicate", when: { probability: faults.duplicate }, action: { kind: "duplicate", copies: 1 } } as const]
+    : []),
+  ...(faults.reorder ? [{ label: "reorder", when: { probability: reorderChance }, action: { kind: "reorder", maxWaitMs: 200 } } as const] : []),
+  ...(faults.delay ? [{ label: "delay", action: { kind: "delay", ms: faults.delay.min, maxMs: faults.delay.max } } as const] : [])
+]
 
 const isLoopback = (address: string) => address.startsWith("127.") || address === "::1"
 
@@ -67,88 +69,54 @@ const isLoopback = (address: string) => address.startsWith("127.") || address ==
  */
 export const runProxy = (options: ProxyOptions, write: (line: string) => void) =>
   Effect.gen(function*() {
-    const server = yield* resolveHost(options.server.host).pipe(
-      Effect.mapError((error) => new ProxyError({ message: error.message }))
-    )
-    const relay = yield* Effect.acquireRelease(
-      Effect.tryPromise({
-        try: () =>
-          startRelay({
-            server: { host: server.address, port: options.server.port },
-            listen: options.listen,
-            upstreamHost: isLoopback(server.address) ? server.address : server.family === "udp6" ? "::" : "0.0.0.0",
-            seed: options.faults.seed,
-            keepEvents: false,
-            idleMs
-          }),
-        catch: (error) => new ProxyError({ message: listenFailure(error, options.listen) })
-      }),
-      (relay) => Effect.promise(() => relay.close())
-    )
-    addFaults(relay, options.faults)
-    const timeline: Timeline = makeTimeline(write, { colour: options.colour })
-    relay.onEvent(timeline.onEvent)
-    if (options.record !== undefined) {
-      const record = yield* recorder(options.record, {
-        transcript: transcriptVersion,
-        source: `nuggets proxy ${version}, clients to ${options.server.host}:${options.server.port}`,
-        map: "unknown",
-        recorded: "each datagram as its sender sent it, before any fault",
-        faults: describeFaults(options.faults)
-      })
-      relay.onEvent(record)
+    const server = yield* resolveHost(options.server.host)
+    const relay = yield* makeRelay({
+      server: { host: server.address, port: options.server.port },
+      listen: options.listen,
+      upstreamHost: isLoopback(server.address) ? server.address : server.family === "udp6" ? "::" : "0.0.0.0",
+      seed: options.faults.seed,
+      rules: faultRules(options.faults),
+      idleMs
+    })
+    const events = yield* relay.subscribe
+    const timeline = makeTimeline(write, { colour: options.colour })
+    const record = options.record === undefined ? undefined : yield* transcript(options.record, {
+      transcript: transcriptVersion,
+      source: `nuggets proxy ${version}, clients to ${options.server.host}:${options.server.port}`,
+      map: "unknown",
+      recorded: "each datagram as its sender sent it, before any fault",
+      faults: describeFaults(options.faults)
+    })
+    const take = (event: RelayEvent) => {
+      timeline.onEvent(event)
+      record?.(event)
     }
     write(
       `Relaying UDP port ${relay.port} to ${options.server.host}:${options.server.port} (${describeFaults(options.faults)}); ` +
         `point clients at port ${relay.port}`
     )
-    return yield* Effect.never.pipe(Effect.onInterrupt(() => Effect.sync(() => write(timeline.summary()))))
+    // Interrupted: the events already there are written first, then the count.
+    const rest = Queue.takeAll(events).pipe(Effect.map((left) => {
+      for (const event of left) take(event)
+    }))
+    return yield* Queue.take(events).pipe(
+      Effect.map(take),
+      Effect.forever,
+      Effect.onInterrupt(() => rest.pipe(Effect.zipRight(Effect.sync(() => write(timeline.summary())))))
+    )
   })
-
-/** How often what is recorded reaches the file: a crash loses at most this much. */
-const flushMs = 100
 
 /**
- * The transcript writer: datagrams as each side sent them (a late send is the same
- * datagram again, not recorded twice), in batches; the file is closed, all written, when
- * the scope ends.
+ * The transcript: datagrams as each side sent them (a late send is the same datagram
+ * again, not recorded twice), written as the recordings are.
  */
-const recorder = (path: string, header: Parameters<typeof headerLine>[0]) =>
+const transcript = (record: NonNullable<ProxyOptions["record"]>, header: Parameters<typeof headerLine>[0]) =>
   Effect.gen(function*() {
-    const fd = yield* Effect.acquireRelease(
-      Effect.try({
-        try: () => openSync(path, "w"),
-        catch: (error) => new ProxyError({ message: `${path} — cannot record: ${(error as Error).message}` })
-      }),
-      (fd) => Effect.sync(() => {
-        flush()
-        closeSync(fd)
-      })
-    )
-    let pending: Array<string> = [headerLine(header)]
-    let failed = false
-    const flush = () => {
-      if (pending.length === 0 || failed) return
-      try {
-        writeSync(fd, pending.join(""))
-      } catch (error) {
-        failed = true
-        process.stderr.write(`nuggets: ${path} — recording stopped: ${(error as Error).message}\n`)
-      }
-      pending = []
-    }
-    const timer = setInterval(flush, flushMs)
-    yield* Effect.addFinalizer(() => Effect.sync(() => clearInterval(timer)))
+    const file = yield* openLineFile(record.path, { overwrite: record.overwrite })
+    file.write(headerLine(header))
+    file.flush()
     return (event: RelayEvent) => {
       if (event.kind === "release") return
-      pending.push(entryLine({ t: Math.round(event.at), from: event.dir === "up" ? "client" : "server", client: event.clientNumber - 1, data: event.bytes }))
+      file.write(entryLine({ t: Math.round(event.at), from: event.dir === "up" ? "client" : "server", client: event.clientNumber - 1, data: event.bytes }))
     }
   })
-
-const listenFailure = (error: unknown, listen: ProxyOptions["listen"]) => {
-  const code = (error as NodeJS.ErrnoException).code
-  if (code === "EADDRINUSE") return `port ${listen.port} is already in use`
-  if (code === "EADDRNOTAVAIL") return `${listen.host} — no such local address`
-  if (code === "EACCES") return `not allowed to listen on ${listen.host}:${listen.port}`
-  return `cannot listen on ${listen.host}:${listen.port}: ${(error as Error).message}`
-}

@@ -1,37 +1,34 @@
 /**
- * A UDP relay with seeded faults, on real sockets: it sits between clients and a server and
- * can drop, duplicate, delay, reorder or hold chosen datagrams. `nuggets proxy` is made of
- * it, and so is the fault injector the network tests use.
+ * A UDP relay with seeded faults, on sockets opened through the `Udp` service: it sits
+ * between clients and a server and can drop, duplicate, delay, reorder, hold or rewrite
+ * chosen datagrams, as its rules (plain data, `relay-rules.ts`) say. `nuggets proxy` is made
+ * of it, and so are the network tests' fault injector and the kit's broken servers.
  *
  * Clients send to `relay.port` instead of the server's port; neither side knows the relay is
  * there. For each client address the relay opens its own upstream socket, so the server sees
  * one distinct address per client and its replies find their way back to the right client.
- * Plain callbacks and Promises (the work happens in socket callbacks); `relayResource`
- * makes one a scoped resource.
+ * Datagrams are handled in the sockets' callbacks, in order; timers and the opening of
+ * sockets are fibers in the relay's scope, timed by Effect's `Clock`. What it does is
+ * published as events (`relay-events.ts`) to whoever subscribes.
  *
- * Longer than most files (about 400 lines): the relay is one closure over its sockets, its
- * clients and its rules; its rules and its event log live beside it (relay-rules.ts,
- * relay-events.ts).
+ * About 330 lines: the relay is one closure over its sockets, its clients and its rules.
  */
-import { Effect, type Scope } from "effect"
-import * as dgram from "node:dgram"
+import { Duration, Effect, ExecutionStrategy, Exit, FiberSet, PubSub, type Queue, Schedule, Scope } from "effect"
+import { elapsedFrom } from "../../net/clock.js"
+import { type BoundSocket, type Endpoint, Udp, type UdpError } from "../../net/udp.js"
+import { latin1 } from "../../protocol/transcript.js"
+import type { RelayEvent, RelayEventKind } from "./relay-events.js"
 import {
   type Action,
+  type DatagramInfo,
   type Direction,
-  HoldHandle,
+  drawsFrom,
   matcherOf,
-  mulberry32,
-  type Packet,
-  RuleHandle,
+  type Rewritten,
+  type Rule,
   ruleSeed,
-  type RuleSpec,
   selectorOf
 } from "./relay-rules.js"
-
-import { type DirectionCounters, EventLog, newCounters, type RelayEvent, type RelayEventKind } from "./relay-events.js"
-
-export * from "./relay-events.js"
-export * from "./relay-rules.js"
 
 export interface RelayOptions {
   /** The real server. */
@@ -40,372 +37,297 @@ export interface RelayOptions {
   readonly listen?: { readonly host?: string; readonly port?: number }
   /** The address the upstream sockets bind to (127.0.0.1 unless given). */
   readonly upstreamHost?: string
-  /** Seeds every rule's PRNG (each rule derives its own from this and its number). Default 0. */
+  /** Seeds every rule's generator (each rule derives its own from this and its number). Default 0. */
   readonly seed?: number
-  /** Keep every event in `events` (the default); a long-running relay uses `onEvent` instead. */
-  readonly keepEvents?: boolean
+  /** The rules from the start, in order; more can be added later (`add`). */
+  readonly rules?: ReadonlyArray<Rule>
   /** A client with no traffic either way for this long loses its upstream socket. Default: never. */
   readonly idleMs?: number
   /** At most this many clients at once; datagrams from more are dropped. Default 1024. */
   readonly maxClients?: number
-  /** Milliseconds on a steady clock; `performance.now` unless given. */
-  readonly now?: () => number
 }
 
+/** A rule at work in a relay. */
+export interface RuleHandle {
+  readonly label: string
+  /** The datagrams it matched so far, and those of them it acted on. */
+  readonly counts: Effect.Effect<{ readonly matched: number; readonly fired: number }>
+  /** For a hold: the texts of the datagrams it holds now, oldest first. */
+  readonly held: Effect.Effect<ReadonlyArray<string>>
+  /** For a hold: sends the oldest `count` (default all) of the datagrams it holds, in order; gives how many. */
+  readonly release: (count?: number) => Effect.Effect<number>
+  /** Stops it acting on later datagrams (those it holds stay releasable). */
+  readonly remove: Effect.Effect<void>
+}
+
+export interface Relay {
+  /** The port clients send to. */
+  readonly port: number
+  /** Every event from now on, in order, while the scope lasts (or the relay does). */
+  readonly subscribe: Effect.Effect<Queue.Dequeue<RelayEvent>, never, Scope.Scope>
+  /** A rule after those there: it decides for the datagrams that no earlier rule takes. */
+  readonly add: (rule: Rule) => Effect.Effect<RuleHandle>
+}
+
+/** A datagram in flight through the relay. */
+interface Packet extends DatagramInfo {
+  readonly text: string
+  /** The client's endpoint: sender of an "up" datagram, addressee of a "down" one. */
+  readonly clientAt: Endpoint
+}
+
+interface ActiveRule {
+  readonly label: string
+  readonly action: Action
+  readonly dirs: ReadonlySet<Direction>
+  readonly matches: (text: string, info: DatagramInfo) => boolean
+  readonly selects: (n: number) => boolean
+  /** The rule's own seeded draws, also for actions that choose (a delay in a range). */
+  readonly draw: () => number
+  matched: number
+  fired: number
+  /** What a hold holds, in arrival order. */
+  readonly waiting: Array<Packet>
+}
+
+/** A client's own socket toward the server, and what waits for it to be open. */
 interface Upstream {
-  readonly socket: dgram.Socket
-  port: number | undefined
+  socket: BoundSocket | undefined
+  scope: Scope.CloseableScope | undefined
+  readonly waiting: Array<Uint8Array>
   lastActive: number
 }
 
-const familyOf = (host: string) => (host.includes(":") ? "udp6" : "udp4")
-
-const bind = (socket: dgram.Socket, host: string, port: number) =>
-  new Promise<void>((resolve, reject) => {
-    socket.once("error", reject)
-    socket.bind(port, host, () => {
-      socket.off("error", reject)
-      resolve()
-    })
-  })
-
-const closeSocket = (socket: dgram.Socket) =>
-  new Promise<void>((resolve) => {
-    try {
-      socket.close(() => resolve())
-    } catch {
-      resolve() // already closed
-    }
-  })
-
-export class UdpRelay {
-  readonly host: string
-  readonly counters: Record<Direction, DirectionCounters> = { up: newCounters(), down: newCounters() }
-  /** Socket errors, kept rather than thrown: a test asserts on traffic, not on these. */
-  readonly errors: Array<Error> = []
-
-  private readonly rules: Array<RuleHandle> = []
-  private readonly holds = new Set<HoldHandle>()
-  /** Per client ("address:port"): its socket toward the server. */
-  private readonly upstream = new Map<string, Upstream>()
-  /** Per direction and client: a datagram waiting for the next one to pass it. */
-  private readonly reordering = new Map<string, { readonly packet: Packet; readonly rule: string; readonly timer: NodeJS.Timeout }>()
-  private readonly timers = new Set<NodeJS.Timeout>()
-  private readonly log_: EventLog
-  private readonly startedAt: number
-  private readonly now: () => number
-  /** Clients numbered in order of their first datagram. */
-  private readonly clientNumbers = new Map<string, number>()
-  private rulesCreated = 0
-  private clientsSeen = 0
-  private sweeper: NodeJS.Timeout | undefined
-  private closing: Promise<void> | undefined
-
-  /** The port clients send to (still known after `close()`). */
-  readonly port: number
-
-  private constructor(private readonly listener: dgram.Socket, private readonly options: RelayOptions) {
-    this.host = options.listen?.host ?? "127.0.0.1"
-    this.port = listener.address().port
-    this.now = options.now ?? (() => performance.now())
-    this.log_ = new EventLog(options.keepEvents !== false)
-    this.startedAt = this.now()
-    listener.on("error", (error) => this.errors.push(error))
-    listener.on("message", (bytes, from) => this.receive("up", { address: from.address, port: from.port }, bytes))
-    const idle = options.idleMs
-    if (idle !== undefined) {
-      this.sweeper = setInterval(() => this.closeIdle(idle), Math.max(50, idle / 4))
-      this.sweeper.unref()
-    }
-  }
-
-  static async start(options: RelayOptions): Promise<UdpRelay> {
-    const host = options.listen?.host ?? "127.0.0.1"
-    const listener = dgram.createSocket(familyOf(host))
-    try {
-      await bind(listener, host, options.listen?.port ?? 0)
-    } catch (error) {
-      await closeSocket(listener)
-      throw error
-    }
-    return new UdpRelay(listener, options)
-  }
-
-  /**
-   * For each client ("address:port"), the port of its upstream socket: the client's address as
-   * the server sees it. Listed once bound (before the first datagram reaches the server).
-   */
-  get upstreamPorts(): ReadonlyMap<string, number> {
-    const ports = new Map<string, number>()
-    for (const [client, { port }] of this.upstream) if (port !== undefined) ports.set(client, port)
-    return ports
-  }
-
-  /** Delayed, reordered and held datagrams not yet sent. */
-  get pending(): number {
-    let held = 0
-    for (const hold of this.holds) held += hold.waiting.length
-    return this.timers.size + held
-  }
-
-  /** Clients with an upstream socket now. */
-  get clients(): number {
-    return this.upstream.size
-  }
-
-  get closed(): boolean {
-    return this.closing !== undefined
-  }
-
-  addRule(spec: RuleSpec, action: { readonly kind: "hold" }): HoldHandle
-  addRule(spec: RuleSpec, action: Action): RuleHandle
-  addRule(spec: RuleSpec, action: Action): RuleHandle {
-    const number = ++this.rulesCreated
-    const label = spec.label ?? `${action.kind}#${number}`
-    const dir = spec.dir ?? "both"
-    const dirs = new Set<Direction>(dir === "both" ? ["up", "down"] : [dir])
-    const random = mulberry32(spec.seed ?? ruleSeed(this.options.seed ?? 0, number))
-    const parts: ConstructorParameters<typeof RuleHandle> = [
-      label,
-      action,
-      dirs,
-      matcherOf(spec.match),
-      selectorOf(spec.when ?? "all", random),
-      random,
-      (rule) => {
-        const at = this.rules.indexOf(rule)
-        if (at >= 0) this.rules.splice(at, 1)
-      }
-    ]
-    const rule = action.kind === "hold" ? new HoldHandle(parts, (packet, by) => this.sendLate(packet, by)) : new RuleHandle(...parts)
-    if (rule instanceof HoldHandle) this.holds.add(rule)
-    this.rules.push(rule)
-    return rule
-  }
-
-  drop(spec: RuleSpec = {}): RuleHandle {
-    return this.addRule(spec, { kind: "drop" })
-  }
-
-  /** Sends each chosen datagram, then `copies` (default 1) more of it. */
-  duplicate(spec: RuleSpec & { readonly copies?: number } = {}): RuleHandle {
-    return this.addRule(spec, { kind: "duplicate", copies: spec.copies ?? 1 })
-  }
-
-  /** Delays each chosen datagram by `ms`, or by a time drawn from `ms`..`maxMs`. */
-  delay(spec: RuleSpec & { readonly ms: number; readonly maxMs?: number }): RuleHandle {
-    return this.addRule(spec, spec.maxMs === undefined ? { kind: "delay", ms: spec.ms } : { kind: "delay", ms: spec.ms, maxMs: spec.maxMs })
-  }
-
-  /** Lets the next datagram (same direction, same client) overtake each chosen one. */
-  reorder(spec: RuleSpec & { readonly maxWaitMs?: number } = {}): RuleHandle {
-    return this.addRule(spec, { kind: "reorder", maxWaitMs: spec.maxWaitMs ?? 200 })
-  }
-
-  hold(spec: RuleSpec = {}): HoldHandle {
-    return this.addRule(spec, { kind: "hold" })
-  }
-
-  /** Removes every rule; held datagrams stay releasable through their handles. */
-  clearRules(): void {
-    this.rules.length = 0
-  }
-
-  /** Every event so far, in order (unless `keepEvents` is false). */
-  get events(): ReadonlyArray<RelayEvent> {
-    return this.log_.events
-  }
-
-  /** Calls `listener` with every event from now on; returns the way to stop. */
-  onEvent(listener: (event: RelayEvent) => void): () => void {
-    return this.log_.onEvent(listener)
-  }
-
-  /** The first event logged from now on that satisfies `predicate`; rejects after `timeoutMs`. */
-  next(predicate: (event: RelayEvent) => boolean, timeoutMs: number, what = "a matching event"): Promise<RelayEvent> {
-    if (this.closed) return Promise.reject(new Error(`relay: closed while waiting for ${what}`))
-    return this.log_.next(predicate, timeoutMs, what)
-  }
-
-  /** Like `next`, but an event already in the log counts too. */
-  waitFor(predicate: (event: RelayEvent) => boolean, timeoutMs: number, what = "a matching event"): Promise<RelayEvent> {
-    return this.log_.waitFor(predicate, timeoutMs, what)
-  }
-
-  /** Closes every socket, cancels delayed sends, discards held datagrams, rejects waiters. Idempotent. */
-  close(): Promise<void> {
-    this.closing ??= (async () => {
-      if (this.sweeper) clearInterval(this.sweeper)
-      for (const timer of this.timers) clearTimeout(timer)
-      this.timers.clear()
-      this.reordering.clear()
-      for (const hold of this.holds) hold.waiting.length = 0
-      this.rules.length = 0
-      this.log_.rejectAll(new Error("relay: closed while waiting for an event"))
-      await Promise.all([this.listener, ...[...this.upstream.values()].map((u) => u.socket)].map(closeSocket))
-    })()
-    return this.closing
-  }
-
-  /** `client` is the sender for "up", the addressee for "down". */
-  private receive(dir: Direction, client: Packet["clientAt"], bytes: Buffer) {
-    if (this.closed) return
-    const key = `${client.address}:${client.port}`
-    const packet: Packet = { dir, client: key, clientAt: client, text: bytes.toString("utf8"), seq: this.counters[dir].seen++, bytes }
-    if (!this.clientNumbers.has(key)) {
-      if (this.clientNumbers.size >= 65536) this.clientNumbers.clear()
-      this.clientNumbers.set(key, ++this.clientsSeen)
-    }
-    if (dir === "up" && !this.upstream.has(key) && this.upstream.size >= (this.options.maxClients ?? 1024)) {
-      this.counters.up.dropped++
-      return this.log("drop", packet, "too many clients")
-    }
-    // The first rule that both matches and selects this occurrence decides; later rules never see it.
-    for (const rule of [...this.rules]) {
-      if (!rule.dirs.has(dir) || !rule.matches(packet.text, packet)) continue
-      rule.matched++
-      if (!rule.selects(rule.matched)) continue
-      rule.fired++
-      this.apply(rule, packet)
-      return
-    }
-    this.log("forward", packet, undefined)
-    this.transmit(packet)
-  }
-
-  private apply(rule: RuleHandle, packet: Packet) {
-    const counters = this.counters[packet.dir]
-    const action = rule.action
-    switch (action.kind) {
-      case "drop":
-        counters.dropped++
-        this.log("drop", packet, rule.label)
-        return
-      case "duplicate":
-        counters.duplicated += action.copies
-        this.log("duplicate", packet, rule.label, { copies: action.copies })
-        for (let i = 0; i <= action.copies; i++) this.transmit(packet)
-        return
-      case "delay": {
-        const ms = action.maxMs === undefined ? action.ms : action.ms + Math.floor(rule.random() * (action.maxMs - action.ms + 1))
-        counters.delayed++
-        this.log("delay", packet, rule.label, { ms })
-        this.later(ms, () => this.sendLate(packet, rule.label))
-        return
-      }
-      case "reorder": {
-        const key = `${packet.dir} ${packet.client}`
-        // One datagram waits at a time: a second one chosen meanwhile simply passes it.
-        if (this.reordering.has(key)) {
-          this.log("forward", packet, undefined)
-          return this.transmit(packet)
-        }
-        counters.reordered++
-        this.log("reorder", packet, rule.label)
-        const timer = this.later(action.maxWaitMs, () => this.releaseReordered(key))
-        this.reordering.set(key, { packet, rule: rule.label, timer })
-        return
-      }
-      case "hold":
-        counters.held++
-        this.log("hold", packet, rule.label)
-        if (rule instanceof HoldHandle) rule.waiting.push(packet)
-        return
-    }
-  }
-
-  private later(ms: number, then: () => void): NodeJS.Timeout {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer)
-      then()
-    }, ms)
-    this.timers.add(timer)
-    return timer
-  }
-
-  private releaseReordered(key: string) {
-    const waiting = this.reordering.get(key)
-    if (waiting === undefined) return
-    this.reordering.delete(key)
-    clearTimeout(waiting.timer)
-    this.timers.delete(waiting.timer)
-    this.sendLate(waiting.packet, waiting.rule)
-  }
-
-  private sendLate(packet: Packet, rule: string) {
-    if (this.closed) return
-    this.log("release", packet, rule)
-    this.transmit(packet)
-  }
-
-  private transmit(packet: Packet) {
-    this.counters[packet.dir].forwarded++
-    if (packet.dir === "up") {
-      const upstream = this.upstreamFor(packet.client, packet.clientAt)
-      upstream.lastActive = this.now()
-      upstream.socket.send(packet.bytes, this.options.server.port, this.options.server.host)
-    } else {
-      const upstream = this.upstream.get(packet.client)
-      if (upstream) upstream.lastActive = this.now()
-      this.listener.send(packet.bytes, packet.clientAt.port, packet.clientAt.address)
-    }
-    // A datagram waiting to be overtaken goes right after the one that overtook it.
-    const key = `${packet.dir} ${packet.client}`
-    if (this.reordering.get(key)?.packet !== packet) this.releaseReordered(key)
-  }
-
-  /**
-   * The client's own socket toward the server, opened on first use. Sends made while it is
-   * still binding are queued by node:dgram in order, so no datagram waits on an await here.
-   */
-  private upstreamFor(client: string, clientAddress: Packet["clientAt"]): Upstream {
-    const existing = this.upstream.get(client)
-    if (existing) return existing
-    const socket = dgram.createSocket(familyOf(this.options.server.host))
-    const entry: Upstream = { socket, port: undefined, lastActive: this.now() }
-    socket.on("error", (error) => this.errors.push(error))
-    socket.on("message", (bytes, from) => {
-      // Only the server's replies belong to this client.
-      if (from.port === this.options.server.port) this.receive("down", clientAddress, bytes)
-    })
-    socket.bind(0, this.options.upstreamHost ?? "127.0.0.1", () => {
-      entry.port = socket.address().port
-    })
-    this.upstream.set(client, entry)
-    return entry
-  }
-
-  private closeIdle(idleMs: number) {
-    const now = this.now()
-    for (const [client, entry] of this.upstream) {
-      if (now - entry.lastActive < idleMs) continue
-      this.upstream.delete(client)
-      void closeSocket(entry.socket)
-    }
-  }
-
-  private log(kind: RelayEventKind, packet: Packet, rule: string | undefined, extra: { copies?: number; ms?: number } = {}) {
-    this.log_.add({
-      kind,
-      dir: packet.dir,
-      client: packet.client,
-      clientNumber: this.clientNumbers.get(packet.client) ?? 0,
-      text: packet.text,
-      bytes: packet.bytes,
-      seq: packet.seq,
-      at: this.now() - this.startedAt,
-      rule,
-      copies: extra.copies,
-      ms: extra.ms
-    })
-  }
+interface Client {
+  readonly number: number
+  fromClient: number
+  fromServer: number
 }
 
-export const startRelay = (options: RelayOptions): Promise<UdpRelay> => UdpRelay.start(options)
+const familyOf = (host: string) => (host.includes(":") ? "udp6" : "udp4")
+const bytesOf = (text: string | Uint8Array) => (typeof text === "string" ? Buffer.from(text, "latin1") : text)
+const isBack = (each: Rewritten): each is { readonly back: string | Uint8Array } => typeof each === "object" && "back" in each
 
-/** The relay as a scoped resource: closed when the scope closes. */
-export const relayResource = (options: RelayOptions): Effect.Effect<UdpRelay, never, Scope.Scope> =>
-  Effect.acquireRelease(
-    Effect.promise(() => startRelay(options)),
-    (relay) => Effect.promise(() => relay.close())
-  )
+export const makeRelay = (options: RelayOptions): Effect.Effect<Relay, UdpError, Udp | Scope.Scope> =>
+  Effect.gen(function*() {
+    const udp = yield* Udp
+    const scope = yield* Effect.scope
+    const elapsed = elapsedFrom(yield* Effect.clock)
+    const events = yield* Effect.acquireRelease(PubSub.unbounded<RelayEvent>(), PubSub.shutdown)
+    const run = yield* FiberSet.makeRuntime<never, void, never>()
+    const listenHost = options.listen?.host ?? "127.0.0.1"
+    const listener = yield* udp.open({ host: listenHost, port: options.listen?.port ?? 0, family: familyOf(listenHost) })
+    const server: Endpoint = { address: options.server.host, port: options.server.port }
+
+    const rules: Array<ActiveRule> = []
+    /** Per client ("address:port"): its socket toward the server. */
+    const upstream = new Map<string, Upstream>()
+    const clients = new Map<string, Client>()
+    /** Per direction and client: a datagram waiting for the next one to pass it. */
+    const reordering = new Map<string, { readonly packet: Packet; readonly rule: string }>()
+    const seen: Record<Direction, number> = { up: 0, down: 0 }
+    let rulesAdded = 0
+    let clientsSeen = 0
+    let published = 0
+
+    const publish = (kind: RelayEventKind, packet: Packet, rule: string | undefined, extra: Partial<Pick<RelayEvent, "copies" | "ms" | "sent">> = {}) =>
+      void events.unsafeOffer({
+        index: published++,
+        kind,
+        dir: packet.dir,
+        client: packet.client,
+        clientNumber: clients.get(packet.client)?.number ?? 0,
+        text: packet.text,
+        bytes: packet.bytes,
+        seq: packet.seq,
+        at: elapsed(),
+        rule,
+        copies: extra.copies,
+        ms: extra.ms,
+        sent: extra.sent
+      })
+
+    /**
+     * The client's own socket toward the server, opened on first use. Datagrams sent while
+     * it opens wait in order and go as soon as it is bound.
+     */
+    const upstreamFor = (key: string, clientAt: Endpoint): Upstream => {
+      const existing = upstream.get(key)
+      if (existing) return existing
+      const entry: Upstream = { socket: undefined, scope: undefined, waiting: [], lastActive: elapsed() }
+      upstream.set(key, entry)
+      run(Effect.gen(function*() {
+        const own = yield* Scope.fork(scope, ExecutionStrategy.sequential)
+        entry.scope = own
+        const socket = yield* udp.open({ host: options.upstreamHost ?? "127.0.0.1", family: familyOf(server.address) }).pipe(
+          Scope.extend(own)
+        )
+        // Only the server's replies belong to this client.
+        yield* socket.onDatagram((datagram) => {
+          if (datagram.port === server.port) receive("down", clientAt, datagram.data)
+        }).pipe(Scope.extend(own))
+        entry.socket = socket
+        for (const bytes of entry.waiting.splice(0)) socket.sendNow(bytes, server)
+      }).pipe(
+        Effect.catchAll((error) =>
+          Effect.sync(() => upstream.get(key) === entry && upstream.delete(key)).pipe(
+            Effect.zipRight(Effect.logWarning(`relay: no socket toward the server for ${key}: ${error.message}`))
+          )
+        )
+      ))
+      return entry
+    }
+
+    const deliver = (dir: Direction, key: string, clientAt: Endpoint, bytes: Uint8Array) => {
+      if (dir === "down") {
+        const entry = upstream.get(key)
+        if (entry) entry.lastActive = elapsed()
+        return listener.sendNow(bytes, clientAt)
+      }
+      const entry = upstreamFor(key, clientAt)
+      entry.lastActive = elapsed()
+      if (entry.socket) entry.socket.sendNow(bytes, server)
+      else entry.waiting.push(bytes)
+    }
+
+    /** Sends `packet` on; a datagram waiting to be overtaken goes right after the one that overtook it. */
+    const transmit = (packet: Packet, bytes: ReadonlyArray<Uint8Array> = [packet.bytes]) => {
+      for (const each of bytes) deliver(packet.dir, packet.client, packet.clientAt, each)
+      const key = `${packet.dir} ${packet.client}`
+      if (bytes.length > 0 && reordering.get(key)?.packet !== packet) releaseReordered(key)
+    }
+
+    const sendLate = (packet: Packet, rule: string) => {
+      publish("release", packet, rule)
+      transmit(packet)
+    }
+
+    const releaseReordered = (key: string) => {
+      const waiting = reordering.get(key)
+      if (waiting === undefined) return
+      reordering.delete(key)
+      sendLate(waiting.packet, waiting.rule)
+    }
+
+    const later = (ms: number, then: () => void) => void run(Effect.sleep(Duration.millis(ms)).pipe(Effect.zipRight(Effect.sync(then))))
+
+    const apply = (rule: ActiveRule, packet: Packet, client: Client) => {
+      const action = rule.action
+      switch (action.kind) {
+        case "drop":
+          return publish("drop", packet, rule.label)
+        case "duplicate":
+          publish("duplicate", packet, rule.label, { copies: action.copies })
+          for (let i = 0; i <= action.copies; i++) transmit(packet)
+          return
+        case "delay": {
+          const ms = action.maxMs === undefined ? action.ms : action.ms + Math.floor(rule.draw() * (action.maxMs - action.ms + 1))
+          publish("delay", packet, rule.label, { ms })
+          return later(ms, () => sendLate(packet, rule.label))
+        }
+        case "reorder": {
+          const key = `${packet.dir} ${packet.client}`
+          // One datagram waits at a time: a second one chosen meanwhile simply passes it.
+          if (reordering.has(key)) {
+            publish("forward", packet, undefined)
+            return transmit(packet)
+          }
+          publish("reorder", packet, rule.label)
+          const waiting = { packet, rule: rule.label }
+          reordering.set(key, waiting)
+          return later(action.maxWaitMs, () => reordering.get(key) === waiting && releaseReordered(key))
+        }
+        case "hold":
+          publish("hold", packet, rule.label)
+          return void rule.waiting.push(packet)
+        case "rewrite": {
+          const out = action.into(packet.text, packet, { client: client.number, fromClient: client.fromClient, fromServer: client.fromServer })
+          const on = out.flatMap((each) => (isBack(each) ? [] : [bytesOf(each)]))
+          publish("rewrite", packet, rule.label, { sent: on.length })
+          transmit(packet, on)
+          const back = packet.dir === "up" ? "down" : "up"
+          for (const each of out) if (isBack(each)) deliver(back, packet.client, packet.clientAt, bytesOf(each.back))
+          return
+        }
+      }
+    }
+
+    /** `clientAt` is the sender for "up", the addressee for "down". */
+    const receive = (dir: Direction, clientAt: Endpoint, bytes: Uint8Array) => {
+      const key = `${clientAt.address}:${clientAt.port}`
+      let client = clients.get(key)
+      if (client === undefined) {
+        if (clients.size >= 65536) clients.clear()
+        clients.set(key, client = { number: ++clientsSeen, fromClient: 0, fromServer: 0 })
+      }
+      if (dir === "up") client.fromClient++
+      else client.fromServer++
+      const packet: Packet = { dir, client: key, clientAt, text: latin1(bytes), seq: seen[dir]++, bytes }
+      if (dir === "up" && !upstream.has(key) && upstream.size >= (options.maxClients ?? 1024)) {
+        return publish("drop", packet, "too many clients")
+      }
+      // The first rule that both matches and selects this occurrence decides; later rules never see it.
+      for (const rule of [...rules]) {
+        if (!rule.dirs.has(dir) || !rule.matches(packet.text, packet)) continue
+        rule.matched++
+        if (!rule.selects(rule.matched)) continue
+        rule.fired++
+        return apply(rule, packet, client)
+      }
+      publish("forward", packet, undefined)
+      transmit(packet)
+    }
+
+    const add = (rule: Rule): RuleHandle => {
+      const number = ++rulesAdded
+      const label = rule.label ?? `${rule.action.kind}#${number}`
+      const dir = rule.dir ?? "both"
+      const draw = drawsFrom(rule.seed ?? ruleSeed(options.seed ?? 0, number))
+      const active: ActiveRule = {
+        label,
+        action: rule.action,
+        dirs: new Set<Direction>(dir === "both" ? ["up", "down"] : [dir]),
+        matches: matcherOf(rule.match),
+        selects: selectorOf(rule.when ?? "all", draw),
+        draw,
+        matched: 0,
+        fired: 0,
+        waiting: []
+      }
+      rules.push(active)
+      return {
+        label,
+        counts: Effect.sync(() => ({ matched: active.matched, fired: active.fired })),
+        held: Effect.sync(() => active.waiting.map((packet) => packet.text)),
+        release: (count = Infinity) =>
+          Effect.sync(() => {
+            const released = active.waiting.splice(0, count)
+            for (const packet of released) sendLate(packet, label)
+            return released.length
+          }),
+        remove: Effect.sync(() => {
+          const at = rules.indexOf(active)
+          if (at >= 0) rules.splice(at, 1)
+        })
+      }
+    }
+    for (const rule of options.rules ?? []) add(rule)
+
+    const idleMs = options.idleMs
+    if (idleMs !== undefined) {
+      const closeIdle = Effect.suspend(() => {
+        const now = elapsed()
+        const idle = [...upstream].filter(([, entry]) => entry.socket !== undefined && now - entry.lastActive >= idleMs)
+        for (const [key] of idle) upstream.delete(key)
+        return Effect.forEach(idle, ([, entry]) => Scope.close(entry.scope!, Exit.void), { discard: true })
+      })
+      yield* closeIdle.pipe(Effect.repeat(Schedule.spaced(Duration.millis(Math.max(50, idleMs / 4)))), Effect.forkScoped)
+    }
+
+    yield* listener.onDatagram((datagram) => receive("up", { address: datagram.address, port: datagram.port }, datagram.data))
+    return {
+      port: listener.local.port,
+      subscribe: PubSub.subscribe(events),
+      add: (rule) => Effect.sync(() => add(rule))
+    }
+  })

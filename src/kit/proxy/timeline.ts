@@ -1,6 +1,6 @@
 import { citation } from "../conformance/requirements.js"
 import { type Conversation, heard, lintClientMessage, lintServerMessage, newConversation } from "../conformance/lint.js"
-import type { RelayEvent } from "./relay.js"
+import type { RelayEvent } from "./relay-events.js"
 
 /**
  * The proxy's timeline: one line per datagram, with the time, who sent it to whom, what
@@ -50,6 +50,8 @@ const fateOf = (event: RelayEvent): { readonly text: string; readonly colour: st
       return { text: "HELD", colour: paint.late }
     case "release":
       return { text: "late", colour: paint.late }
+    case "rewrite":
+      return { text: "EDITED", colour: paint.fault }
     case "forward":
       return { text: "", colour: "" }
   }

@@ -4,6 +4,7 @@ import { type Endpoint, Udp, type UdpError } from "../net/udp.js"
 import { encodeClientMessage } from "../protocol/messages.js"
 import type { SessionEnd } from "../protocol/reader.js"
 import { ownStanding } from "../protocol/summary.js"
+import { noteText } from "../client/status.js"
 import { type Brain, decide, hear, newBrain, type Strategy } from "./brain.js"
 
 export interface BotsOptions {
@@ -111,7 +112,7 @@ const playOne = (
         if (report.letter !== undefined && before.letter === undefined) {
           yield* Effect.logInfo(`${name}: joined as ${report.letter}`)
         }
-        if (report.note !== undefined) yield* Effect.logDebug(`${name}: ${report.note}`)
+        if (report.note !== undefined) yield* Effect.logDebug(`${name}: ${noteText(report.note)}`)
         if (report.ending && !before.ending) {
           yield* Effect.logInfo(`${name}: ${describe(report.ending)}`)
           yield* Deferred.succeed(ended, report.ending)

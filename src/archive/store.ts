@@ -86,20 +86,25 @@ export const insertPlaying = (sql: Sql, row: PlayingRow) =>
     })
   }`
 
+export const gameStatement = (sql: Sql, id: GameId): Statement<GameRow> => sql<GameRow>`SELECT * FROM games WHERE id = ${id}`
+
 export const gameRow = (sql: Sql, id: GameId): Effect.Effect<Option.Option<GameRow>, SqlError> =>
-  Effect.map(sql<GameRow>`SELECT * FROM games WHERE id = ${id}`, (rows) => Option.fromNullable(rows[0]))
+  Effect.map(gameStatement(sql, id), (rows) => Option.fromNullable(rows[0]))
 
-export const playingIds = (sql: Sql) =>
-  Effect.map(sql<{ id: string }>`SELECT id FROM games WHERE outcome = 'playing'`, (rows) => rows.map((row) => row.id))
+/** Down the partial index `games_playing`: the few games in play, whatever the size of the archive. */
+export const playingStatement = (sql: Sql): Statement<{ id: string }> => sql<{ id: string }>`SELECT id FROM games WHERE outcome = 'playing'`
 
+export const playingIds = (sql: Sql) => Effect.map(playingStatement(sql), (rows) => rows.map((row) => row.id))
+
+/** Every id, for comparing with the files on disk at start (the one query that reads them all). */
 export const allIds = (sql: Sql) => Effect.map(sql<{ id: string }>`SELECT id FROM games`, (rows) => rows.map((row) => row.id))
+
+export const mapNameStatement = (sql: Sql, digest: string): Statement<{ map_name: string }> =>
+  sql<{ map_name: string }>`SELECT map_name FROM games WHERE map_digest = ${digest} LIMIT 1`
 
 /** The name an earlier game gave the map with this digest. */
 export const mapNameOf = (sql: Sql, digest: string) =>
-  Effect.map(
-    sql<{ map_name: string }>`SELECT map_name FROM games WHERE map_digest = ${digest} LIMIT 1`,
-    (rows) => Option.fromNullable(rows[0]?.map_name)
-  )
+  Effect.map(mapNameStatement(sql, digest), (rows) => Option.fromNullable(rows[0]?.map_name))
 
 /**
  * A game's row made from its recording, with its standings, and the leaderboard brought up

@@ -106,48 +106,53 @@ export const mapNameStatement = (sql: Sql, digest: string): Statement<{ map_name
 export const mapNameOf = (sql: Sql, digest: string) =>
   Effect.map(mapNameStatement(sql, digest), (rows) => Option.fromNullable(rows[0]?.map_name))
 
+export interface IndexedGame {
+  readonly id: GameId
+  readonly mapName: string
+  readonly outcome: Outcome
+  readonly failure: string | undefined
+}
+
+/** The rows of the games and players tables that hold a game made from its recording. */
+export const indexedRows = (game: IndexedGame, facts: RecordingFacts) => ({
+  game: {
+    id: game.id,
+    map_name: game.mapName,
+    map_digest: facts.mapDigest,
+    seed: facts.seed,
+    variant: facts.variant,
+    dialect: facts.dialect,
+    program: facts.program,
+    started_ms: facts.startedMs,
+    duration_ms: facts.durationMs,
+    moves: facts.moves,
+    outcome: game.outcome,
+    failure: game.failure ?? null
+  },
+  players: facts.standings.map((each) => ({
+    game_id: game.id,
+    letter: each.letter,
+    name: each.name,
+    purse: each.purse,
+    rank: each.rank,
+    started_ms: facts.startedMs,
+    map_name: game.mapName
+  }))
+})
+
 /**
  * A game's row made from its recording, with its standings, and the leaderboard brought up
  * to date if it was played to its end. The caller has checked, in the same transaction,
  * that the game is not indexed yet (no row, or one still `playing`): each game counts once.
  */
-export const writeIndexed = (
-  sql: Sql,
-  game: { readonly id: GameId; readonly mapName: string; readonly outcome: Outcome; readonly failure: string | undefined },
-  facts: RecordingFacts
-) =>
+export const writeIndexed = (sql: Sql, game: IndexedGame, facts: RecordingFacts) =>
   Effect.gen(function*() {
-    const row = {
-      id: game.id,
-      map_name: game.mapName,
-      map_digest: facts.mapDigest,
-      seed: facts.seed,
-      variant: facts.variant,
-      dialect: facts.dialect,
-      program: facts.program,
-      started_ms: facts.startedMs,
-      duration_ms: facts.durationMs,
-      moves: facts.moves,
-      outcome: game.outcome,
-      failure: game.failure ?? null
-    }
-    yield* sql`INSERT INTO games ${sql.insert(row)} ON CONFLICT (id) DO UPDATE SET ${
-      sql.update(row, ["id", "map_name"])
+    const rows = indexedRows(game, facts)
+    yield* sql`INSERT INTO games ${sql.insert(rows.game)} ON CONFLICT (id) DO UPDATE SET ${
+      sql.update(rows.game, ["id", "map_name"])
     }`
     yield* sql`DELETE FROM players WHERE game_id = ${game.id}`
-    if (facts.standings.length > 0) {
-      yield* sql`INSERT INTO players ${
-        sql.insert(facts.standings.map((each) => ({
-          game_id: game.id,
-          letter: each.letter,
-          name: each.name,
-          purse: each.purse,
-          rank: each.rank,
-          started_ms: facts.startedMs,
-          map_name: game.mapName
-        })))
-      }`
-    }
+    if (rows.players.length > 0) yield* sql`INSERT INTO players ${sql.insert(rows.players)}`
     if (game.outcome !== "game over") return
     // A name twice in one game (two players called Alice) counts once, with its better line.
     const byName = new Map<string, { name: string; rank: number; purse: number }>()

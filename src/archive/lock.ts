@@ -16,6 +16,8 @@ export const holdDirectory = (dataDir: string): Effect.Effect<void, ArchiveError
     const sql = yield* openClient(path, { disableWAL: true })
     yield* Effect.all([
       sql.unsafe("PRAGMA busy_timeout = 0"),
+      // No journal file beside it: nothing is ever written.
+      sql.unsafe("PRAGMA journal_mode = MEMORY"),
       sql.unsafe("PRAGMA locking_mode = EXCLUSIVE"),
       // The exclusive lock taken here is kept after the commit, until the connection closes.
       sql.unsafe("BEGIN EXCLUSIVE"),

@@ -9,7 +9,8 @@ import { recordGame } from "../../src/recording/writer.js"
 
 /**
  * A game played by the real core and recorded by the real recorder, with no sockets: the
- * players join, then walk in turn to the nearest gold, `moves` keys in all or to the end.
+ * players join, then walk in turn to the nearest gold, `moves` keys in all or to the end
+ * (at most 10,000).
  * What the file holds replays with `nuggets replay --check`.
  */
 export interface PlayOptions {
@@ -48,11 +49,15 @@ export const playRecorded = (options: PlayOptions): Effect.Effect<GameState, unk
     options.players.forEach((name, i) => take(`client-${i}`, { _tag: "Play", name }))
     const { map } = options
     const passable = (cell: number) => isSpot(map.cells[cell]!)
-    for (let pressed = 0; !state.over && pressed < (options.moves ?? Infinity); pressed++) {
-      const mover = state.players[pressed % state.players.length]!
+    // Walkers in turn can swap places back and forth for ever: after a while with no gold taken, the first walks alone.
+    let sinceGold = 0
+    for (let pressed = 0; !state.over && pressed < (options.moves ?? 10_000); pressed++) {
+      const mover = state.players[sinceGold > 20 ? 0 : pressed % state.players.length]!
+      const goldBefore = state.goldRemaining
       const key = firstStepOnGrid(map.rows, map.cols, mover.position, passable, (cell) => state.gold.has(cell))
       if (key === undefined) break
       take(mover.client, { _tag: "Key", key })
+      sinceGold = state.goldRemaining === goldBefore ? sinceGold + 1 : 0
       if (options.pace !== undefined) yield* Effect.sleep(options.pace)
     }
     return state

@@ -242,6 +242,18 @@ describe("opening an archive", () => {
 })
 
 describe("nuggets archive list", () => {
+  it.scoped("lists the index as it stands while a host owns the directory, indexing nothing", () =>
+    Effect.gen(function*() {
+      const { owner, dataDir } = yield* ownedArchive()
+      yield* owner.indexRecording(dropRecording(dataDir, "kept", handmadeRecording({ map: "small.txt", started: "2026-01-01T09:00:00Z", end: "shut down" })))
+      dropRecording(dataDir, "later", handmadeRecording({ map: "small.txt", started: "2026-01-02T09:00:00Z", end: "shut down" }))
+      const listed = yield* Effect.promise(() => nuggetsInProcess("archive", "list", "--data", dataDir))
+      expect(listed).toMatchObject({ code: 0, stderr: "" })
+      expect(listed.stdout).toContain("\nkept ")
+      expect(listed.stdout).not.toContain("later")
+    }))
+
+
   it("indexes what it finds when no host runs, then lists the games, newest first, a page at a time", async () => {
     const smallDigest = digestOf(mapTextOf("small.txt"))
     const dataDir = freshDir()

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Exit, Scope } from "effect"
+import { Effect, Either, Exit, Layer, Scope } from "effect"
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { openArchive } from "../src/archive/archive.js"
+import { Archive, archiveLayer, ArchiveOwner, archiveOwnerLayer, openArchive } from "../src/archive/archive.js"
 import { dataDirectory } from "../src/archive/dataDir.js"
 import { openClient } from "../src/archive/database.js"
 import { mapText } from "../src/core/map.js"
@@ -198,6 +198,20 @@ describe("opening an archive", () => {
       expect((yield* reader.pastGames()).games).toEqual([game])
       yield* Scope.close(scope, Exit.void)
       yield* Effect.scoped(reader.own)
+    }))
+
+  it.effect("as layers: the archive, and its owner for as long as the layer lives, as a host composes them", () =>
+    Effect.gen(function*() {
+      const dataDir = freshDir()
+      dropRecording(dataDir, "g", handmadeRecording({ map: "small.txt", started: "2026-01-01T00:00:00Z", end: "shut down" }))
+      const host = archiveOwnerLayer.pipe(Layer.provideMerge(archiveLayer({ dataDir, create: true })))
+      const listed = yield* Effect.gen(function*() {
+        expect((yield* (yield* ArchiveOwner).reconcile()).indexed).toEqual(["g"])
+        return (yield* (yield* Archive).pastGames()).games.map((game) => game.id)
+      }).pipe(Effect.provide(host))
+      expect(listed).toEqual(["g"])
+      // Released with the layer: another process could own the directory now.
+      yield* Effect.scoped(Effect.flatMap(openArchive({ dataDir, create: false }), (archive) => archive.own))
     }))
 
   it.scoped("refuses a database that is not an archive, and leaves it as it was", () =>

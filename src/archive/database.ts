@@ -12,7 +12,9 @@ import { applicationId, migrate } from "./schema.js"
  * Opening the archive's database: the data directory made if asked (0700, as the XDG
  * convention has it), the SQLite file opened in WAL mode (readers never wait for the
  * writer, and a killed writer leaves the last committed state), checked to be ours, and
- * its tables brought up to date.
+ * its tables brought up to date. better-sqlite3 builds SQLite to sync a WAL database at
+ * checkpoints only (synchronous NORMAL): a killed process loses nothing committed, a power
+ * cut may lose the last few commits, which the next `reconcile` makes again from the files.
  */
 
 const what = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause))

@@ -1,4 +1,4 @@
-import { Effect, Either, Logger, LogLevel } from "effect"
+import { Effect, Either } from "effect"
 import { standings as standingsOfState } from "../core/state.js"
 import type { Variant } from "../core/rules.js"
 import type { Dialect } from "../protocol/dialect.js"
@@ -38,8 +38,7 @@ export const ranked = (players: ReadonlyArray<{ readonly letter: string; readonl
 const standingsWhereItStopped = (recording: Recording): Effect.Effect<ReadonlyArray<Standing>> =>
   replayRecording(recording).pipe(
     Effect.map((result) => ranked(standingsOfState(result.state))),
-    Effect.orElseSucceed(() => []),
-    Logger.withMinimumLogLevel(LogLevel.None)
+    Effect.orElseSucceed(() => [])
   )
 
 /** The facts of the recording `text`, whose file is `file` (for the reason, if it cannot be read). */

@@ -120,7 +120,7 @@ export interface Reconciled {
   readonly indexed: ReadonlyArray<GameId>
   /** Games that were in play when their host died, now `interrupted`. */
   readonly interrupted: ReadonlyArray<GameId>
-  /** Rows whose recording is gone (deleted by hand, or never written): removed from the index. */
+  /** Rows whose recording is gone (deleted by hand, never written) or can no longer be read: removed from the index. */
   readonly removed: ReadonlyArray<GameId>
   /** Recordings that cannot be indexed, with why; the files are left as they are. */
   readonly skipped: ReadonlyArray<{ readonly file: string; readonly reason: string }>

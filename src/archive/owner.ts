@@ -44,7 +44,8 @@ export interface ArchiveOwnerService {
    * At start: indexes every recording on disk that has no row, marks `interrupted` each
    * game that was in play when the last owner died (its recording has no end), and drops
    * the rows of recordings that are gone. `maps` names the maps of recordings found on
-   * disk (else an earlier game's name for the same map, else `map <digest>`).
+   * disk (else an earlier game's name for the same map, else `map <digest>`). Call it once,
+   * at start, before the first game starts: a game in play would be called interrupted.
    */
   readonly reconcile: (maps?: ReadonlyArray<KnownMap>) => Effect.Effect<Reconciled, ArchiveError>
 }

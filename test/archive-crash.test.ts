@@ -1,7 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { type ArchiveService, openArchive } from "../src/archive/archive.js"
 import { openDatabase } from "../src/archive/database.js"
@@ -9,7 +8,10 @@ import { recordingFacts } from "../src/archive/facts.js"
 import type { ArchivedGame } from "../src/archive/model.js"
 import { Program, projectDir } from "./cli/process.js"
 import { nuggetsInProcess } from "./cli/in-process.js"
+import { scratchFolders } from "./archive/recordings.js"
 import { referenceLeaderboard } from "./archive/reference.js"
+
+const freshDir = scratchFolders("archive-crash")
 
 /** Every past game, page after page. */
 const everyGame = (archive: ArchiveService) =>
@@ -27,7 +29,7 @@ const everyGame = (archive: ArchiveService) =>
 describe("after SIGKILL of a process writing games", () => {
   it.scopedLive("nothing recorded is lost, the games in play are interrupted but replay, and the index is sound and agrees with the files", () =>
     Effect.gen(function*() {
-      const dataDir = mkdtempSync(join(tmpdir(), "nuggets-archive-crash-"))
+      const dataDir = freshDir()
       const child = Program.start([process.execPath, "--import", "tsx", join(projectDir, "test/archive/crash-child.ts"), dataDir])
       const ready = yield* Effect.promise(() => child.line(/^ready /, 60_000))
       const { ended, playing } = JSON.parse(ready.slice("ready ".length)) as { ended: Array<string>; playing: Array<string> }

@@ -2,8 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { Statement } from "@effect/sql/Statement"
 import { Effect } from "effect"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { rmSync } from "node:fs"
 import { join } from "node:path"
 import { type ArchiveService, openArchive } from "../src/archive/archive.js"
 import { openDatabase } from "../src/archive/database.js"
@@ -16,8 +15,10 @@ import {
   playersStatement,
   playingStatement
 } from "../src/archive/store.js"
-import { dropRecording, handmadeRecording, mapTextOf } from "./archive/recordings.js"
+import { dropRecording, handmadeRecording, mapTextOf, scratchFolders } from "./archive/recordings.js"
 import { referenceLeaderboard, referencePastGames, referenceStandings, type ReferenceGame } from "./archive/reference.js"
+
+const freshDir = scratchFolders("archive-queries")
 
 /** A seeded generator of numbers in [0, 1): the same archive every run. */
 const generator = (seed: number) => () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
@@ -84,7 +85,7 @@ const agreesWithReference = (archive: ArchiveService, games: ReadonlyArray<Refer
 describe("the archive's queries", () => {
   it.scoped("pages, filters and the leaderboard agree with the plain reference; dropping games makes the leaderboard again", () =>
     Effect.gen(function*() {
-      const dataDir = mkdtempSync(join(tmpdir(), "nuggets-archive-queries-"))
+      const dataDir = freshDir()
       const games = randomArchive(dataDir, 90)
       const archive = yield* openArchive({ dataDir, create: true })
       const owner = yield* archive.own
@@ -101,7 +102,7 @@ describe("the archive's queries", () => {
 
   it.scoped("a page limit out of range is brought within 1..100, and an empty filter is none", () =>
     Effect.gen(function*() {
-      const dataDir = mkdtempSync(join(tmpdir(), "nuggets-archive-queries-"))
+      const dataDir = freshDir()
       randomArchive(dataDir, 3)
       const archive = yield* openArchive({ dataDir, create: true })
       yield* Effect.scoped(Effect.flatMap(archive.own, (owner) => owner.reconcile()))
@@ -131,7 +132,7 @@ const indexed = (steps: ReadonlyArray<string>) =>
 describe("every query the archive makes goes by an index (EXPLAIN QUERY PLAN)", () => {
   it.scoped("pages with every filter, with and without a cursor; one game; standings; the leaderboard; the games in play; a map's name", () =>
     Effect.gen(function*() {
-      const sql = yield* openDatabase(mkdtempSync(join(tmpdir(), "nuggets-archive-plan-")))
+      const sql = yield* openDatabase(freshDir())
       const cursor = { startedMs: 1, id: "x" }
       const statements: Array<[string, Statement<unknown>, boolean]> = []
       for (const player of [undefined, "alice"]) {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Exit, Layer, Scope } from "effect"
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { Archive, archiveLayer, ArchiveOwner, archiveOwnerLayer, openArchive } from "../src/archive/archive.js"
 import { dataDirectory } from "../src/archive/dataDir.js"
@@ -11,10 +10,10 @@ import { parseStandings } from "../src/protocol/summary.js"
 import { digestOf, parseRecording } from "../src/recording/format.js"
 import { nuggetsInProcess } from "./cli/in-process.js"
 import { playRecorded } from "./archive/play.js"
-import { dropRecording, handmadeRecording, mapTextOf } from "./archive/recordings.js"
+import { dropRecording, handmadeRecording, mapTextOf, scratchFolders } from "./archive/recordings.js"
 import { loadMap, walkRecording } from "./support.js"
 
-const freshDir = () => mkdtempSync(join(tmpdir(), "nuggets-archive-"))
+const freshDir = scratchFolders("archive")
 const small = loadMap("small.txt")
 const smallStart = { mapName: "small", mapText: mapText(small), seed: 3, variant: "classic", dialect: "spec" } as const
 /** The archive in a new directory, owned. */

@@ -1,4 +1,6 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { afterAll } from "@effect/vitest"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { specRules } from "../../src/core/rules.js"
 import { summaryText } from "../../src/protocol/dialect.js"
@@ -49,4 +51,17 @@ export const dropRecording = (dataDir: string, id: string, text: string): string
   const file = join(dataDir, "games", `${id}.ndjson`)
   writeFileSync(file, text)
   return file
+}
+
+/** Makes temporary folders for a test file (`nuggets-<name>-...`), all removed after its tests. */
+export const scratchFolders = (name: string) => {
+  const made: Array<string> = []
+  afterAll(() => {
+    for (const dir of made) rmSync(dir, { recursive: true, force: true })
+  })
+  return () => {
+    const dir = mkdtempSync(join(tmpdir(), `nuggets-${name}-`))
+    made.push(dir)
+    return dir
+  }
 }

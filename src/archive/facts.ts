@@ -2,7 +2,7 @@ import { Effect, Either } from "effect"
 import { standings as standingsOfState } from "../core/state.js"
 import type { Variant } from "../core/rules.js"
 import type { Dialect } from "../protocol/dialect.js"
-import { parseStandings, withPlaces } from "../protocol/summary.js"
+import { parseStandings, byPlace } from "../protocol/summary.js"
 import { isMessage, parseRecording, type Recording } from "../recording/format.js"
 import { replayRecording } from "../recording/replay.js"
 import { UnreadableRecording } from "./errors.js"
@@ -29,7 +29,7 @@ export interface RecordingFacts {
 
 /** Players ranked: most nuggets first, equal purses sharing a rank. */
 export const ranked = (players: ReadonlyArray<{ readonly letter: string; readonly name: string; readonly purse: number }>): ReadonlyArray<Standing> =>
-  withPlaces(players).map(({ letter, name, purse, place }) => ({ rank: place, letter, name, purse }))
+  byPlace(players).map(({ letter, name, purse, place }) => ({ rank: place, letter, name, purse }))
 
 /**
  * Where a game stood when its recording stops, replayed with the real core; none when it

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { buildExecutable } from "../scripts/build.js"
+import { dropRecording, handmadeRecording } from "./archive/recordings.js"
 import { Program, projectDir, run } from "./cli/process.js"
 import { collectAllGold, gridOf, TestClient } from "./server/harness.js"
 
@@ -83,5 +84,39 @@ describe("the single executable, run where there is no node_modules", () => {
     expect(server.stdout.filter((line) => line !== "").at(-1)).toBe("A   250 Alice")
     await player.close()
     await watcher.close()
+  })
+
+  it("keeps an archive with SQLite alone in an empty folder: the addon comes out of the executable and leaves no file behind", async () => {
+    const alone = mkdtempSync(join(tmpdir(), "nuggets-alone-"))
+    try {
+      copyFileSync(nuggets, join(alone, "nuggets"))
+      chmodSync(join(alone, "nuggets"), 0o755)
+      const data = join(alone, "data")
+      const players = [{ letter: "A", name: "Alice", purse: 150 }, { letter: "B", name: "Bob", purse: 100 }]
+      dropRecording(data, "first", handmadeRecording({ map: "small.txt", started: "2026-01-01T09:00:00Z", players, end: "game over" }))
+      // The addon's temporary file goes where TMPDIR says: this folder, empty again afterwards.
+      const temporary = join(alone, "tmp")
+      mkdirSync(temporary)
+      const env = { ...process.env, TMPDIR: temporary }
+      const listed = await run(["./nuggets", "archive", "list", "--data", "data"], { cwd: alone, env })
+      expect(listed.stderr).toBe(`${data}: 1 recording indexed\n`)
+      expect(listed.stdout).toContain("first  2026-01-01 09:00")
+      expect(listed.stdout).toContain("game over  Alice 150, Bob 100")
+      expect(listed.code).toBe(0)
+      // Read back from the database the first run wrote: nothing to index this time.
+      const again = await run(["./nuggets", "archive", "list", "--data", "data", "--player", "bob"], { cwd: alone, env })
+      expect(again).toMatchObject({ code: 0, stderr: "" })
+      expect(again.stdout).toContain("Alice 150, Bob 100")
+      expect(readdirSync(temporary)).toEqual([])
+      // Only a command that opens an archive loads the addon: the others start as before.
+      expect(await run(["./nuggets", "--version"], { cwd: alone, env: { ...env, TMPDIR: join(alone, "missing") } })).toMatchObject({ code: 0 })
+      // And it is that file that is loaded, not the project's node_modules: with no temporary folder to write it in, no archive.
+      const nowhere = await run(["./nuggets", "archive", "list", "--data", "data"], { cwd: alone, env: { ...env, TMPDIR: join(alone, "missing") } })
+      expect(nowhere.code).toBe(1)
+      expect(nowhere.stderr).toMatch(/^nuggets: .*archive\.db — cannot open the archive: ENOENT: .*mkdtemp '.*missing\/nuggets-sqlite-XXXXXX'\n$/)
+      expect(readdirSync(alone).sort()).toEqual(["data", "nuggets", "tmp"])
+    } finally {
+      rmSync(alone, { recursive: true, force: true })
+    }
   })
 })

@@ -1,6 +1,7 @@
 import { Console, Effect } from "effect"
 import { colourWanted } from "../colour.js"
 import { version } from "../version.js"
+import { archiveNode } from "./archive.js"
 import { botNode } from "./bot.js"
 import { checkNode } from "./check.js"
 import { group } from "./command.js"
@@ -15,7 +16,7 @@ import { serveNode } from "./serve.js"
 export const nuggets = group(
   "nuggets",
   "Nuggets: a multiplayer exploration game over UDP. Try 'nuggets play'.",
-  [playNode, serveNode, joinNode, botNode, replayNode, mapNode, proxyNode, checkNode]
+  [playNode, serveNode, joinNode, botNode, replayNode, mapNode, archiveNode, proxyNode, checkNode]
 )
 
 /** Help's width: the terminal's, or 80 when it is not shown on one. */

@@ -35,6 +35,23 @@ export const parseStandings = (summary: string): ReadonlyArray<Standing> | undef
   return standings as ReadonlyArray<Standing>
 }
 
+/**
+ * Players in their places, best first: most nuggets, then letter order. Equal purses share
+ * a place and the next place skips as many (1, 2, 2, 4: standard competition ranking), so
+ * every best purse is in first place, a winner. The rule of ranking, here below the client
+ * and the archive, which both rank by it.
+ */
+export const byPlace = <P extends { readonly letter: string; readonly purse: number }>(
+  players: ReadonlyArray<P>
+): ReadonlyArray<P & { readonly place: number }> => {
+  const sorted = [...players].sort((a, b) => b.purse - a.purse || a.letter.localeCompare(b.letter))
+  let place = 0
+  return sorted.map((each, i) => {
+    if (i === 0 || each.purse !== sorted[i - 1]!.purse) place = i + 1
+    return { ...each, place }
+  })
+}
+
 /** A summary's standings: read from a server's text, or as they were given. */
 export const standingsOf = (summary: Summary): ReadonlyArray<Standing> | undefined =>
   typeof summary === "string" ? parseStandings(summary) : summary

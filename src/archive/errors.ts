@@ -1,0 +1,27 @@
+import { Data } from "effect"
+
+/**
+ * The archive could not do its work: the data directory could not be made (`Directory`),
+ * the database could not be opened or is not an archive (`Open`), another process holds
+ * the directory (`Busy`), a game it was asked about is not in it (`UnknownGame`), or the
+ * database failed under a query (`Database`). `path` names the file or folder at fault;
+ * `cause` keeps what the system or SQLite said.
+ */
+export class ArchiveError extends Data.TaggedError("ArchiveError")<{
+  readonly reason: "Directory" | "Open" | "Busy" | "UnknownGame" | "Database"
+  readonly message: string
+  readonly path?: string
+  readonly cause?: unknown
+}> {}
+
+/** A recording the archive cannot index, and why in words; the file itself is left as it is. */
+export class UnreadableRecording extends Data.TaggedError("UnreadableRecording")<{
+  /** The file, relative to the data directory (`games/ID.ndjson`). */
+  readonly file: string
+  readonly reason: string
+  readonly cause?: unknown
+}> {
+  override get message() {
+    return `${this.file} — ${this.reason}`
+  }
+}

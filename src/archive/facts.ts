@@ -1,0 +1,71 @@
+import { Effect, Either } from "effect"
+import { standings as standingsOfState } from "../core/state.js"
+import type { Variant } from "../core/rules.js"
+import type { Dialect } from "../protocol/dialect.js"
+import { parseStandings, byPlace } from "../protocol/summary.js"
+import { isMessage, parseRecording, type Recording } from "../recording/format.js"
+import { replayRecording } from "../recording/replay.js"
+import { UnreadableRecording } from "./errors.js"
+import type { Standing } from "./model.js"
+
+/**
+ * What the archive keeps of a recording, read from the file itself: the recordings are
+ * the source of truth, and every row of the index is made from one by this.
+ */
+export interface RecordingFacts {
+  readonly mapDigest: string
+  readonly seed: number
+  readonly variant: Variant
+  readonly dialect: Dialect
+  readonly program: string
+  readonly startedMs: number
+  /** To the recording's last line. */
+  readonly durationMs: number
+  readonly moves: number
+  /** How the recording ends; undefined when it stops before the end (its host died). */
+  readonly end: "game over" | "shut down" | undefined
+  readonly standings: ReadonlyArray<Standing>
+}
+
+/** Players ranked: most nuggets first, equal purses sharing a rank. */
+export const ranked = (players: ReadonlyArray<{ readonly letter: string; readonly name: string; readonly purse: number }>): ReadonlyArray<Standing> =>
+  byPlace(players).map(({ letter, name, purse, place }) => ({ rank: place, letter, name, purse }))
+
+/**
+ * Where a game stood when its recording stops, replayed with the real core; none when it
+ * cannot be replayed (another version of nuggets recorded it), which only costs the listing its standings.
+ */
+const standingsWhereItStopped = (recording: Recording): Effect.Effect<ReadonlyArray<Standing>> =>
+  replayRecording(recording).pipe(
+    Effect.map((result) => ranked(standingsOfState(result.state))),
+    Effect.orElseSucceed(() => [])
+  )
+
+/** The facts of the recording `text`, whose file is `file` (for the reason, if it cannot be read). */
+export const recordingFacts = (file: string, text: string): Effect.Effect<RecordingFacts, UnreadableRecording> =>
+  Effect.gen(function*() {
+    const parsed = parseRecording(text)
+    if (Either.isLeft(parsed)) return yield* new UnreadableRecording({ file, reason: parsed.left })
+    const recording = parsed.right
+    const { header, entries } = recording
+    const startedMs = Date.parse(header.started)
+    if (Number.isNaN(startedMs)) {
+      return yield* new UnreadableRecording({ file, reason: `its start, ${JSON.stringify(header.started)}, is not a time` })
+    }
+    const last = entries.at(-1)
+    const end = last !== undefined && "end" in last ? last : undefined
+    // A summary no one can read still leaves a game worth listing: without its standings.
+    const standings = end !== undefined ? ranked(parseStandings(end.summary) ?? []) : yield* standingsWhereItStopped(recording)
+    return {
+      mapDigest: header.mapDigest,
+      seed: header.seed,
+      variant: header.rules.variant,
+      dialect: header.dialect,
+      program: header.program,
+      startedMs,
+      durationMs: last?.t ?? 0,
+      moves: entries.filter(isMessage).length,
+      end: end?.end,
+      standings
+    }
+  })

@@ -1,0 +1,67 @@
+import * as Migrator from "@effect/sql/Migrator"
+import * as SqlClient from "@effect/sql/SqlClient"
+import { Effect } from "effect"
+
+/**
+ * The archive's tables, made by @effect/sql's Migrator from migrations bundled here (none
+ * is read from disk: the single executable has no files). A migration, once released, is
+ * never edited: a change is a new one, numbered after it.
+ *
+ * games: one row per recording under games/ (the file is `games/<id>.ndjson`).
+ * players: each game's standings; its start and map copied in, so that a player's games,
+ *   newest first, are one walk down an index (`players_by_name`, `players_by_name_map`).
+ * leaders: each name's totals over the games played to their end, kept up to date as
+ *   games are indexed, so the leaderboard is read, not computed.
+ * Names and maps compare without letter case (`COLLATE NOCASE`): `alice` finds Alice.
+ */
+
+/** 'NUGG': marks the database as ours, so that a file of someone else's is never taken for it. */
+export const applicationId = 0x4e554747
+
+const archive = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE games (
+    id TEXT PRIMARY KEY NOT NULL,
+    map_name TEXT NOT NULL COLLATE NOCASE,
+    map_digest TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    variant TEXT NOT NULL,
+    dialect TEXT NOT NULL,
+    program TEXT NOT NULL,
+    started_ms INTEGER NOT NULL,
+    duration_ms INTEGER,
+    moves INTEGER,
+    outcome TEXT NOT NULL CHECK (outcome IN ('playing', 'game over', 'shut down', 'interrupted', 'failed')),
+    failure TEXT
+  ) WITHOUT ROWID`
+  yield* sql`CREATE INDEX games_newest ON games (started_ms, id)`
+  yield* sql`CREATE INDEX games_by_map ON games (map_name, started_ms, id)`
+  yield* sql`CREATE INDEX games_by_digest ON games (map_digest)`
+  yield* sql`CREATE INDEX games_playing ON games (id) WHERE outcome = 'playing'`
+  yield* sql`CREATE TABLE players (
+    game_id TEXT NOT NULL,
+    letter TEXT NOT NULL,
+    name TEXT NOT NULL COLLATE NOCASE,
+    purse INTEGER NOT NULL,
+    rank INTEGER NOT NULL,
+    started_ms INTEGER NOT NULL,
+    map_name TEXT NOT NULL COLLATE NOCASE,
+    PRIMARY KEY (game_id, letter)
+  ) WITHOUT ROWID`
+  yield* sql`CREATE INDEX players_by_name ON players (name, started_ms, game_id)`
+  yield* sql`CREATE INDEX players_by_name_map ON players (name, map_name, started_ms, game_id)`
+  yield* sql`CREATE TABLE leaders (
+    name TEXT PRIMARY KEY NOT NULL COLLATE NOCASE,
+    games INTEGER NOT NULL,
+    wins INTEGER NOT NULL,
+    nuggets INTEGER NOT NULL,
+    best_purse INTEGER NOT NULL,
+    best_game TEXT NOT NULL,
+    best_started_ms INTEGER NOT NULL
+  ) WITHOUT ROWID`
+  yield* sql`CREATE INDEX leaders_ranked ON leaders (wins DESC, nuggets DESC, name)`
+  yield* sql.unsafe(`PRAGMA application_id = ${applicationId}`)
+})
+
+/** Brings the database's tables up to date; gives the migrations it ran. */
+export const migrate = Migrator.make({})({ loader: Migrator.fromRecord({ "1_archive": archive }) })

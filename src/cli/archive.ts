@@ -1,0 +1,110 @@
+import { Console, Effect, Either, Option } from "effect"
+import { homedir } from "node:os"
+import { join } from "node:path"
+import { openArchive } from "../archive/archive.js"
+import { dataDirectory } from "../archive/dataDir.js"
+import type { ArchivedGame, Reconciled } from "../archive/model.js"
+import { pageSize } from "../archive/model.js"
+import { command, group, optional, text, wholeNumber, withDefault } from "./command.js"
+import { CliError, toCliError } from "./error.js"
+
+/** Where the recordings of hosted games and their index are kept. */
+export const dataOption = text("data", "DIR", "the data directory: the recordings in DIR/games/ and their index").pipe(
+  optional("$XDG_DATA_HOME/nuggets, else ~/.local/share/nuggets")
+)
+
+const dataDirOf = (flag: Option.Option<string>) =>
+  dataDirectory({ flag: Option.getOrUndefined(flag), env: process.env, home: homedir(), cwd: process.cwd() })
+
+/** `1:05`, `1:02:05`. */
+const clockTime = (ms: number | undefined) => {
+  if (ms === undefined) return "-"
+  const seconds = Math.round(ms / 1000)
+  const [h, m, s] = [Math.floor(seconds / 3600), Math.floor(seconds / 60) % 60, seconds % 60]
+  const two = (n: number) => String(n).padStart(2, "0")
+  return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`
+}
+
+/** The games as a table: a line each, columns aligned. */
+const table = (games: ReadonlyArray<ArchivedGame>): string => {
+  const rows = [
+    ["GAME", "STARTED (UTC)", "MAP", "TIME", "END", "STANDINGS"],
+    ...games.map((game) => [
+      game.id,
+      game.started.slice(0, 16).replace("T", " "),
+      game.map,
+      clockTime(game.durationMs),
+      game.outcome,
+      game.standings.map((each) => `${each.name} ${each.purse}`).join(", ")
+    ])
+  ]
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)))
+  return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join("  ")).join("\n")
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
+
+/** What bringing the index up to date did, in a line or two (none when it did nothing). */
+const reconciledLines = (dataDir: string, done: Reconciled): Array<string> => {
+  const parts = [
+    done.indexed.length > 0 ? `${plural(done.indexed.length, "recording")} indexed` : "",
+    done.interrupted.length > 0 ? `${plural(done.interrupted.length, "game")} interrupted when its host stopped` : "",
+    done.removed.length > 0 ? `${plural(done.removed.length, "game")} whose recording is gone dropped` : ""
+  ].filter(Boolean)
+  return [
+    ...(parts.length > 0 ? [`${dataDir}: ${parts.join("; ")}`] : []),
+    ...done.skipped.map((each) => `${join(dataDir, each.file)}: skipped — ${each.reason}`)
+  ]
+}
+
+const listArchive = (options: {
+  readonly data: Option.Option<string>
+  readonly player: Option.Option<string>
+  readonly map: Option.Option<string>
+  readonly before: Option.Option<string>
+  readonly limit: number
+}) =>
+  Effect.scoped(Effect.gen(function*() {
+    const dataDir = dataDirOf(options.data)
+    const archive = yield* openArchive({ dataDir, create: false })
+    // No host running on the directory: the index is brought up to date first. With one, it keeps it so.
+    const owner = yield* Effect.either(archive.own)
+    if (Either.isRight(owner)) {
+      for (const line of reconciledLines(dataDir, yield* owner.right.reconcile())) yield* Console.error(line)
+    } else if (owner.left.reason !== "Busy") {
+      return yield* owner.left
+    }
+    const page = yield* archive.pastGames({
+      player: Option.getOrUndefined(options.player),
+      map: Option.getOrUndefined(options.map),
+      before: Option.getOrUndefined(options.before),
+      limit: options.limit
+    }).pipe(
+      Effect.catchIf(
+        (error) => error.reason === "UnknownGame",
+        () => new CliError({ message: `--before — no game ${Option.getOrElse(options.before, () => "")} in ${dataDir}` })
+      )
+    )
+    if (page.games.length === 0) return yield* Console.log(`no games in ${dataDir}`)
+    yield* Console.log(table(page.games))
+    if (page.next !== undefined) yield* Console.log(`more: --before ${page.next}`)
+    yield* Console.log(`watch one again: nuggets replay ${join(archive.gamesDir, "GAME.ndjson")}`)
+  })).pipe(Effect.mapError(toCliError))
+
+export const archiveNode = group("archive", "The archive of hosted games: their recordings and the index of them.", [
+  command(
+    "list",
+    {
+      summary: "List the archive's past games, newest first: when, the map, how long, how each ended and its standings. " +
+        "Recordings added to DIR/games/ by hand are indexed first, unless a host is running on DIR.",
+      options: {
+        data: dataOption,
+        player: text("player", "NAME", "only the games NAME played in (letter case ignored)").pipe(optional()),
+        map: text("map", "NAME", "only the games on this map").pipe(optional()),
+        before: text("before", "GAME", "only the games that started before GAME: the next page").pipe(optional()),
+        limit: wholeNumber("limit", "N", 1, pageSize.max, "at most N games").pipe(withDefault<number>(pageSize.default))
+      }
+    },
+    listArchive
+  )
+])

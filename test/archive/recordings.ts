@@ -1,0 +1,67 @@
+import { afterAll } from "@effect/vitest"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { specRules } from "../../src/core/rules.js"
+import { summaryText } from "../../src/protocol/dialect.js"
+import { digestOf, formatName, formatVersion } from "../../src/recording/format.js"
+import { version } from "../../src/version.js"
+import { mapsDir } from "../support.js"
+
+/**
+ * Recordings written by hand, for the archive: a header and, if the game ended, its last
+ * line with the summary (the archive reads the standings there; it replays only a
+ * recording that stops before its end, and one with no moves replays at once).
+ */
+export interface Handmade {
+  /** A file of maps/. */
+  readonly map: string
+  /** ISO 8601. */
+  readonly started: string
+  readonly players?: ReadonlyArray<{ readonly letter: string; readonly name: string; readonly purse: number }>
+  readonly end?: "game over" | "shut down"
+  readonly durationMs?: number
+  readonly seed?: number
+}
+
+export const mapTextOf = (map: string) => readFileSync(join(mapsDir, map), "utf8")
+
+export const handmadeRecording = (game: Handmade): string => {
+  const map = mapTextOf(game.map)
+  const header = {
+    format: formatName,
+    formatVersion,
+    program: version,
+    seed: game.seed ?? 1,
+    rules: specRules,
+    dialect: "spec",
+    map,
+    mapDigest: digestOf(map),
+    started: game.started
+  }
+  const t = game.durationMs ?? 0
+  const lines: Array<unknown> = [header]
+  if (game.end !== undefined) lines.push({ t, end: game.end, summary: summaryText(game.players ?? []) })
+  return lines.map((line) => JSON.stringify(line)).join("\n") + "\n"
+}
+
+/** Writes `text` as the recording `id` in the data directory `dataDir`; gives its path. */
+export const dropRecording = (dataDir: string, id: string, text: string): string => {
+  mkdirSync(join(dataDir, "games"), { recursive: true })
+  const file = join(dataDir, "games", `${id}.ndjson`)
+  writeFileSync(file, text)
+  return file
+}
+
+/** Makes temporary folders for a test file (`nuggets-<name>-...`), all removed after its tests. */
+export const scratchFolders = (name: string) => {
+  const made: Array<string> = []
+  afterAll(() => {
+    for (const dir of made) rmSync(dir, { recursive: true, force: true })
+  })
+  return () => {
+    const dir = mkdtempSync(join(tmpdir(), `nuggets-${name}-`))
+    made.push(dir)
+    return dir
+  }
+}

@@ -1,8 +1,8 @@
-import { standingsOf, type Summary } from "../protocol/summary.js"
+import { byPlace, standingsOf, type Summary } from "../protocol/summary.js"
 import { sanitize, Style } from "./style.js"
 
 /**
- * The final standings, best first (see `byPlace`): the winner (or winners, on a tie) and
+ * The final standings, best first (see `byPlace` in protocol/summary.ts): the winner (or winners, on a tie) and
  * our own line marked. A summary in a form we do not know is shown as it came. Each line
  * with its style.
  */
@@ -18,22 +18,5 @@ export const rankedSummary = (summary: Summary, me: string | undefined): Readonl
     const marks = [winner ? "winner" : "", each.letter === me ? "you" : ""].filter(Boolean).join(", ")
     const text = `${String(each.place).padStart(2)}. ${each.letter} ${String(each.purse).padStart(width)} ${sanitize(each.name)}${marks ? `  <- ${marks}` : ""}`
     return [text, each.letter === me ? Style.mark : winner ? Style.strong : Style.plain] as const
-  })
-}
-
-/**
- * Players in their places, best first: most nuggets, then letter order. Equal purses share
- * a place and the next place skips as many (1, 2, 2, 4: standard competition ranking), so
- * every best purse is in first place, a winner. The terminal's standings and the page's
- * roster both rank by this.
- */
-export const byPlace = <P extends { readonly letter: string; readonly purse: number }>(
-  players: ReadonlyArray<P>
-): ReadonlyArray<P & { readonly place: number }> => {
-  const sorted = [...players].sort((a, b) => b.purse - a.purse || a.letter.localeCompare(b.letter))
-  let place = 0
-  return sorted.map((each, i) => {
-    if (i === 0 || each.purse !== sorted[i - 1]!.purse) place = i + 1
-    return { ...each, place }
   })
 }

@@ -1,4 +1,4 @@
-import { byPlace } from "../../client/standings.js"
+import { byPlace } from "../../protocol/summary.js"
 import type { RosterEntry } from "../feed.js"
 import { byId, row } from "./dom.js"
 

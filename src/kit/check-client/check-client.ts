@@ -3,22 +3,8 @@ import type { UdpError } from "../../net/udp.js"
 import { runChecks, type Step } from "../conformance/check.js"
 import type { ConformanceReport } from "../conformance/report.js"
 import { Requirements } from "../conformance/requirements.js"
-import {
-  awkwardInput,
-  badMessageNote,
-  gameOver,
-  goldReceived,
-  joinPlayer,
-  joinSpectator,
-  keys,
-  mapDrawn,
-  nameTruncation,
-  quit,
-  refusalShown,
-  refusedJoin,
-  smallWindow,
-  statusLine
-} from "./checks.js"
+import { awkwardInput, gameOver, nameTruncation, refusedJoin, smallWindow } from "./fresh-clients.js"
+import { badMessageNote, goldReceived, joinPlayer, joinSpectator, keys, mapDrawn, quit, refusalShown, statusLine } from "./player-and-spectator.js"
 import type { ClientCheck, ClientCheckName, ClientGives, ClientTools } from "./client-check.js"
 import { type ClientCheckOptions, commandFor } from "./stage.js"
 import { tmuxAvailable, type TtyError } from "./tty.js"

@@ -59,6 +59,9 @@ export const openStage = (
     return { server, tty }
   })
 
+/** The status line says `sentence` first (blanks before it allowed). */
+export const statusSays = (lines: ReadonlyArray<string>, sentence: string) => (lines[0] ?? "").trimStart().startsWith(sentence)
+
 /** A screen row as a report shows it. */
 export const row = (lines: ReadonlyArray<string>, index: number) => `screen row ${index}: ${escaped(lines[index] ?? "", 90)}`
 

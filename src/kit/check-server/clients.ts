@@ -129,11 +129,11 @@ export class Clients {
 
   /** The spectator the checks watch the game through, if one is let in. */
   get spectator(): Client | undefined {
-    for (let i = this.opened.length - 1; i >= 0; i--) {
-      const client = this.opened[i]!
-      if (client.role === "spectator" && client.report.view !== undefined && !client.left && !client.report.ending) return client
+    let watching: Client | undefined
+    for (const client of this.opened) {
+      if (client.role === "spectator" && client.report.view !== undefined && !client.left && !client.report.ending) watching = client
     }
-    return undefined
+    return watching
   }
 
   /** The spectator's latest view, if any. */

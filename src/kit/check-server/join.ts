@@ -1,4 +1,5 @@
 import { Effect, Option } from "effect"
+import { RoomSpot } from "../../core/map.js"
 import type { UdpError } from "../../net/udp.js"
 import { type Stop, stop } from "../conformance/check.js"
 import { escaped } from "../conformance/escaping.js"
@@ -93,9 +94,10 @@ export const joinPlayer: ServerCheck<"join-player"> = {
       checkWelcome(context, client, arrivals, ["OK", "GRID", "GOLD", "DISPLAY"])
       const map = context.map
       const at = client.report.position
-      if (map && at && map.cells[at.row * map.cols + at.col] !== 0x2e) {
+      const there = map && at ? map.cells[at.row * map.cols + at.col] : undefined
+      if (at && there !== undefined && there !== RoomSpot) {
         context.fail({
-          what: `the new player was dropped at row ${at.row} col ${at.col}, which the map has as '${String.fromCharCode(map.cells[at.row * map.cols + at.col]!)}', not a room spot`,
+          what: `the new player was dropped at row ${at.row} col ${at.col}, which the map has as '${String.fromCharCode(there)}', not a room spot`,
           sent: escaped("PLAY nuggets check"),
           got: listed(arrivals),
           spec: Requirements.newPlayerDropped

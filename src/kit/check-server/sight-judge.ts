@@ -77,6 +77,7 @@ export class SightJudge {
 
   constructor(readonly map: GameMap) {
     this.sights = { spec: makeSight(map, "spec"), roomSpotsOnly: makeSight(map, "roomSpotsOnly") }
+    this.agreement = new Uint8Array(map.cells.length)
   }
 
   spectatorView(rows: ReadonlyArray<string>): void {
@@ -185,13 +186,25 @@ export class SightJudge {
     if (self === -1) return
     const selfCol = view.rows[self]?.indexOf("@") ?? 0
     const at = self * this.map.cols + selfCol
-    const got = view.rows.join("\n")
+    const got = view.rows.join("\n") + "\n"
     const low = Math.max(this.first, view.scene - lookBack)
     const high = Math.min(this.first + this.scenes.length - 1, view.scene + lookAhead)
     // The scenes where the spectator showed the player where its view has it, nearest to when the view came first.
     const candidates: Array<number> = []
     for (let index = low; index <= high; index++) if (this.sceneAt(index)?.positions.get(view.letter) === at) candidates.push(index)
     const nearestFirst = [...candidates].sort((a, b) => Math.abs(a - view.scene) - Math.abs(b - view.scene) || a - b)
+    // Scenes that differ nowhere in the player's sight nor in what it has seen give the same view: worked out once.
+    const worked = new Map<string, Expected>()
+    const byFirstRule = new Map<number, Expected>()
+    const expected = (rule: SightRule, index: number): Expected => {
+      const key = `${rule} ${this.inSight(rule, view.letter, index, at)}`
+      const known = worked.get(key)
+      if (known) return known
+      const result = this.expectedAt(rule, view.letter, index, at, rule === rules[0] ? undefined : byFirstRule.get(index))
+      worked.set(key, result)
+      if (rule === rules[0]) byFirstRule.set(index, result)
+      return result
+    }
     for (const rule of rules) {
       const tally = this.tallies[rule]
       if (candidates.length === 0) {
@@ -199,33 +212,94 @@ export class SightJudge {
         continue
       }
       tally.judged++
-      if (nearestFirst.some((index) => this.expectedView(rule, view.letter, index, at).join("\n") === got)) continue
+      if (nearestFirst.some((index) => expected(rule, index).text === got)) continue
+      tally.mismatches++
+      if (tally.examples.length >= exampleCount) continue
       // None gives the view: the nearest (fewest gridpoints differ, the earliest of equals) is the example.
       let nearest: { expected: ReadonlyArray<string>; differences: number } | undefined
       for (const index of candidates) {
-        const expected = this.expectedView(rule, view.letter, index, at)
-        const differences = countDifferences(expected, view.rows)
-        if (!nearest || differences < nearest.differences) nearest = { expected, differences }
+        const rows = expected(rule, index).text.split("\n").slice(0, -1)
+        const differences = countDifferences(rows, view.rows)
+        if (!nearest || differences < nearest.differences) nearest = { expected: rows, differences }
       }
-      tally.mismatches++
-      if (nearest && tally.examples.length < exampleCount) {
-        tally.examples.push({ letter: view.letter, got: view.rows, expected: nearest.expected, at: { row: self, col: selfCol } })
-      }
+      if (nearest) tally.examples.push({ letter: view.letter, got: view.rows, expected: nearest.expected, at: { row: self, col: selfCol } })
     }
   }
 
-  /** What `letter`, standing at `at`, sees at scene `index` by `rule`, worked out by the core. */
-  private expectedView(rule: SightRule, letter: string, index: number, at: number): ReadonlyArray<string> {
+  /**
+   * What sets the view of `letter` standing at `at` at scene `index` apart, by `rule`: how
+   * many times it walked by then (what it has seen), and the piles and players in its sight.
+   */
+  private inSight(rule: SightRule, letter: string, index: number, at: number): string {
+    let walked = 0
+    for (let each = this.first; each <= index; each++) if (this.sceneAt(each)?.walks.has(letter)) walked++
+    const visible = this.sights[rule].visibleFrom(at)
+    const scene = this.sceneAt(index)
+    const seen: Array<string | number> = [walked]
+    for (const cell of scene?.gold ?? []) if (sortedHas(visible, cell)) seen.push(cell)
+    for (const [each, position] of scene?.positions ?? []) if (each !== letter && sortedHas(visible, position)) seen.push(each, position)
+    return seen.join(" ")
+  }
+
+  /** The view by `rule`, or `sameAs` (the first rule's) where both rules see and know the same. */
+  private expectedAt(rule: SightRule, letter: string, index: number, at: number, sameAs: Expected | undefined): Expected {
+    const known = this.knownAt(rule, letter, index)
+    if (sameAs && this.rulesAgreeAt(at) && sameCells(sameAs.known, known)) return sameAs
+    return { known, text: this.expectedText(rule, letter, index, at, known) }
+  }
+
+  /** What `letter` has seen by scene `index`, by `rule`. */
+  private knownAt(rule: SightRule, letter: string, index: number): Uint8Array {
     const known = this.knownOf(rule, letter).slice()
     for (let each = this.first; each <= index; each++) {
       const cells = this.sceneAt(each)?.walks.get(letter)
       if (cells) this.learn(rule, cells, known)
     }
+    return known
+  }
+
+  /** What `letter`, standing at `at` and knowing `known`, is shown at scene `index` by `rule`, as DISPLAY text: the core's view. */
+  private expectedText(rule: SightRule, letter: string, index: number, at: number, known: Uint8Array): string {
     const scene = this.sceneAt(index)
     const players = [...(scene?.positions ?? [])].map(([each, position]) => ({ index: each.charCodeAt(0) - 65, position, active: true }))
-    const view = expectedPlayerView(this.sights[rule], { index: letter.charCodeAt(0) - 65, position: at, known }, { gold: scene?.gold ?? new Set(), players })
-    return viewText(view).split("\n").slice(0, -1)
+    return viewText(expectedPlayerView(this.sights[rule], { index: letter.charCodeAt(0) - 65, position: at, known }, { gold: scene?.gold ?? new Set(), players }))
   }
+
+  /** 1 where both rules see the same from a spot, 2 where they do not; 0 not worked out yet. */
+  private readonly agreement: Uint8Array
+
+  private rulesAgreeAt(spot: number): boolean {
+    if (this.agreement[spot] === 0) {
+      const [first, second] = rules.map((rule) => this.sights[rule].visibleFrom(spot))
+      this.agreement[spot] = first && second && sameCells(first, second) ? 1 : 2
+    }
+    return this.agreement[spot] === 1
+  }
+}
+
+interface Expected {
+  readonly known: Uint8Array
+  readonly text: string
+}
+
+/** Whether `cell` is in the sorted `cells`. */
+const sortedHas = (cells: ArrayLike<number>, cell: number): boolean => {
+  let low = 0
+  let high = cells.length - 1
+  while (low <= high) {
+    const middle = (low + high) >>> 1
+    const at = cells[middle] ?? -1
+    if (at === cell) return true
+    if (at < cell) low = middle + 1
+    else high = middle - 1
+  }
+  return false
+}
+
+const sameCells = (a: ArrayLike<number>, b: ArrayLike<number>) => {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
 }
 
 const countDifferences = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) => {

@@ -110,8 +110,8 @@ const letters = (rows: ReadonlyArray<string>, char: string) => {
 }
 
 const whereIs = (rows: ReadonlyArray<string>, char: string) => {
-  const row = rows.findIndex((line) => line.includes(char))
-  return row === -1 ? undefined : `${row},${rows[row]!.indexOf(char)}`
+  for (const [row, line] of rows.entries()) if (line.includes(char)) return `${row},${line.indexOf(char)}`
+  return undefined
 }
 
 const gridCharacters = /^[ \-|+.#@*A-Z]*$/
@@ -129,8 +129,8 @@ const lintDisplay = (conversation: Conversation, grid: string): { summary: strin
     flags.push(flag("framing", "the DISPLAY's rows are not each ended by one newline", Requirements.display))
   }
   const odd = lines.findIndex((line) => !gridCharacters.test(line))
-  if (odd !== -1) {
-    const char = Array.from(lines[odd]!).find((each) => !gridCharacters.test(each))!
+  const char = Array.from(lines[odd] ?? "").find((each) => !gridCharacters.test(each))
+  if (char !== undefined) {
     flags.push(flag("framing", `row ${odd} holds ${escaped(char)}, not a map or occupant character`, Requirements.gridCharacters))
   }
   const selves = letters(lines, "@")
@@ -141,7 +141,7 @@ const lintDisplay = (conversation: Conversation, grid: string): { summary: strin
     flags.push(flag("framing", `a player's DISPLAY shows ${selves} @ (one expected)`, Requirements.displayPerClient))
   }
   const at = whereIs(lines, "@")
-  return { summary: `DISPLAY ${lines.length}x${lines[0]!.length}${at ? `, @ at ${at}` : ""}`, flags }
+  return { summary: `DISPLAY ${lines.length}x${lines[0]?.length ?? 0}${at ? `, @ at ${at}` : ""}`, flags }
 }
 
 const lintGold = (conversation: Conversation, gold: Extract<ServerMessage, { _tag: "Gold" }>): Array<Flag> => {
@@ -174,7 +174,7 @@ const exactForms: Partial<Record<ServerMessage["_tag"], RegExp>> = {
 /** What our reader understands but the spec does not write so: a type word with a stop, a line end, extra spaces. */
 const strictForm = (text: string, message: ServerMessage): Array<Flag> => {
   const flags: Array<Flag> = []
-  const word = text.split(/[ \n]/, 1)[0]!
+  const [word = ""] = text.split(/[ \n]/, 1)
   const multiLine = message._tag === "Display" || message._tag === "GameOver"
   if (message._tag === "GoldSteal") {
     flags.push(flag("message", "GOLDSTEAL is not a message type of the spec", Requirements.firstWord))

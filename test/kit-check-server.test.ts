@@ -1,7 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, TestClock } from "effect"
 import * as dgram from "node:dgram"
-import { type Check, runChecks, stop } from "../src/kit/conformance/check.js"
+import { clientChecks, clientRunOrder } from "../src/kit/check-client/check-client.js"
+import { serverChecks, serverRunOrder } from "../src/kit/check-server/check-server.js"
+import { type Check, runChecks, type Step, stop } from "../src/kit/conformance/check.js"
 import { Requirements } from "../src/kit/conformance/requirements.js"
 import { realServer } from "./client/tmux.js"
 import { mainMap, resultOf, run, statuses } from "./kit/checkServer.js"
@@ -139,6 +141,21 @@ const made = <Name extends keyof Gives, Needs extends keyof Gives = never>(
 ): Made<Name, Needs> => ({ name, title: `check ${name}`, needs, run })
 
 describe("the runner both checkers share", () => {
+  it("each checker's run order holds each of its checks once, after what it builds on, and a check's preparation before it", () => {
+    const holds = (checks: Record<string, { readonly needs: ReadonlyArray<string>; readonly prepare?: unknown }>, order: ReadonlyArray<Step<string>>) => {
+      const runs = order.flatMap((step) => (typeof step === "string" ? [step] : []))
+      const prepares = order.flatMap((step) => (typeof step === "string" ? [] : [step.prepare]))
+      expect([...runs].sort()).toEqual(Object.keys(checks).sort())
+      for (const [name, check] of Object.entries(checks)) {
+        for (const need of check.needs) expect(runs.indexOf(need), `${name} needs ${need}`).toBeLessThan(runs.indexOf(name))
+        expect(prepares.includes(name), `${name}'s preparation`).toBe(check.prepare !== undefined)
+        if (check.prepare) expect(order.findIndex((step) => typeof step !== "string" && step.prepare === name)).toBeLessThan(order.indexOf(name))
+      }
+    }
+    holds(serverChecks, serverRunOrder)
+    holds(clientChecks, clientRunOrder)
+  })
+
   it.effect("a check that hangs is cut at its deadline, and once the whole run's has passed the rest are not run", () =>
     Effect.gen(function*() {
       const fiber = yield* Effect.fork(runMade({

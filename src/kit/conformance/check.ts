@@ -128,7 +128,7 @@ export const runChecks = <Gives, Tools, E, Fatal, C extends Check<Gives, Tools, 
     const runScope = yield* Effect.scope
     const selected = selection<Name>(plan.checks, plan.only)
     const steps = plan.order.filter((step) => selected.has(typeof step === "string" ? step : step.prepare))
-    const tallies = new Map<Name, Tally>()
+    const tallies = new Map<string, Tally>()
     const tallyOf = (name: Name): Tally => {
       let tally = tallies.get(name)
       if (!tally) tallies.set(name, tally = { failures: [], notes: [], ms: 0, trouble: undefined, scope: undefined, prepared: undefined })
@@ -141,7 +141,7 @@ export const runChecks = <Gives, Tools, E, Fatal, C extends Check<Gives, Tools, 
       return box ? Effect.succeed(box.value) : Effect.fail(new Blocked(name))
     }
     const blockedWhy = (by: string) =>
-      `it builds on ${by}, which ${tallies.get(by as Name)?.trouble === "not run" ? "was not run" : "failed"}`
+      `it builds on ${by}, which ${tallies.get(by)?.trouble === "not run" ? "was not run" : "failed"}`
 
     const started = yield* Clock.currentTimeMillis
     for (const [index, step] of steps.entries()) {
@@ -191,7 +191,7 @@ export const runChecks = <Gives, Tools, E, Fatal, C extends Check<Gives, Tools, 
       // Resources no step still to come builds on go now: a client under check is quit and closed.
       const later = steps.slice(index + 1).map((each) => (typeof each === "string" ? each : each.prepare))
       for (const [owner, each] of tallies) {
-        if (each.scope === undefined || later.some((next) => next === owner || plan.checks[next].needs.includes(owner))) continue
+        if (each.scope === undefined || later.some((next) => next === owner || plan.checks[next].needs.some((need) => need === owner))) continue
         yield* Scope.close(each.scope, Exit.void)
         each.scope = undefined
       }

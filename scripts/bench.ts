@@ -1,11 +1,13 @@
 /**
- * `npm run bench [-- --quick] [-- --profile] [-- --no-core] [-- --no-web]`: prints the figures
- * and writes them to bench/results.json; never asserts them.
+ * `npm run bench [-- --quick] [-- --profile] [-- --no-core] [-- --no-web] [-- --no-kit]`: prints the
+ * figures and writes them to bench/results.json; never asserts them.
  *   1. Core: cost per keystroke (move + 27 views), in process; 1b. what --record adds.
  *   2. Server end to end: the real `nuggets serve` process, 26 players + spectator over loopback UDP.
  *   3. The I/O floor: the same load against a stand-in that only sends 27 prebuilt DISPLAYs per KEY.
  *   4. Saturation: keys per second with 26 players pressing as fast as the server answers.
  *   5. Watchers in the browser (`serve --web`): CPU per UDP key and a probe's latency with 0, 200 and 1,000.
+ *   6. The kit: check server's time to a verdict on our server and on silent, hung and flooding
+ *      ones; check client's on our join (not with --quick).
  * The server is the single executable, built as `npm run build` builds it; --bundle runs the
  * esbuild bundle it is made of with node instead, --from-source runs the source with tsx.
  * --profile runs it from source under --cpu-prof (its figures are then slower), without the
@@ -15,6 +17,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { cpus, tmpdir } from "node:os"
 import { join } from "node:path"
 import { benchCore } from "./bench/core.js"
+import { benchKit, type KitFigures } from "./bench/kit.js"
 import { benchRecording } from "./bench/recording.js"
 import { bundleFloorServer, startFloorServer } from "./bench/floor.js"
 import { Load } from "./bench/load.js"
@@ -160,6 +163,17 @@ if (!args.has("--no-web") && !profile) {
   }
 }
 
+// 6. The kit.
+let kit: KitFigures | undefined
+if (!args.has("--no-kit") && !profile) {
+  process.stderr.write("bench: the kit: check server and check client...\n")
+  kit = await benchKit(nuggets, !quick)
+  console.log("\n6. The kit: check server's time to a verdict (ms), and the checker's own CPU; check client on our join")
+  console.table(kit.checkServer)
+  console.log("   slowest checks against our server (ms):", kit.slowestChecks)
+  if (kit.checkClient) console.table({ "check client, our join": kit.checkClient })
+}
+
 for (const map of maps) {
   const hot = figures[map]!.profile
   if (!hot) continue
@@ -181,7 +195,8 @@ const results = {
   core,
   recordingCost,
   maps: figures,
-  web
+  web,
+  kit
 }
 mkdirSync(join(root, "bench"), { recursive: true })
 writeFileSync(join(root, "bench/results.json"), JSON.stringify(results, null, 2) + "\n")

@@ -1,9 +1,9 @@
 import { Console, Effect, Logger, LogLevel, Option } from "effect"
 import { resolve } from "node:path"
 import { colourWanted } from "../colour.js"
-import { checkClient, clientChecks } from "../kit/check-client/check-client.js"
-import { checkServer, serverChecks } from "../kit/check-server/check-server.js"
-import { counts, type Report, reportJson, reportText } from "../kit/conformance/report.js"
+import { checkClient, clientCheckNames } from "../kit/check-client/check-client.js"
+import { checkServer, serverCheckNames } from "../kit/check-server/check-server.js"
+import { type ConformanceReport, counts, reportJson, reportText } from "../kit/conformance/report.js"
 import type { Dialect } from "../protocol/dialect.js"
 import { choice, command, commandArgs, decimal, flag, group, optional, text, textArg, wholeNumberArg, withDefault } from "./command.js"
 import { CliError } from "./error.js"
@@ -21,7 +21,7 @@ export const reportOptions = {
 }
 
 /** The report on stdout, as text or JSON; when any check failed, exit status 1 and a line on stderr. */
-export const printReport = (report: Report, options: { readonly json: boolean; readonly noColor: boolean }) =>
+export const printReport = (report: ConformanceReport, options: { readonly json: boolean; readonly noColor: boolean }) =>
   Effect.gen(function*() {
     const colour = colourWanted(process.stdout, options.noColor)
     yield* Console.log(options.json ? reportJson(report) : reportText(report, { colour }))
@@ -30,13 +30,15 @@ export const printReport = (report: Report, options: { readonly json: boolean; r
   })
 
 /** `--only NAME`, checked against the names the checker knows. */
-export const checkOnly = (only: Option.Option<string>, names: ReadonlyArray<string>) =>
+export const checkOnly = <Name extends string>(only: Option.Option<string>, names: ReadonlyArray<Name>): Effect.Effect<Name | undefined, CliError> =>
   Option.match(only, {
     onNone: () => Effect.succeed(undefined),
-    onSome: (name) =>
-      names.includes(name)
+    onSome: (given) => {
+      const name = names.find((each) => each === given)
+      return name !== undefined
         ? Effect.succeed(name)
-        : Effect.fail(new CliError({ message: `--only — no check '${name}'; the checks: ${names.join(", ")}` }))
+        : Effect.fail(new CliError({ message: `--only — no check '${given}'; the checks: ${names.join(", ")}` }))
+    }
   })
 
 const checkServerNode = command(
@@ -59,7 +61,7 @@ const checkServerNode = command(
       ).pipe(withDefault<"2019" | "2021" | "auto">("auto")),
       map: text("map", "FILE", "the map the server was started with: then each DISPLAY is held against the visibility rule too")
         .pipe(optional()),
-      only: text("only", "NAME", `run one check (and what it builds on): ${serverChecks.map((check) => check.name).join(", ")}`)
+      only: text("only", "NAME", `run one check (and what it builds on): ${serverCheckNames.join(", ")}`)
         .pipe(optional()),
       timeout: decimal("timeout", "S", 0.5, 600, "seconds each check may take (a whole game and the player limit: at least 120)")
         .pipe(withDefault(10)),
@@ -69,7 +71,7 @@ const checkServerNode = command(
   },
   (options) =>
     Effect.gen(function*() {
-      const only = yield* checkOnly(options.only, serverChecks.map((check) => check.name))
+      const only = yield* checkOnly(options.only, serverCheckNames)
       const file = Option.getOrUndefined(options.map)
       const map = file === undefined ? undefined : { file, map: yield* Effect.flatMap(readMapText(file), (text) => parseServableMap(text, file)) }
       const report = yield* checkServer({
@@ -97,7 +99,7 @@ const checkClientNode = command(
     options: {
       dialect: choice("dialect", "D", ["2019", "2021"] as const, "what the checker's server speaks: 2019 (NO, GAMEOVER) or 2021 (ERROR, QUIT GAME OVER:)")
         .pipe(withDefault<"2019" | "2021">("2019")),
-      only: text("only", "NAME", `run one check: ${clientChecks.map((check) => check.name).join(", ")}`).pipe(optional()),
+      only: text("only", "NAME", `run one check: ${clientCheckNames.join(", ")}`).pipe(optional()),
       timeout: decimal("timeout", "S", 0.5, 600, "seconds to wait for each thing the client should send or show").pipe(withDefault(3)),
       clientLog: text("client-log", "FILE", "add the client's stderr (its log) to the end of FILE").pipe(optional("thrown away")),
       deadline: decimal("deadline", "S", 1, 7200, "seconds the whole run may take").pipe(withDefault(300)),
@@ -106,7 +108,7 @@ const checkClientNode = command(
   },
   (options) =>
     Effect.gen(function*() {
-      const only = yield* checkOnly(options.only, clientChecks.map((check) => check.name))
+      const only = yield* checkOnly(options.only, clientCheckNames)
       yield* checkOutputs(Option.toArray(options.clientLog).map((path) => ({ path, flag: "--client-log", append: true })), [], false)
       const report = yield* checkClient({
         command: options.command,
@@ -114,7 +116,7 @@ const checkClientNode = command(
         dialect: dialectOf(options.dialect)!,
         answerMs: options.timeout * 1000,
         only,
-        scenarioMs: Math.max(60_000, options.timeout * 20_000),
+        checkMs: Math.max(60_000, options.timeout * 20_000),
         totalMs: options.deadline * 1000
       }).pipe(
         Logger.withMinimumLogLevel(LogLevel.None),

@@ -1,5 +1,6 @@
 import type { ChangeSet, GameState, Viewer } from "./state.js"
 import { Rock } from "./map.js"
+import type { Sight } from "./visibility.js"
 
 /**
  * What one viewer sees, as data: per gridpoint, the map character it knows there and who
@@ -51,26 +52,42 @@ const contains = (visible: ArrayLike<number>, cell: number): boolean => {
   return false
 }
 
+/** What stands on the map, as a view is painted from it: a game state is one. */
+export interface Occupants {
+  /** The piles, by gridpoint (a game's nuggets per pile, or just the gridpoints). */
+  readonly gold: { readonly keys: () => Iterable<number> }
+  readonly players: ReadonlyArray<{ readonly index: number; readonly position: number; readonly active: boolean }>
+}
+
 /** Paints the occupants (players, gold) that stand within `visible`, or everywhere without it. */
-const paintOccupants = (state: GameState, paint: Paint, self: number, visible?: ArrayLike<number>) => {
-  for (const [cell] of state.gold) {
-    if (visible === undefined || contains(visible, cell)) paint(cell, state.map.cells[cell]!, Occupant.Gold)
+const paintOccupants = (cells: Uint8Array, occupants: Occupants, paint: Paint, self: number, visible?: ArrayLike<number>) => {
+  for (const cell of occupants.gold.keys()) {
+    if (visible === undefined || contains(visible, cell)) paint(cell, cells[cell]!, Occupant.Gold)
   }
-  for (const player of state.players) {
+  for (const player of occupants.players) {
     if (!player.active || player.index === self) continue
     if (visible === undefined || contains(visible, player.position)) {
-      paint(player.position, state.map.cells[player.position]!, playerOccupant(player.index))
+      paint(player.position, cells[player.position]!, playerOccupant(player.index))
     }
   }
 }
 
 /** A player's surroundings as it stands at `position`: the visible spots, their occupants, itself. */
-const paintSurroundings = (state: GameState, index: number, position: number, paint: Paint) => {
-  const cells = state.map.cells
-  const visible = state.sight.visibleFrom(position)
+const paintSurroundings = (sight: Sight, occupants: Occupants, index: number, position: number, paint: Paint) => {
+  const cells = sight.map.cells
+  const visible = sight.visibleFrom(position)
   for (let i = 0; i < visible.length; i++) paint(visible[i]!, cells[visible[i]!]!, Occupant.None)
-  paintOccupants(state, paint, index, visible)
+  paintOccupants(cells, occupants, paint, index, visible)
   paint(position, cells[position]!, Occupant.Self)
+}
+
+/** A player's whole view: what it knows, then what it sees. */
+const paintPlayerView = (sight: Sight, occupants: Occupants, viewer: { readonly index: number; readonly position: number; readonly known: Uint8Array }, paint: Paint) => {
+  const cells = sight.map.cells
+  for (let cell = 0; cell < cells.length; cell++) {
+    paint(cell, viewer.known[cell] === 1 ? cells[cell]! : Rock, Occupant.None)
+  }
+  paintSurroundings(sight, occupants, viewer.index, viewer.position, paint)
 }
 
 /** Paints every gridpoint of `viewer`'s view. */
@@ -78,14 +95,10 @@ export const paintView = (state: GameState, viewer: Viewer, paint: Paint): void 
   const cells = state.map.cells
   if (viewer === "spectator") {
     for (let cell = 0; cell < cells.length; cell++) paint(cell, cells[cell]!, Occupant.None)
-    paintOccupants(state, paint, -1)
+    paintOccupants(cells, state, paint, -1)
     return
   }
-  const player = state.players[viewer]!
-  for (let cell = 0; cell < cells.length; cell++) {
-    paint(cell, player.known[cell] === 1 ? cells[cell]! : Rock, Occupant.None)
-  }
-  paintSurroundings(state, viewer, player.position, paint)
+  paintPlayerView(state.sight, state, state.players[viewer]!, paint)
 }
 
 /**
@@ -117,7 +130,7 @@ export const patchView = (state: GameState, viewer: Viewer, changes: ChangeSet, 
       if (!inSightNow.has(cell)) paint(cell, cells[cell]!, Occupant.None)
     }
   }
-  paintSurroundings(state, viewer, player.position, paint)
+  paintSurroundings(state.sight, state, viewer, player.position, paint)
 }
 
 /**
@@ -169,6 +182,22 @@ export const viewOf = (state: GameState, viewer: Viewer): View => {
     occupants: new Uint8Array(size)
   }
   paintView(state, viewer, paintInto(view))
+  return view
+}
+
+/**
+ * The view a player should be shown, from these alone: where it stands and the gridpoints it
+ * has seen (`known`), by `sight`'s map and rule, among `occupants` (the other players, the
+ * piles). For judging a DISPLAY that another server sent, where there is no game state.
+ */
+export const expectedPlayerView = (
+  sight: Sight,
+  viewer: { readonly index: number; readonly position: number; readonly known: Uint8Array },
+  occupants: Occupants
+): View => {
+  const size = sight.map.cells.length
+  const view: View = { rows: sight.map.rows, cols: sight.map.cols, terrain: new Uint8Array(size), occupants: new Uint8Array(size) }
+  paintPlayerView(sight, occupants, viewer, paintInto(view))
   return view
 }
 

@@ -3,20 +3,21 @@ import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { fileURLToPath } from "node:url"
 import { checkClient, type CheckClientOptions } from "../../src/kit/check-client/check-client.js"
-import type { Report } from "../../src/kit/conformance/report.js"
+import type { ClientCheckName } from "../../src/kit/check-client/client-check.js"
+import type { ConformanceReport } from "../../src/kit/conformance/report.js"
 import { nodeUdpLayer } from "../../src/net/nodeUdp.js"
 
 export const toy = fileURLToPath(new URL("./toy-client.mjs", import.meta.url))
 
 export const check = (command: ReadonlyArray<string>, options: Partial<CheckClientOptions> = {}) =>
-  checkClient({ command, dialect: "spec", answerMs: 1500, only: undefined, scenarioMs: 60_000, totalMs: 300_000, ...options }).pipe(
+  checkClient({ command, dialect: "spec", answerMs: 1500, only: undefined, checkMs: 60_000, totalMs: 300_000, ...options }).pipe(
     Effect.provide(nodeUdpLayer)
   )
 
-export const failing = (report: Report) => report.checks.filter((each) => each.status !== "pass")
+export const failing = (report: ConformanceReport) => report.checks.filter((each) => each.status !== "pass")
 
 /** The failures of the one check `only`, run against the toy client with `bugs`. */
-export const failuresWith = (bugs: string, only: string, options: Partial<CheckClientOptions> = {}) =>
+export const failuresWith = (bugs: string, only: ClientCheckName, options: Partial<CheckClientOptions> = {}) =>
   Effect.gen(function*() {
     const report = yield* check([process.execPath, toy, `--bugs=${bugs}`], { only, ...options })
     expect(report.checks.map((each) => each.name)).toEqual([only])

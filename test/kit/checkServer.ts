@@ -2,7 +2,8 @@
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { type CheckServerOptions, checkServer } from "../../src/kit/check-server/check-server.js"
-import type { Report } from "../../src/kit/conformance/report.js"
+import type { ServerCheckName } from "../../src/kit/check-server/server-check.js"
+import type { ConformanceReport } from "../../src/kit/conformance/report.js"
 import { nodeUdpLayer } from "../../src/net/nodeUdp.js"
 import { loadMap } from "../support.js"
 import { type Bugs, brokenServer } from "./broken.js"
@@ -22,14 +23,14 @@ export const run = (port: number, options: Partial<CheckServerOptions> = {}) =>
     ...options
   }).pipe(Effect.provide(nodeUdpLayer))
 
-export const resultOf = (report: Report, name: string) => {
+export const resultOf = (report: ConformanceReport, name: string) => {
   const result = report.checks.find((check) => check.name === name)
   if (!result) throw new Error(`no check ${name} in ${report.checks.map((check) => check.name).join(", ")}`)
   return result
 }
 
 /** The one check `only` fails against a server with `bugs`, and says why. */
-export const failsWith = (only: string, bugs: Bugs, options: Partial<CheckServerOptions> = {}) =>
+export const failsWith = (only: ServerCheckName, bugs: Bugs, options: Partial<CheckServerOptions> = {}) =>
   Effect.gen(function*() {
     const { port } = yield* brokenServer({ bugs })
     const report = yield* run(port, { only, ...options })
@@ -40,4 +41,4 @@ export const failsWith = (only: string, bugs: Bugs, options: Partial<CheckServer
     return result.failures
   })
 
-export const statuses = (report: Report) => Object.fromEntries(report.checks.map((check) => [check.name, check.status]))
+export const statuses = (report: ConformanceReport) => Object.fromEntries(report.checks.map((check) => [check.name, check.status]))

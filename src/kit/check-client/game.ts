@@ -50,3 +50,9 @@ export const wording = (dialect: Dialect) => ({
 /** A summary of two players, and the words it must show. */
 export const summary = "A      10 Alice\nB     240 Bob\n"
 export const summaryWords = ["Alice", "Bob", "10", "240"]
+
+/** What the player's status line reads, as the spec writes it. */
+export const playerStatus = (purse: number, left: number) => `Player A has ${purse} nuggets (${left} nuggets unclaimed).`
+
+/** OK A, GRID, GOLD 0 0 250 and a DISPLAY: the player is in. */
+export const playerWelcome: ReadonlyArray<string> = ["OK A", grid, "GOLD 0 0 250", display(playerRows())]

@@ -3,7 +3,7 @@ import { elapsedFrom } from "../../net/clock.js"
 import { makeInbox, type Silence } from "../../net/inbox.js"
 import { type Endpoint, Udp, type UdpError } from "../../net/udp.js"
 import { latin1 } from "../../protocol/transcript.js"
-import { escaped } from "../conformance/lint.js"
+import { escaped } from "../conformance/escaping.js"
 
 /**
  * A server played by a script, on a loopback UDP socket: it records what the client sends

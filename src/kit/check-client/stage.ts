@@ -1,16 +1,15 @@
 import { Effect, type Scope } from "effect"
+import { Udp, type UdpError } from "../../net/udp.js"
 import type { Dialect } from "../../protocol/dialect.js"
-import type { Udp, UdpError } from "../../net/udp.js"
-import { escaped } from "../conformance/lint.js"
-import type { Failure } from "../conformance/report.js"
+import { type Recorder, Stop } from "../conformance/check.js"
+import { escaped } from "../conformance/escaping.js"
+import type { Requirement } from "../conformance/requirements.js"
 import { openScriptServer, type ScriptServer } from "./script-server.js"
-import { Stop } from "../check-server/session.js"
-import { type SpecLine } from "../conformance/requirements.js"
-import { type Ended, openTty, type Size, type Tty, type TtyError } from "./tty.js"
+import { openTty, type Size, type Tty, type TtyError } from "./tty.js"
 
 /**
- * A stage for one scenario of `check client`: the scripted server, the client under check
- * in a terminal of its own, and ways to wait for what the client sends and shows.
+ * A stage for `check client`: the scripted server, the client under check in a terminal of
+ * its own, and ways to await what the client sends and shows, each with a deadline.
  */
 
 export interface ClientCheckOptions {
@@ -26,10 +25,6 @@ export interface ClientCheckOptions {
 export interface Stage {
   readonly server: ScriptServer
   readonly tty: Tty
-  readonly options: ClientCheckOptions
-  /** Records a failure of `check` and goes on. */
-  readonly fail: (check: string, failure: Failure) => void
-  readonly note: (check: string, text: string) => void
 }
 
 /** The client's command line for this server: placeholders filled, or HOST PORT [NAME] added. */
@@ -45,47 +40,27 @@ export const commandFor = (command: ReadonlyArray<string>, port: number, name: s
 /** A terminal larger than any grid the checker serves. */
 export const roomySize: Size = { columns: 80, rows: 24 }
 
+/** A fresh scripted server, and the client run against it as `name` (the spectator without), until the scope ends. */
 export const openStage = (
-  options: ClientCheckOptions,
+  { options, udp }: { readonly options: ClientCheckOptions; readonly udp: Udp["Type"] },
   name: string | undefined,
-  size: Size,
-  fail: Stage["fail"],
-  note: Stage["note"]
-): Effect.Effect<Stage, UdpError | TtyError, Scope.Scope | Udp> =>
+  size: Size
+): Effect.Effect<Stage, UdpError | TtyError, Scope.Scope> =>
   Effect.gen(function*() {
-    const server = yield* openScriptServer()
+    const server = yield* openScriptServer().pipe(Effect.provideService(Udp, udp))
     const tty = yield* openTty(commandFor(options.command, server.port, name), size, options.clientLog)
     // On the way out, a client still running is told to quit, as a server would.
     yield* Effect.addFinalizer(() =>
       tty.ended.pipe(
-        Effect.flatMap((ended) => (ended ? Effect.void : server.send("QUIT Thanks for playing!").pipe(Effect.zipRight(untilEnded(tty, 2000))))),
+        Effect.flatMap((ended) => (ended ? Effect.void : server.send("QUIT Thanks for playing!").pipe(Effect.zipRight(tty.untilEnded(2000))))),
         Effect.ignore
       )
     )
-    return { server, tty, options, fail, note }
+    return { server, tty }
   })
 
-/** The screen, as soon as `wanted` holds of it, or as it is when `ms` have passed. */
-export const screenWhen = (tty: Tty, ms: number, wanted: (lines: ReadonlyArray<string>) => boolean) =>
-  Effect.gen(function*() {
-    const deadline = performance.now() + ms
-    for (;;) {
-      const lines = yield* tty.screen
-      if (wanted(lines) || performance.now() >= deadline) return { lines, ok: wanted(lines) }
-      yield* Effect.sleep("50 millis")
-    }
-  })
-
-/** How the client ended, once it has, or undefined when it still runs after `ms`. */
-export const untilEnded = (tty: Tty, ms: number): Effect.Effect<Ended | undefined> =>
-  Effect.gen(function*() {
-    const deadline = performance.now() + ms
-    for (;;) {
-      const ended = yield* tty.ended
-      if (ended || performance.now() >= deadline) return ended
-      yield* Effect.sleep("50 millis")
-    }
-  })
+/** The status line says `sentence` first (blanks before it allowed). */
+export const statusSays = (lines: ReadonlyArray<string>, sentence: string) => (lines[0] ?? "").trimStart().startsWith(sentence)
 
 /** A screen row as a report shows it. */
 export const row = (lines: ReadonlyArray<string>, index: number) => `screen row ${index}: ${escaped(lines[index] ?? "", 90)}`
@@ -102,51 +77,56 @@ export const drawnAt = (lines: ReadonlyArray<string>, rows: ReadonlyArray<string
 
 /** Where the grid's first wall row is on the screen, if anywhere. */
 export const findGrid = (lines: ReadonlyArray<string>, rows: ReadonlyArray<string>) => {
-  const first = rows[0]!.trim()
+  const top = rows[0] ?? ""
+  const first = top.trim()
   const at = lines.findIndex((line) => line.includes(first))
-  return at === -1 ? undefined : { row: at, col: lines[at]!.indexOf(first) - rows[0]!.indexOf(first) }
+  return at === -1 ? undefined : { row: at, col: (lines[at] ?? "").indexOf(first) - top.indexOf(first) }
 }
 
 /**
  * How long a client just started has to send its PLAY or SPECTATE: its start is not what is
  * checked (an interpreter under load can take seconds to load a program), so never less than 5 s.
  */
-export const startMs = (stage: Stage) => Math.max(stage.options.answerMs, 5000)
+export const startMs = (options: ClientCheckOptions) => Math.max(options.answerMs, 5000)
 
-/** What the client sent, awaited (an answer's time, or `ms`); a silence becomes the check's failure. */
-export const expectSent = (
-  stage: Stage,
-  check: string,
-  what: string,
-  spec: SpecLine,
-  wanted: (text: string) => boolean,
-  sent?: string,
-  ms = stage.options.answerMs
-) =>
+/** What the client sent, awaited for `ms`; a silence stops the check. */
+export const awaitSent = (stage: Stage, what: string, spec: Requirement, wanted: (text: string) => boolean, ms: number, sent?: string) =>
   stage.server.next(what, ms, wanted).pipe(
     Effect.map((heard) => heard.text),
-    Effect.catchTag("Silence", (silence) =>
-      Effect.sync(() => {
-        stage.fail(check, {
-          what: `the client did not send ${what}`,
-          ...(sent === undefined ? {} : { sent }),
-          got: silence.instead.length === 0 ? `nothing within ${silence.ms} ms` : silence.instead.join(", "),
-          spec
-        })
-        return undefined
-      }))
+    Effect.mapError((silence) =>
+      new Stop({
+        what: `the client did not send ${what}`,
+        ...(sent === undefined ? {} : { sent }),
+        got: silence.instead.length === 0 ? `nothing within ${silence.ms} ms` : silence.instead.join(", "),
+        spec
+      })
+    )
+  )
+
+/** What the client sent, awaited (an answer's time, or `ms`); a silence becomes a failure of the check, and undefined. */
+export const expectSent = (
+  context: Recorder & { readonly options: ClientCheckOptions },
+  stage: Stage,
+  what: string,
+  spec: Requirement,
+  wanted: (text: string) => boolean,
+  sent?: string,
+  ms = context.options.answerMs
+) =>
+  awaitSent(stage, what, spec, wanted, ms, sent).pipe(
+    Effect.catchAll((error) => Effect.sync(() => (context.fail(error.failure), undefined)))
   )
 
 /** Checks that the client ended as told: soon, with status 0, and the terminal as it found it. */
-export const expectExit = (stage: Stage, check: string, sent: string, spec: SpecLine, ms: number, wantZero = true) =>
+export const expectExit = (context: Recorder, stage: Stage, sent: string, spec: Requirement, ms: number, wantZero = true) =>
   Effect.gen(function*() {
-    const ended = yield* untilEnded(stage.tty, ms)
+    const ended = yield* stage.tty.untilEnded(ms)
     const lines = yield* stage.tty.screen
     if (!ended) {
-      stage.fail(check, { what: `the client did not exit within ${ms / 1000} s`, sent, got: shown(lines), spec })
+      context.fail({ what: `the client did not exit within ${ms / 1000} s`, sent, got: shown(lines), spec })
       return undefined
     }
-    if (wantZero && ended.code !== 0) stage.fail(check, { what: `the client exited with status ${ended.code}, not 0`, sent, got: shown(lines), spec })
+    if (wantZero && ended.code !== 0) context.fail({ what: `the client exited with status ${ended.code}, not 0`, sent, got: shown(lines), spec })
     const left = [
       ended.modesRestored
         ? ""
@@ -154,8 +134,6 @@ export const expectExit = (stage: Stage, check: string, sent: string, spec: Spec
       ended.mainScreen ? "" : "the alternate screen still on",
       ended.cursorShown ? "" : "the cursor hidden"
     ].filter(Boolean)
-    if (left.length > 0) stage.fail(check, { what: `the terminal was not restored: ${left.join(", ")}`, sent, got: shown(lines), spec })
+    if (left.length > 0) context.fail({ what: `the terminal was not restored: ${left.join(", ")}`, sent, got: shown(lines), spec })
     return { ended, lines }
   })
-
-export { Stop }

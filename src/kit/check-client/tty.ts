@@ -1,6 +1,6 @@
-import { Data, Effect, type Scope } from "effect"
-import { execFile } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { Clock, Data, Effect, Queue, type Scope } from "effect"
+import { execFile, spawn } from "node:child_process"
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 
@@ -10,6 +10,10 @@ import { join } from "node:path"
  * small shell wrapper that notes its exit status and whether the terminal's modes came
  * back. The screen is read as text; keys are typed literally. The terminal stays after the
  * client exits, as it left it, so what it printed last can still be read.
+ *
+ * Nothing is polled: a control-mode client of the same tmux (`tmux -C`) tells of every byte
+ * the client writes, and the wrapper signals (`tmux wait-for`) when the client has ended; a
+ * wait reads the screen again at each, until what it awaits is there or its time is up.
  */
 
 export class TtyError extends Data.TaggedError("TtyError")<{ readonly message: string }> {}
@@ -43,6 +47,10 @@ export interface Tty {
   readonly resize: (size: Size) => Effect.Effect<void>
   /** How it ended, or undefined while it runs. */
   readonly ended: Effect.Effect<Ended | undefined>
+  /** The screen as soon as `wanted` holds of it, or as it is when `ms` have passed or the client has ended. */
+  readonly screenWhen: (ms: number, wanted: (lines: ReadonlyArray<string>) => boolean) => Effect.Effect<{ readonly lines: ReadonlyArray<string>; readonly ok: boolean }>
+  /** How the client ended, once it has, or undefined when it still runs after `ms`. */
+  readonly untilEnded: (ms: number) => Effect.Effect<Ended | undefined>
 }
 
 /**
@@ -57,6 +65,7 @@ code=$?
 after=$(stty -g 2>/dev/null)
 if [ "$before" = "$after" ]; then modes=same; else modes="changed $before $after"; fi
 printf '%s %s\\n' "$code" "$modes" > "$status"
+tmux wait-for -S ended 2>/dev/null
 exec sleep 86400`
 
 const run = (args: ReadonlyArray<string>) =>
@@ -94,29 +103,67 @@ export const openTty = (command: ReadonlyArray<string>, size: Size, log?: string
       () => tmux("kill-server").pipe(Effect.ignore)
     )
     const format = (what: string) => tmux("display-message", "-p", "-t", "check", what).pipe(Effect.map((text) => text.trim()), Effect.orDie)
+    // Woken when the client writes or ends: a wait then reads again (wakes in a row are one).
+    const wakes = yield* Queue.sliding<void>(1)
+    const wake = () => void Queue.unsafeOffer(wakes, undefined)
+    const child = (args: ReadonlyArray<string>, onExit: () => void) =>
+      Effect.acquireRelease(
+        Effect.sync(() => {
+          const started = spawn("tmux", ["-S", socket, "-f", config, ...args], { stdio: ["pipe", "pipe", "ignore"] })
+          started.stdout.on("data", wake)
+          started.on("exit", onExit)
+          started.on("error", wake)
+          return started
+        }),
+        (started) => Effect.sync(() => void started.kill())
+      )
+    // Its notifications (%output) come with each write; its stdin is held open, or it would leave.
+    yield* child(["-C", "attach-session", "-t", "check"], wake)
+    yield* child(["wait-for", "ended"], wake)
+    const screen = tmux("capture-pane", "-p", "-t", "check").pipe(
+      Effect.map((text) => text.replace(/\n$/, "").split("\n").map((line) => line.trimEnd())),
+      Effect.orDie
+    )
+    const ended: Tty["ended"] = Effect.gen(function*() {
+      let noted: string
+      try {
+        noted = readFileSync(status, "utf8")
+      } catch {
+        return undefined
+      }
+      const [code, modes, before, after] = noted.trim().split(" ")
+      return {
+        code: Number(code),
+        modesRestored: modes === "same",
+        ...(modes === "same" ? {} : { modesChanged: { before: before ?? "", after: after ?? "" } }),
+        mainScreen: (yield* format("#{alternate_on}")) !== "1",
+        cursorShown: (yield* format("#{cursor_flag}")) === "1"
+      }
+    })
+    /** `look` again at each wake, until `done` holds of what it gives or `ms` have passed. */
+    const awaitLook = <A>(ms: number, look: Effect.Effect<A>, done: (seen: A) => boolean) =>
+      Effect.gen(function*() {
+        const deadline = (yield* Clock.currentTimeMillis) + ms
+        for (;;) {
+          // What was written before this look is in what it sees.
+          yield* Queue.takeAll(wakes)
+          const seen = yield* look
+          const left = deadline - (yield* Clock.currentTimeMillis)
+          if (done(seen) || left <= 0) return seen
+          // Interruptible, so that the deadline holds in a finalizer too.
+          yield* Queue.take(wakes).pipe(Effect.interruptible, Effect.timeoutOption(left))
+        }
+      })
+    // Once the client has ended, nothing writes to the screen any more.
+    const hasEnded = () => existsSync(status)
     return {
-      screen: tmux("capture-pane", "-p", "-t", "check").pipe(
-        Effect.map((text) => text.replace(/\n$/, "").split("\n").map((line) => line.trimEnd())),
-        Effect.orDie
-      ),
+      screen,
+      screenWhen: (ms, wanted) =>
+        awaitLook(ms, screen, (lines) => wanted(lines) || hasEnded()).pipe(Effect.map((lines) => ({ lines, ok: wanted(lines) }))),
+      untilEnded: (ms) => awaitLook(ms, ended, (each) => each !== undefined),
       type: (keys) => tmux("send-keys", "-t", "check", "-l", keys).pipe(Effect.asVoid, Effect.orDie),
       press: (key) => tmux("send-keys", "-t", "check", key).pipe(Effect.asVoid, Effect.orDie),
       resize: (to) => tmux("resize-window", "-t", "check", "-x", String(to.columns), "-y", String(to.rows)).pipe(Effect.asVoid, Effect.orDie),
-      ended: Effect.gen(function*() {
-        let noted: string
-        try {
-          noted = readFileSync(status, "utf8")
-        } catch {
-          return undefined
-        }
-        const [code, modes, before, after] = noted.trim().split(" ")
-        return {
-          code: Number(code),
-          modesRestored: modes === "same",
-          ...(modes === "same" ? {} : { modesChanged: { before: before ?? "", after: after ?? "" } }),
-          mainScreen: (yield* format("#{alternate_on}")) !== "1",
-          cursorShown: (yield* format("#{cursor_flag}")) === "1"
-        }
-      })
+      ended
     }
   })

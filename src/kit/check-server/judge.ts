@@ -1,18 +1,18 @@
 import { Effect } from "effect"
-import { GoldMaxNumPiles, GoldMinNumPiles, GoldTotal, MaxNameLength } from "../../core/constants.js"
+import { GoldMaxNumPiles, GoldMinNumPiles, GoldTotal } from "../../core/constants.js"
+import { escaped } from "../conformance/escaping.js"
 import type { Topic } from "../conformance/lint.js"
-import { escaped } from "../conformance/lint.js"
-import { awkwardName } from "./join.js"
+import { Requirements } from "../conformance/requirements.js"
+import type { ServerCheck, ServerRecorder } from "./server-check.js"
 import { differences } from "./sight-judge.js"
-import { Spec } from "../conformance/requirements.js"
-import type { Step, StepContext } from "./step.js"
+import type { FlagSeen } from "./traffic.js"
 
 /** Checks judged at the end, from everything the checker's clients were sent. */
 
 /** Each kind of flag once (with how often it came), the first datagram that raised it as what came. */
-const reportFlags = (context: StepContext, topics: ReadonlyArray<Topic>) => {
-  const seen = new Map<string, { count: number; first: (typeof context.session.flags)[number] }>()
-  for (const each of context.session.flags) {
+const reportFlags = (context: ServerRecorder, topics: ReadonlyArray<Topic>) => {
+  const seen = new Map<string, { count: number; first: FlagSeen }>()
+  for (const each of context.traffic.flags) {
     if (!topics.includes(each.flag.topic)) continue
     const kind = each.flag.reason.replace(/\d+/g, "N")
     const entry = seen.get(kind)
@@ -28,111 +28,116 @@ const reportFlags = (context: StepContext, topics: ReadonlyArray<Topic>) => {
   }
 }
 
-const judged = (name: string, check: string, needs: ReadonlyArray<string>, judge: (context: StepContext) => void): Step => ({
-  name,
-  check,
-  needs,
-  run: (context) => Effect.sync(() => judge(context))
-})
-
-const displayFraming = judged("display-framing", "display-framing", ["join-spectator", "join-player", "move-keys"], (context) => {
-  const displays = context.session.clients.length
-  if (!context.session.clients.some((client) => client.report.grid)) {
-    context.fail({ what: "no client was ever sent a GRID", spec: Spec.grid })
-  }
-  reportFlags(context, ["framing"])
-  context.note(`DISPLAYs of ${displays} clients held against their GRID`)
-})
-
-const messageForm = judged("message-form", "message-form", ["join-spectator", "join-player", "move-keys"], (context) => {
-  if (context.session.received === 0) context.fail({ what: "not judged: the server sent nothing", spec: Spec.oneMessage })
-  reportFlags(context, ["message", "summary"])
-})
-
-const goldTotals = judged("gold-totals", "gold-totals", ["join-spectator", "join-player", "gold-to-all", "game-over"], (context) => {
-  const { session } = context
-  if (session.firstRemaining === undefined) context.fail({ what: "no client was ever sent a GOLD", spec: Spec.gold })
-  if (session.firstRemaining !== undefined && session.firstRemaining !== GoldTotal) {
-    context.fail({
-      what: `the first GOLD said ${session.firstRemaining} nuggets are left, not ${GoldTotal} (was the server fresh?)`,
-      got: `GOLD 0 0 ${session.firstRemaining}`,
-      spec: Spec.goldTotal
+export const displayFraming: ServerCheck<"display-framing", "join-spectator" | "join-player" | "move-keys"> = {
+  name: "display-framing",
+  title: "every DISPLAY has GRID's rows and columns, each row ended by a newline, in map and occupant characters",
+  needs: ["join-spectator", "join-player", "move-keys"],
+  judgesGathered: true,
+  run: (context) =>
+    Effect.sync(() => {
+      const { all } = context.clients
+      if (!all.some((client) => client.report.grid)) context.fail({ what: "no client was ever sent a GRID", spec: Requirements.grid })
+      reportFlags(context, ["framing"])
+      context.note(`DISPLAYs of ${all.length} clients held against their GRID`)
     })
-  }
-  reportFlags(context, ["gold"])
-})
+}
 
-const pileCount = judged("pile-count", "pile-count", ["join-spectator"], (context) => {
-  const view = context.session.firstSpectatorView
-  if (!view) return context.fail({ what: "the spectator never saw the map", spec: Spec.spectatorView })
-  const piles = view.join("").split("*").length - 1
-  if (piles < GoldMinNumPiles || piles > GoldMaxNumPiles) {
-    context.fail({
-      what: `the spectator's first view shows ${piles} piles of gold, not ${GoldMinNumPiles} to ${GoldMaxNumPiles}`,
-      got: `${view.length} rows: ${escaped(view.join("\n"), 80)}`,
-      spec: Spec.pileCount
+export const messageForm: ServerCheck<"message-form", "join-spectator" | "join-player" | "move-keys"> = {
+  name: "message-form",
+  title: "every message is ASCII, of a known type, and well formed",
+  needs: ["join-spectator", "join-player", "move-keys"],
+  judgesGathered: true,
+  run: (context) =>
+    Effect.sync(() => {
+      if (context.traffic.received === 0) context.fail({ what: "not judged: the server sent nothing", spec: Requirements.oneMessage })
+      reportFlags(context, ["message", "summary"])
     })
-  } else {
-    context.note(`${piles} piles`)
-  }
-})
+}
 
-const spectatorView = judged("spectator-view", "spectator-view", ["join-spectator", "join-player", "move-keys"], (context) => {
-  const judge = context.session.options.judge
-  if (!judge) return
-  const { checked, examples } = judge.spectatorVerdict()
-  if (checked === 0) context.fail({ what: "no spectator DISPLAY of the map's size came", spec: Spec.spectatorView })
-  for (const example of examples) context.fail({ what: example, spec: Spec.spectatorSeesAll })
-  context.note(`${checked} spectator views held against the map`)
-})
+export const goldTotals: ServerCheck<"gold-totals", "join-spectator" | "join-player" | "gold-to-all" | "game-over"> = {
+  name: "gold-totals",
+  title: "GOLD adds up: 250 nuggets at first, each purse grows by what was collected, nuggets left never grow",
+  needs: ["join-spectator", "join-player", "gold-to-all", "game-over"],
+  judgesGathered: true,
+  run: (context) =>
+    Effect.sync(() => {
+      const first = context.traffic.firstRemaining
+      if (first === undefined) context.fail({ what: "no client was ever sent a GOLD", spec: Requirements.gold })
+      if (first !== undefined && first !== GoldTotal) {
+        context.fail({ what: `the first GOLD said ${first} nuggets are left, not ${GoldTotal} (was the server fresh?)`, got: `GOLD 0 0 ${first}`, spec: Requirements.goldTotal })
+      }
+      reportFlags(context, ["gold"])
+    })
+}
 
-const visibility = judged("visibility", "visibility", ["join-spectator", "join-player", "move-keys", "gold-to-all", "swap", "game-over"], (context) => {
-  const { session } = context
-  const judge = session.options.judge
-  if (!judge) return
-  judge.finish()
-  const rule = session.dialect === "cs50-2021" ? "roomSpotsOnly" : "spec"
-  const verdict = judge.verdict(rule)
-  const other = judge.verdict(rule === "spec" ? "roomSpotsOnly" : "spec")
-  const ruleText = rule === "spec" ? "the spec's rule" : "the 2021 rule (sight through room spots only)"
-  context.note(`${verdict.judged} player views held against ${ruleText}${verdict.unpaired > 0 ? `; ${verdict.unpaired} could not be paired with a spectator view` : ""}`)
-  if (verdict.mismatches > 0) {
-    context.note(`by the ${rule === "spec" ? "2021 rule (sight through room spots only)" : "spec's rule"}, ${other.mismatches} of ${other.judged} would differ`)
-  }
-  if (verdict.judged === 0) context.fail({ what: "no player's view could be judged", spec: Spec.visibility })
-  if (verdict.mismatches > 0) {
-    for (const example of verdict.examples) {
-      context.fail({
-        what: `player ${example.letter} at row ${example.at.row} col ${example.at.col} is shown what the rule does not give: ${differences(example.expected, example.got).join("; ")}` +
-          ` (${verdict.mismatches} of ${verdict.judged} views differ)`,
-        got: escaped(example.got.join("\n"), 60),
-        spec: Spec.visibility
-      })
-    }
-  }
-})
+export const pileCount: ServerCheck<"pile-count", "join-spectator"> = {
+  name: "pile-count",
+  title: "10 to 30 piles of gold at the start",
+  needs: ["join-spectator"],
+  judgesGathered: true,
+  run: (context) =>
+    Effect.gen(function*() {
+      // The spectator's first view of the game, before anyone moved: where the piles were dropped.
+      const spectator = yield* Effect.option(context.need("join-spectator"))
+      const view = spectator._tag === "Some" ? spectator.value.firstView : undefined
+      if (!view) return context.fail({ what: "the spectator never saw the map", spec: Requirements.spectatorView })
+      const piles = view.join("").split("*").length - 1
+      if (piles < GoldMinNumPiles || piles > GoldMaxNumPiles) {
+        context.fail({
+          what: `the spectator's first view shows ${piles} piles of gold, not ${GoldMinNumPiles} to ${GoldMaxNumPiles}`,
+          got: `${view.length} rows: ${escaped(view.join("\n"), 80)}`,
+          spec: Requirements.pileCount
+        })
+      } else {
+        context.note(`${piles} piles`)
+      }
+    })
+}
 
-const names = judged("names-judge", "names", ["names-join", "game-over"], (context) => {
-  const { session } = context
-  const named = session.clients.find((client) => client.name === awkwardName)
-  const letter = named?.report.letter
-  if (!letter) return
-  if (session.standings === undefined) return context.fail({ what: "not judged: no game-over summary came", spec: Spec.summaryLines })
-  const line = session.standings.find((each) => each.letter === letter)
-  if (!line) return context.fail({ what: `the summary has no line for ${letter}, the player with the long name`, spec: Spec.summaryLines })
-  const before = context.failures()
-  if (line.name.length > MaxNameLength) {
-    context.fail({ what: `the name came back ${line.name.length} characters long, more than ${MaxNameLength}`, sent: `PLAY ${escaped(awkwardName)}`, got: escaped(line.name), spec: Spec.maxNameLength })
-  }
-  if (!/^[\x20-\x7e]*$/.test(line.name)) {
-    context.fail({ what: "the name in the summary holds a character that cannot be printed", sent: `PLAY ${escaped(awkwardName)}`, got: escaped(line.name), spec: Spec.gameOverMessage })
-  }
-  // Each character that cannot be printed replaced, or left out; then cut.
-  const replaced = line.name.length === MaxNameLength && [...line.name].every((char, i) => char === awkwardName[i] || !/[\x20-\x7e]/.test(awkwardName[i]!))
-  const removed = line.name === awkwardName.replace(/[^\x20-\x7e]/g, "").slice(0, MaxNameLength).trimEnd()
-  if (!replaced && !removed && context.failures() === before) {
-    context.fail({ what: "the name in the summary is not the name given, cut and made printable", sent: `PLAY ${escaped(awkwardName)}`, got: escaped(line.name), spec: Spec.play })
-  }
-})
+export const spectatorView: ServerCheck<"spectator-view", "join-spectator" | "join-player" | "move-keys"> = {
+  name: "spectator-view",
+  title: "the spectator sees the whole map, gold on room spots and players on spots",
+  needs: ["join-spectator", "join-player", "move-keys"],
+  needsMap: true,
+  judgesGathered: true,
+  run: (context) =>
+    Effect.sync(() => {
+      const judge = context.judge
+      if (!judge) return
+      const { checked, examples } = judge.spectatorTally()
+      if (checked === 0) context.fail({ what: "no spectator DISPLAY of the map's size came", spec: Requirements.spectatorView })
+      for (const example of examples) context.fail({ what: example, spec: Requirements.spectatorSeesAll })
+      context.note(`${checked} spectator views held against the map`)
+    })
+}
 
-export const judgeSteps: ReadonlyArray<Step> = [displayFraming, messageForm, goldTotals, pileCount, spectatorView, visibility, names]
+export const visibility: ServerCheck<"visibility", "join-spectator" | "join-player" | "move-keys" | "gold-to-all" | "swap" | "game-over"> = {
+  name: "visibility",
+  title: "each player's DISPLAY is what the visibility rule gives, from where the spectator sees everyone",
+  needs: ["join-spectator", "join-player", "move-keys", "gold-to-all", "swap", "game-over"],
+  needsMap: true,
+  judgesGathered: true,
+  run: (context) =>
+    Effect.sync(() => {
+      const judge = context.judge
+      if (!judge) return
+      judge.finish()
+      const rule = context.traffic.dialect === "cs50-2021" ? "roomSpotsOnly" : "spec"
+      const tally = judge.tally(rule)
+      const other = judge.tally(rule === "spec" ? "roomSpotsOnly" : "spec")
+      const ruleText = rule === "spec" ? "the spec's rule" : "the 2021 rule (sight through room spots only)"
+      context.note(`${tally.judged} player views held against ${ruleText}${tally.unpaired > 0 ? `; ${tally.unpaired} could not be paired with a spectator view` : ""}`)
+      if (tally.mismatches > 0) {
+        context.note(`by the ${rule === "spec" ? "2021 rule (sight through room spots only)" : "spec's rule"}, ${other.mismatches} of ${other.judged} would differ`)
+      }
+      if (tally.judged === 0) context.fail({ what: "no player's view could be judged", spec: Requirements.visibility })
+      for (const example of tally.examples) {
+        context.fail({
+          what: `player ${example.letter} at row ${example.at.row} col ${example.at.col} is shown what the rule does not give: ${differences(example.expected, example.got).join("; ")}` +
+            ` (${tally.mismatches} of ${tally.judged} views differ)`,
+          got: escaped(example.got.join("\n"), 60),
+          spec: Requirements.visibility
+        })
+      }
+    })
+}

@@ -1,27 +1,29 @@
 import { Effect } from "effect"
-import { escaped } from "../conformance/lint.js"
-import { somePlayer } from "./join.js"
-import { stop } from "./session.js"
-import { Spec } from "../conformance/requirements.js"
-import type { Step, StepContext } from "./step.js"
-import { expectedMove, pressMove, same, walkTo, where } from "./walking.js"
+import { MoveDirections } from "../../core/constants.js"
+import { stop } from "../conformance/check.js"
+import { escaped } from "../conformance/escaping.js"
+import { Requirements } from "../conformance/requirements.js"
+import { firstPlayer, somePlayer } from "./join.js"
+import type { ServerCheck, ServerRecorder } from "./server-check.js"
+import { expectedMove, letterOf, pressMove, same, walkTo, where } from "./walking.js"
 
 /** Playing: every move key and its run, gold that everyone hears of, swapping places, the spectator replaced, quitting. */
 
-const moveKeys: Step = {
+export const moveKeys: ServerCheck<"move-keys", "join-spectator" | "join-player"> = {
   name: "move-keys",
-  check: "move-keys",
+  title: "each move key moves one step where possible, each capital runs as far as possible, and all clients see it",
   needs: ["join-spectator", "join-player"],
   run: (context) =>
     Effect.gen(function*() {
-      const player = yield* somePlayer(context)
+      const player = yield* firstPlayer(context)
       for (const key of "hljkyubn") yield* pressMove(context, player, key)
       let blocked = false
       for (const key of "HLJKYUBN") {
         yield* pressMove(context, player, key)
         // Right after a run, one more step the same way is not possible: nothing may move.
-        const from = context.session.spectatorSees(player.report.letter!)
-        const view = context.session.view
+        const letter = player.report.letter
+        const from = letter === undefined ? undefined : context.clients.spectatorSees(letter)
+        const view = context.clients.view
         const lower = key.toLowerCase()
         if (!blocked && from && view && same(expectedMove(view, from, lower).to, from)) {
           blocked = true
@@ -31,37 +33,37 @@ const moveKeys: Step = {
     })
 }
 
-const goldToAll: Step = {
+export const goldToAll: ServerCheck<"gold-to-all", "join-spectator" | "join-player"> = {
   name: "gold-to-all",
-  check: "gold-to-all",
+  title: "gold collected is told with GOLD to the collector (n, p, r) and to everyone else (r)",
   needs: ["join-spectator", "join-player"],
   run: (context) =>
     Effect.gen(function*() {
-      const { session } = context
-      const collector = yield* somePlayer(context, 0)
+      const { clients } = context
+      const collector = yield* firstPlayer(context)
       const other = yield* somePlayer(context, 1)
-      const spectator = yield* session.watch()
+      const spectator = yield* clients.watch()
       // The nuggets left as last told to anyone: the count only falls, so the smallest.
-      const before = Math.min(...session.clients.flatMap((client) => (client.gold ? [client.gold.r] : [])))
+      const before = Math.min(...clients.all.flatMap((client) => (client.gold ? [client.gold.r] : [])))
       const purse = collector.report.purse
       yield* walkTo(context, collector, (char) => char === "*", "reach gold")
-      const collected = yield* session.until(collector, "GOLD after stepping on gold", () => collector.report.purse > purse, Spec.collects).pipe(
+      const collected = yield* clients.until(collector, "GOLD after stepping on gold", () => collector.report.purse > purse, Requirements.collects).pipe(
         Effect.as(true),
         Effect.catchAll((error) => Effect.sync(() => (context.fail(error.failure), false)))
       )
-      if (!collected) return
-      const remaining = collector.report.remaining!
+      const remaining = collector.report.remaining
+      if (!collected || remaining === undefined) return
       const gained = collector.report.purse - purse
       if (before - remaining !== gained) {
         context.fail({
           what: `the player gained ${gained} nuggets, but nuggets left went from ${before} to ${remaining}`,
           sent: collector.probe.lastSent(),
           got: collector.probe.recent(2).join(", "),
-          spec: Spec.gold
+          spec: Requirements.gold
         })
       }
       for (const [client, who] of [[spectator, "the spectator"], [other, `player ${other.report.letter}`]] as const) {
-        const told = yield* session.until(client, `GOLD with ${remaining} nuggets left`, () => client.report.remaining === remaining, Spec.goldToAll).pipe(
+        const told = yield* clients.until(client, `GOLD with ${remaining} nuggets left`, () => client.report.remaining === remaining, Requirements.goldToAll).pipe(
           Effect.as(true),
           Effect.catchAll(() => Effect.succeed(false))
         )
@@ -70,171 +72,168 @@ const goldToAll: Step = {
             what: `player ${collector.report.letter} collected gold, but ${who} was not sent a GOLD saying ${remaining} nuggets are left`,
             sent: collector.probe.lastSent(),
             got: client.probe.recent(3).join(", ") || "nothing",
-            spec: Spec.goldToAll
+            spec: Requirements.goldToAll
           })
           continue
         }
         const gold = client.gold
         if (gold && client === spectator && (gold.n !== 0 || gold.p !== 0)) {
-          context.fail({ what: "the spectator's GOLD must say n=0, p=0", got: `GOLD ${gold.n} ${gold.p} ${gold.r}`, spec: Spec.spectatorGold })
+          context.fail({ what: "the spectator's GOLD must say n=0, p=0", got: `GOLD ${gold.n} ${gold.p} ${gold.r}`, spec: Requirements.spectatorGold })
         }
         if (gold && client === other && gold.n !== 0) {
-          context.fail({ what: `player ${other.report.letter} collected nothing, but its GOLD says n=${gold.n}`, got: `GOLD ${gold.n} ${gold.p} ${gold.r}`, spec: Spec.gold })
+          context.fail({ what: `player ${other.report.letter} collected nothing, but its GOLD says n=${gold.n}`, got: `GOLD ${gold.n} ${gold.p} ${gold.r}`, spec: Requirements.gold })
         }
       }
     })
 }
 
-const swap: Step = {
+export const swap: ServerCheck<"swap", "join-spectator" | "join-player"> = {
   name: "swap",
-  check: "swap",
+  title: "moving onto another player swaps the two",
   needs: ["join-spectator", "join-player"],
   run: (context) =>
     Effect.gen(function*() {
-      const { session } = context
-      const mover = yield* somePlayer(context, 0)
+      const { clients } = context
+      const mover = yield* firstPlayer(context)
       const other = yield* somePlayer(context, 1)
-      const letter = other.report.letter!
+      const moverLetter = yield* letterOf(mover)
+      const letter = yield* letterOf(other)
       const beside = (at: { row: number; col: number }) => {
-        const there = session.spectatorSees(letter)
+        const there = clients.spectatorSees(letter)
         return there !== undefined && Math.abs(there.row - at.row) <= 1 && Math.abs(there.col - at.col) <= 1 && !same(there, at)
       }
       // Up to the cell next to the other player, then one step onto it.
-      yield* session.locate(letter)
-      if (!beside(yield* session.locate(mover.report.letter!))) {
+      yield* clients.locate(letter)
+      if (!beside(yield* clients.locate(moverLetter))) {
         yield* walkTo(context, mover, (_char, at) => beside(at), `come next to player ${letter}`)
       }
-      const moverAt = session.spectatorSees(mover.report.letter!)!
-      const otherAt = session.spectatorSees(letter)!
-      const key = Object.entries({ h: [0, -1], l: [0, 1], j: [1, 0], k: [-1, 0], y: [-1, -1], u: [-1, 1], b: [1, -1], n: [1, 1] })
-        .find(([, [dRow, dCol]]) => moverAt.row + dRow! === otherAt.row && moverAt.col + dCol! === otherAt.col)?.[0]
-      if (key === undefined) return yield* stop({ what: `player ${mover.report.letter} did not end next to ${letter}`, spec: Spec.swap })
+      const moverAt = yield* clients.locate(moverLetter)
+      const otherAt = yield* clients.locate(letter)
+      const key = Object.entries(MoveDirections)
+        .find(([, [dRow, dCol]]) => moverAt.row + dRow === otherAt.row && moverAt.col + dCol === otherAt.col)?.[0]
+      if (key === undefined) return yield* stop({ what: `player ${moverLetter} did not end next to ${letter}`, spec: Requirements.swap })
       const moved = yield* pressMove(context, mover, key)
       if (!moved) return
-      const swapped = yield* session.until(other, `DISPLAY with @ at ${where(moverAt)}`, () => same(other.report.position, moverAt), Spec.swap).pipe(
+      const swapped = yield* clients.until(other, `DISPLAY with @ at ${where(moverAt)}`, () => same(other.report.position, moverAt), Requirements.swap).pipe(
         Effect.as(true),
         Effect.catchAll(() => Effect.succeed(false))
       )
-      if (!swapped || !same(session.spectatorSees(letter), moverAt)) {
+      if (!swapped || !same(clients.spectatorSees(letter), moverAt)) {
         context.fail({
-          what: `player ${mover.report.letter} moved onto ${letter} at ${where(otherAt)}; ${letter} should now stand at ${where(moverAt)}, ` +
-            `but its DISPLAY shows it at ${where(other.report.position)} and the spectator at ${where(session.spectatorSees(letter))}`,
+          what: `player ${moverLetter} moved onto ${letter} at ${where(otherAt)}; ${letter} should now stand at ${where(moverAt)}, ` +
+            `but its DISPLAY shows it at ${where(other.report.position)} and the spectator at ${where(clients.spectatorSees(letter))}`,
           sent: escaped(`KEY ${key}`),
           got: other.probe.recent(1).join("") || "nothing",
-          spec: Spec.swap
+          spec: Requirements.swap
         })
       }
     })
 }
 
-const spectatorReplacement: Step = {
+export const spectatorReplacement: ServerCheck<"spectator-replacement", "join-spectator" | "join-player"> = {
   name: "spectator-replacement",
-  check: "spectator-replacement",
+  title: "a new spectator replaces the old one, which gets QUIT and nothing more",
   needs: ["join-spectator", "join-player"],
   run: (context) =>
     Effect.gen(function*() {
-      const { session } = context
-      const first = yield* session.watch()
-      const second = yield* session.open("spectator")
+      const { clients } = context
+      const first = yield* clients.watch()
+      const second = yield* clients.open("spectator")
       first.probe.skipAll()
-      yield* second.probe.send("SPECTATE")
-      const welcomed = yield* second.probe.gather(session.answerMs, () => second.report.view !== undefined)
+      yield* second.send("SPECTATE")
+      const welcomed = yield* second.probe.gather(context.answerMs, () => second.report.view !== undefined)
       if (second.report.view === undefined) {
-        return yield* stop({ what: "a second spectator was not let in", sent: escaped("SPECTATE"), got: welcomed.map((each) => escaped(each.text, 40)).join(", ") || "nothing", spec: Spec.replaceSpectator })
+        return yield* stop({ what: "a second spectator was not let in", sent: escaped("SPECTATE"), got: welcomed.map((each) => escaped(each.text, 40)).join(", ") || "nothing", spec: Requirements.replaceSpectator })
       }
-      session.spectator = second
-      const told = yield* first.probe.next("QUIT", session.answerMs, (arrival) => arrival.kind === "QUIT").pipe(
+      // Let in, it is the spectator the checks watch through from now on.
+      const told = yield* first.probe.next("QUIT", context.answerMs, (arrival) => arrival.kind === "QUIT").pipe(
         Effect.as(true),
         Effect.catchAll(() => Effect.succeed(false))
       )
-      first.left = true
       if (!told) {
-        context.fail({ what: "the spectator it replaced was not told to QUIT", sent: `${escaped("SPECTATE")} (from another client)`, got: first.probe.recent(2).join(", ") || "nothing", spec: Spec.replaceSpectator })
+        context.fail({ what: "the spectator it replaced was not told to QUIT", sent: `${escaped("SPECTATE")} (from another client)`, got: first.probe.recent(2).join(", ") || "nothing", spec: Requirements.replaceSpectator })
       }
       // Forgotten: the next move reaches the new spectator, not the old one.
-      const player = yield* somePlayer(context)
+      const player = yield* firstPlayer(context)
       first.probe.skipAll()
-      const view = session.view!
-      const from = session.spectatorSees(player.report.letter!)!
+      const from = yield* clients.locate(yield* letterOf(player))
+      const view = clients.view ?? []
       const key = [..."hljkyubn"].find((each) => !same(expectedMove(view, from, each).to, from))
       if (key === undefined) return
       yield* pressMove(context, player, key)
-      const after = yield* first.probe.gather(Math.min(300, session.answerMs))
-      const displays = after.filter((each) => each.kind === "DISPLAY")
-      if (displays.length > 0) {
+      const after = yield* first.probe.gather(Math.min(300, context.answerMs))
+      const [display, ...more] = after.filter((each) => each.kind === "DISPLAY")
+      if (display !== undefined) {
         context.fail({
-          what: `the replaced spectator still gets DISPLAYs (${displays.length} after a move): the server did not forget it`,
+          what: `the replaced spectator still gets DISPLAYs (${more.length + 1} after a move): the server did not forget it`,
           sent: `${escaped(`KEY ${key}`)} (from player ${player.report.letter})`,
-          got: escaped(displays[0]!.text, 40),
-          spec: Spec.oneSpectator
+          got: escaped(display.text, 40),
+          spec: Requirements.oneSpectator
         })
       }
     })
 }
 
-const quit: Step = {
+export const quit: ServerCheck<"quit", "join-spectator" | "join-player"> = {
   name: "quit",
-  check: "quit",
+  title: "Q is answered with QUIT, and the player leaves the map for good",
   needs: ["join-spectator", "join-player"],
   run: (context) =>
     Effect.gen(function*() {
-      const { session } = context
-      const leaver = yield* session.joinPlayer("leaver")
-      const letter = leaver.report.letter!
-      yield* session.until(yield* session.watch(), `DISPLAY showing ${letter}`, () => session.spectatorSees(letter) !== undefined, Spec.spectatorView)
-      yield* leaver.probe.send("KEY Q")
-      leaver.left = true
-      yield* leaver.probe.next("QUIT", session.answerMs, (arrival) => arrival.kind === "QUIT").pipe(
+      const { clients } = context
+      const leaver = yield* clients.joinPlayer("leaver")
+      const letter = yield* letterOf(leaver)
+      yield* clients.locate(letter)
+      yield* leaver.send("KEY Q")
+      yield* leaver.probe.next("QUIT", context.answerMs, (arrival) => arrival.kind === "QUIT").pipe(
         Effect.catchAll(() => Effect.sync(() =>
-          context.fail({ what: "a player's Q was not answered with QUIT", sent: escaped("KEY Q"), got: leaver.probe.recent(2).join(", ") || "nothing", spec: Spec.quit })
+          context.fail({ what: "a player's Q was not answered with QUIT", sent: escaped("KEY Q"), got: leaver.probe.recent(2).join(", ") || "nothing", spec: Requirements.quit })
         ))
       )
       yield* awaitGone(context, letter)
       // Gone for good: its keys move nothing, and its letter never comes back.
       leaver.probe.skipAll()
-      yield* leaver.probe.send("KEY l")
-      const answers = yield* leaver.probe.gather(Math.min(300, session.answerMs))
-      const shown = session.spectatorSees(letter)
+      yield* leaver.send("KEY l")
+      const answers = yield* leaver.probe.gather(Math.min(300, context.answerMs))
+      const shown = clients.spectatorSees(letter)
       if (shown !== undefined) {
         context.fail({
           what: `player ${letter} quit, but after a key from it the spectator shows ${letter} again, at ${where(shown)}`,
           sent: escaped("KEY l"),
-          got: `DISPLAY row ${shown.row}: ${escaped(session.view![shown.row]!)}`,
-          spec: Spec.noRejoin
+          got: `DISPLAY row ${shown.row}: ${escaped(clients.view?.[shown.row] ?? "")}`,
+          spec: Requirements.noRejoin
         })
       }
-      const displays = answers.filter((each) => each.kind === "DISPLAY")
-      if (displays.length > 0) {
-        context.fail({ what: `player ${letter} quit, but it is still sent DISPLAYs: the server did not forget it`, sent: escaped("KEY l"), got: escaped(displays[0]!.text, 40), spec: Spec.noRejoin })
+      const display = answers.find((each) => each.kind === "DISPLAY")
+      if (display !== undefined) {
+        context.fail({ what: `player ${letter} quit, but it is still sent DISPLAYs: the server did not forget it`, sent: escaped("KEY l"), got: escaped(display.text, 40), spec: Requirements.noRejoin })
       }
-      const spectator = yield* session.watch()
+      // The spectator quits too (sending Q, it is no longer the one watched); another watches on.
+      const spectator = yield* clients.watch()
       spectator.probe.skipAll()
-      yield* spectator.probe.send("KEY Q")
-      spectator.left = true
-      session.spectator = undefined
-      yield* spectator.probe.next("QUIT", session.answerMs, (arrival) => arrival.kind === "QUIT").pipe(
+      yield* spectator.send("KEY Q")
+      yield* spectator.probe.next("QUIT", context.answerMs, (arrival) => arrival.kind === "QUIT").pipe(
         Effect.catchAll(() => Effect.sync(() =>
-          context.fail({ what: "the spectator's Q was not answered with QUIT", sent: escaped("KEY Q"), got: spectator.probe.recent(2).join(", ") || "nothing", spec: Spec.spectatorQuitKey })
+          context.fail({ what: "the spectator's Q was not answered with QUIT", sent: escaped("KEY Q"), got: spectator.probe.recent(2).join(", ") || "nothing", spec: Requirements.spectatorQuitKey })
         ))
       )
-      yield* session.watch()
+      yield* clients.watch()
     })
 }
 
 /** The spectator no longer shows `letter`. */
-const awaitGone = (context: StepContext, letter: string) =>
+const awaitGone = (context: ServerRecorder, letter: string) =>
   Effect.gen(function*() {
-    const spectator = yield* context.session.watch()
-    yield* context.session.until(spectator, `DISPLAY without ${letter}`, () => context.session.spectatorSees(letter) === undefined, Spec.noRejoin).pipe(
+    const spectator = yield* context.clients.watch()
+    yield* context.clients.until(spectator, `DISPLAY without ${letter}`, () => context.clients.spectatorSees(letter) === undefined, Requirements.noRejoin).pipe(
       Effect.catchAll(() => Effect.sync(() =>
         context.fail({
           what: `player ${letter} quit, but the spectator still shows it on the map`,
           sent: escaped("KEY Q"),
           got: spectator.probe.recent(1).join("") || "nothing",
-          spec: Spec.noRejoin
+          spec: Requirements.noRejoin
         })
       ))
     )
   })
 
-export const playSteps: ReadonlyArray<Step> = [moveKeys, goldToAll, swap, spectatorReplacement, quit]

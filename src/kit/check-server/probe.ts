@@ -4,7 +4,7 @@ import { makeInbox, Silence } from "../../net/inbox.js"
 import { type Endpoint, Udp, type UdpError } from "../../net/udp.js"
 import { decodeServerMessage, type ServerMessage } from "../../protocol/messages.js"
 import { latin1 } from "../../protocol/transcript.js"
-import { escaped } from "../conformance/lint.js"
+import { escaped } from "../conformance/escaping.js"
 
 /**
  * One client of the server under check, on its own UDP socket: it sends what a check
@@ -36,7 +36,6 @@ const arrivalOf = (data: Uint8Array, at: number): Arrival => {
   return { bytes: data, text, at, message, kind: message ? kinds[message._tag] : text.split(/[ \n]/, 1)[0]! }
 }
 
-export { Silence }
 
 export interface Probe {
   /** "spectator 1", "player 3". */

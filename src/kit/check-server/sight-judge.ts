@@ -1,8 +1,5 @@
-import { MaxPlayers, PlayerLetters } from "../../core/constants.js"
-import { specRules } from "../../core/rules.js"
-import type { GameState, Player } from "../../core/state.js"
 import type { GameMap } from "../../core/map.js"
-import { viewOf } from "../../core/view.js"
+import { expectedPlayerView } from "../../core/view.js"
 import { makeSight, type Sight, type SightRule } from "../../core/visibility.js"
 import { viewText } from "../../protocol/display.js"
 
@@ -12,6 +9,8 @@ import { viewText } from "../../protocol/display.js"
  * spectator's for the same moment come on different sockets, so each player's view is held
  * against the spectator's views just before and after it, and passes if one of them gives
  * exactly that view. Both sight rules are judged, for the dialect is known only later.
+ * The view a rule gives is the core's (`expectedPlayerView`), from the map, where everyone
+ * stands, the piles and what the player has seen on its way.
  */
 
 export interface Mismatch {
@@ -24,7 +23,8 @@ export interface Mismatch {
   readonly at: { readonly row: number; readonly col: number }
 }
 
-export interface Verdict {
+/** How the players' views fared against one sight rule. */
+export interface ViewTally {
   /** Player views held against a spectator view. */
   readonly judged: number
   readonly mismatches: number
@@ -34,18 +34,19 @@ export interface Verdict {
   readonly unpaired: number
 }
 
-interface Moment {
+/** One spectator view: where everyone stood, and the piles. */
+interface Scene {
   readonly positions: ReadonlyMap<string, number>
-  readonly gold: ReadonlyArray<number>
-  /** Where each player went since the moment before: the cells it stood on, in order. */
+  readonly gold: ReadonlySet<number>
+  /** Where each player went since the scene before: the cells it stood on, in order. */
   readonly walks: ReadonlyMap<string, ReadonlyArray<number>>
 }
 
 interface Waiting {
   readonly letter: string
   readonly rows: ReadonlyArray<string>
-  /** Index of the latest moment when it came. */
-  readonly moment: number
+  /** Index of the latest scene when it came. */
+  readonly scene: number
 }
 
 /**
@@ -61,63 +62,64 @@ const rules: ReadonlyArray<SightRule> = ["spec", "roomSpotsOnly"]
 
 export class SightJudge {
   private readonly sights: Record<SightRule, Sight>
-  /** Per rule and letter: what the player knew at the oldest moment kept. */
+  /** Per rule and letter: what the player knew at the oldest scene kept. */
   private readonly known: Record<SightRule, Map<string, Uint8Array>> = { spec: new Map(), roomSpotsOnly: new Map() }
-  private readonly moments: Array<Moment> = []
-  /** Index of `moments[0]` among all moments. */
+  private readonly scenes: Array<Scene> = []
+  /** Index of `scenes[0]` among all scenes. */
   private first = 0
   private readonly waiting: Array<Waiting> = []
   /** Letters whose arrival the spectator saw, so that all they ever knew is known. */
   private readonly followed = new Set<string>()
-  private readonly verdicts: Record<SightRule, { judged: number; mismatches: number; examples: Array<Mismatch>; unpaired: number }> = {
+  private readonly tallies: Record<SightRule, { judged: number; mismatches: number; examples: Array<Mismatch>; unpaired: number }> = {
     spec: { judged: 0, mismatches: 0, examples: [], unpaired: 0 },
     roomSpotsOnly: { judged: 0, mismatches: 0, examples: [], unpaired: 0 }
   }
 
   constructor(readonly map: GameMap) {
     this.sights = { spec: makeSight(map, "spec"), roomSpotsOnly: makeSight(map, "roomSpotsOnly") }
+    this.agreement = new Uint8Array(map.cells.length)
   }
 
   spectatorView(rows: ReadonlyArray<string>): void {
-    if (rows.length !== this.map.rows || rows[0]!.length !== this.map.cols) return
+    if (rows.length !== this.map.rows || rows[0]?.length !== this.map.cols) return
     this.holdAgainstMap(rows)
     const positions = new Map<string, number>()
-    const gold: Array<number> = []
+    const gold = new Set<number>()
     rows.forEach((line, row) => {
       for (let col = 0; col < line.length; col++) {
-        const char = line[col]!
-        if (char === "*") gold.push(row * this.map.cols + col)
+        const char = line.charAt(col)
+        if (char === "*") gold.add(row * this.map.cols + col)
         else if (char >= "A" && char <= "Z") positions.set(char, row * this.map.cols + col)
       }
     })
-    const before = this.moments.at(-1)
+    const before = this.scenes.at(-1)
     const walks = new Map<string, ReadonlyArray<number>>()
     for (const [letter, position] of positions) {
       const from = before?.positions.get(letter)
       if (from === undefined && before !== undefined) this.followed.add(letter)
       if (from !== position) walks.set(letter, from === undefined ? [position] : this.walk(from, position))
     }
-    this.moments.push({ positions, gold, walks })
+    this.scenes.push({ positions, gold, walks })
     this.judgeReady(false)
   }
 
   playerView(letter: string, rows: ReadonlyArray<string>): void {
-    if (this.moments.length === 0 || !this.followed.has(letter)) return
-    this.waiting.push({ letter, rows, moment: this.first + this.moments.length - 1 })
+    if (this.scenes.length === 0 || !this.followed.has(letter)) return
+    this.waiting.push({ letter, rows, scene: this.first + this.scenes.length - 1 })
     this.judgeReady(false)
   }
 
-  /** Judges what still waits, against the moments there are. */
+  /** Judges what still waits, against the scenes there are. */
   finish(): void {
     this.judgeReady(true)
   }
 
-  verdict(rule: SightRule): Verdict {
-    return this.verdicts[rule]
+  tally(rule: SightRule): ViewTally {
+    return this.tallies[rule]
   }
 
   /** Spectator views held against the map, and the first few gridpoints shown wrong. */
-  spectatorVerdict(): { readonly checked: number; readonly examples: ReadonlyArray<string> } {
+  spectatorTally(): { readonly checked: number; readonly examples: ReadonlyArray<string> } {
     return { checked: this.spectatorChecked, examples: this.spectatorExamples }
   }
 
@@ -127,10 +129,11 @@ export class SightJudge {
   /** The spectator sees the map as it is, with gold on room spots and players on spots. */
   private holdAgainstMap(rows: ReadonlyArray<string>) {
     this.spectatorChecked++
-    for (let row = 0; row < rows.length && this.spectatorExamples.length < exampleCount; row++) {
+    for (const [row, line] of rows.entries()) {
+      if (this.spectatorExamples.length >= exampleCount) break
       for (let col = 0; col < this.map.cols; col++) {
-        const shown = rows[row]![col]!
-        const map = String.fromCharCode(this.map.cells[row * this.map.cols + col]!)
+        const shown = line.charAt(col)
+        const map = String.fromCharCode(this.map.cells[row * this.map.cols + col] ?? 0x20)
         const fits = shown === map || (shown === "*" && map === ".") || (/[A-Z]/.test(shown) && (map === "." || map === "#"))
         if (fits) continue
         this.spectatorExamples.push(`row ${row} col ${col}: the map has '${map}', the spectator is shown '${shown}'`)
@@ -150,14 +153,17 @@ export class SightJudge {
   }
 
   private judgeReady(all: boolean) {
-    const latest = this.first + this.moments.length - 1
-    while (this.waiting.length > 0 && (all || this.waiting[0]!.moment + lookAhead <= latest)) this.judge(this.waiting.shift()!)
-    // Keep the moments a waiting view may still need, and fold older ones into what was known.
-    const keepFrom = Math.min(this.waiting[0]?.moment ?? latest, latest) - lookBack
-    while (this.first < keepFrom && this.moments.length > 1) {
-      const oldest = this.moments.shift()!
+    const latest = this.first + this.scenes.length - 1
+    for (let next = this.waiting[0]; next !== undefined && (all || next.scene + lookAhead <= latest); next = this.waiting[0]) {
+      this.waiting.shift()
+      this.judge(next)
+    }
+    // Keep the scenes a waiting view may still need, and fold older ones into what was known.
+    const keepFrom = Math.min(this.waiting[0]?.scene ?? latest, latest) - lookBack
+    while (this.first < keepFrom && this.scenes.length > 1) {
+      const oldest = this.scenes.shift()
       this.first++
-      for (const rule of rules) for (const [letter, cells] of oldest.walks) this.learn(rule, letter, cells, this.knownOf(rule, letter))
+      if (oldest) for (const rule of rules) for (const [letter, cells] of oldest.walks) this.learn(rule, cells, this.knownOf(rule, letter))
     }
   }
 
@@ -167,86 +173,138 @@ export class SightJudge {
     return known
   }
 
-  private learn(rule: SightRule, _letter: string, cells: ReadonlyArray<number>, known: Uint8Array) {
+  private learn(rule: SightRule, cells: ReadonlyArray<number>, known: Uint8Array) {
     for (const cell of cells) for (const seen of this.sights[rule].visibleFrom(cell)) known[seen] = 1
+  }
+
+  private sceneAt(index: number): Scene | undefined {
+    return this.scenes[index - this.first]
   }
 
   private judge(view: Waiting) {
     const self = view.rows.findIndex((line) => line.includes("@"))
     if (self === -1) return
-    const at = self * this.map.cols + view.rows[self]!.indexOf("@")
-    const got = view.rows.join("\n")
-    const low = Math.max(this.first, view.moment - lookBack)
-    const high = Math.min(this.first + this.moments.length - 1, view.moment + lookAhead)
+    const selfCol = view.rows[self]?.indexOf("@") ?? 0
+    const at = self * this.map.cols + selfCol
+    const got = view.rows.join("\n") + "\n"
+    const low = Math.max(this.first, view.scene - lookBack)
+    const high = Math.min(this.first + this.scenes.length - 1, view.scene + lookAhead)
+    // The scenes where the spectator showed the player where its view has it, nearest to when the view came first.
+    const candidates: Array<number> = []
+    for (let index = low; index <= high; index++) if (this.sceneAt(index)?.positions.get(view.letter) === at) candidates.push(index)
+    const nearestFirst = [...candidates].sort((a, b) => Math.abs(a - view.scene) - Math.abs(b - view.scene) || a - b)
+    // Scenes that differ nowhere in the player's sight nor in what it has seen give the same view: worked out once.
+    const worked = new Map<string, Expected>()
+    const byFirstRule = new Map<number, Expected>()
+    const expected = (rule: SightRule, index: number): Expected => {
+      const key = `${rule} ${this.inSight(rule, view.letter, index, at)}`
+      const known = worked.get(key)
+      if (known) return known
+      const result = this.expectedAt(rule, view.letter, index, at, rule === rules[0] ? undefined : byFirstRule.get(index))
+      worked.set(key, result)
+      if (rule === rules[0]) byFirstRule.set(index, result)
+      return result
+    }
     for (const rule of rules) {
-      const verdict = this.verdicts[rule]
-      let nearest: { expected: ReadonlyArray<string>; differences: number } | undefined
-      for (let index = low; index <= high; index++) {
-        if (this.moments[index - this.first]!.positions.get(view.letter) !== at) continue
-        const expected = this.expectedView(rule, view.letter, index)
-        if (expected.join("\n") === got) {
-          nearest = { expected, differences: 0 }
-          break
-        }
-        const differences = countDifferences(expected, view.rows)
-        if (!nearest || differences < nearest.differences) nearest = { expected, differences }
-      }
-      if (!nearest) {
-        verdict.unpaired++
+      const tally = this.tallies[rule]
+      if (candidates.length === 0) {
+        tally.unpaired++
         continue
       }
-      verdict.judged++
-      if (nearest.differences === 0) continue
-      verdict.mismatches++
-      if (verdict.examples.length < exampleCount) {
-        verdict.examples.push({ letter: view.letter, got: view.rows, expected: nearest.expected, at: { row: self, col: view.rows[self]!.indexOf("@") } })
+      tally.judged++
+      if (nearestFirst.some((index) => expected(rule, index).text === got)) continue
+      tally.mismatches++
+      if (tally.examples.length >= exampleCount) continue
+      // None gives the view: the nearest (fewest gridpoints differ, the earliest of equals) is the example.
+      let nearest: { expected: ReadonlyArray<string>; differences: number } | undefined
+      for (const index of candidates) {
+        const rows = expected(rule, index).text.split("\n").slice(0, -1)
+        const differences = countDifferences(rows, view.rows)
+        if (!nearest || differences < nearest.differences) nearest = { expected: rows, differences }
       }
+      if (nearest) tally.examples.push({ letter: view.letter, got: view.rows, expected: nearest.expected, at: { row: self, col: selfCol } })
     }
   }
 
-  /** What `letter` sees at moment `index` by `rule`, worked out by the core. */
-  private expectedView(rule: SightRule, letter: string, index: number): ReadonlyArray<string> {
-    const known = this.knownOf(rule, letter).slice()
-    for (let at = this.first; at <= index; at++) {
-      const cells = this.moments[at - this.first]!.walks.get(letter)
-      if (cells) this.learn(rule, letter, cells, known)
-    }
-    const moment = this.moments[index - this.first]!
-    const players: Array<Player> = []
-    for (let i = 0; i < MaxPlayers; i++) {
-      const each = PlayerLetters[i]!
-      const position = moment.positions.get(each)
-      players.push({
-        index: i,
-        letter: each,
-        name: "",
-        client: each,
-        position: position ?? 0,
-        purse: 0,
-        active: position !== undefined,
-        known: each === letter ? known : new Uint8Array(0)
-      })
-    }
-    const state: GameState = {
-      // Only the view is drawn from this state: no draw is ever made from its generator.
-      random: 0,
-      rules: { ...specRules, sight: rule },
-      map: this.map,
-      sight: this.sights[rule],
-      gold: new Map(moment.gold.map((cell) => [cell, 1])),
-      goldRemaining: moment.gold.length,
-      players,
-      spectator: undefined,
-      over: false
-    }
-    return viewText(viewOf(state, letter.charCodeAt(0) - 65)).split("\n").slice(0, -1)
+  /**
+   * What sets the view of `letter` standing at `at` at scene `index` apart, by `rule`: how
+   * many times it walked by then (what it has seen), and the piles and players in its sight.
+   */
+  private inSight(rule: SightRule, letter: string, index: number, at: number): string {
+    let walked = 0
+    for (let each = this.first; each <= index; each++) if (this.sceneAt(each)?.walks.has(letter)) walked++
+    const visible = this.sights[rule].visibleFrom(at)
+    const scene = this.sceneAt(index)
+    const seen: Array<string | number> = [walked]
+    for (const cell of scene?.gold ?? []) if (sortedHas(visible, cell)) seen.push(cell)
+    for (const [each, position] of scene?.positions ?? []) if (each !== letter && sortedHas(visible, position)) seen.push(each, position)
+    return seen.join(" ")
   }
+
+  /** The view by `rule`, or `sameAs` (the first rule's) where both rules see and know the same. */
+  private expectedAt(rule: SightRule, letter: string, index: number, at: number, sameAs: Expected | undefined): Expected {
+    const known = this.knownAt(rule, letter, index)
+    if (sameAs && this.rulesAgreeAt(at) && sameCells(sameAs.known, known)) return sameAs
+    return { known, text: this.expectedText(rule, letter, index, at, known) }
+  }
+
+  /** What `letter` has seen by scene `index`, by `rule`. */
+  private knownAt(rule: SightRule, letter: string, index: number): Uint8Array {
+    const known = this.knownOf(rule, letter).slice()
+    for (let each = this.first; each <= index; each++) {
+      const cells = this.sceneAt(each)?.walks.get(letter)
+      if (cells) this.learn(rule, cells, known)
+    }
+    return known
+  }
+
+  /** What `letter`, standing at `at` and knowing `known`, is shown at scene `index` by `rule`, as DISPLAY text: the core's view. */
+  private expectedText(rule: SightRule, letter: string, index: number, at: number, known: Uint8Array): string {
+    const scene = this.sceneAt(index)
+    const players = [...(scene?.positions ?? [])].map(([each, position]) => ({ index: each.charCodeAt(0) - 65, position, active: true }))
+    return viewText(expectedPlayerView(this.sights[rule], { index: letter.charCodeAt(0) - 65, position: at, known }, { gold: scene?.gold ?? new Set(), players }))
+  }
+
+  /** 1 where both rules see the same from a spot, 2 where they do not; 0 not worked out yet. */
+  private readonly agreement: Uint8Array
+
+  private rulesAgreeAt(spot: number): boolean {
+    if (this.agreement[spot] === 0) {
+      const [first, second] = rules.map((rule) => this.sights[rule].visibleFrom(spot))
+      this.agreement[spot] = first && second && sameCells(first, second) ? 1 : 2
+    }
+    return this.agreement[spot] === 1
+  }
+}
+
+interface Expected {
+  readonly known: Uint8Array
+  readonly text: string
+}
+
+/** Whether `cell` is in the sorted `cells`. */
+const sortedHas = (cells: ArrayLike<number>, cell: number): boolean => {
+  let low = 0
+  let high = cells.length - 1
+  while (low <= high) {
+    const middle = (low + high) >>> 1
+    const at = cells[middle] ?? -1
+    if (at === cell) return true
+    if (at < cell) low = middle + 1
+    else high = middle - 1
+  }
+  return false
+}
+
+const sameCells = (a: ArrayLike<number>, b: ArrayLike<number>) => {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
 }
 
 const countDifferences = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) => {
   let count = 0
-  for (let row = 0; row < a.length; row++) {
-    const left = a[row]!
+  for (const [row, left] of a.entries()) {
     const right = b[row] ?? ""
     for (let col = 0; col < left.length; col++) if (left[col] !== right[col]) count++
   }
@@ -256,12 +314,13 @@ const countDifferences = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) =>
 /** The gridpoints where two views differ, as `row 5 col 12: expected '.', got ' '`, at most `max`. */
 export const differences = (expected: ReadonlyArray<string>, got: ReadonlyArray<string>, max = 4): Array<string> => {
   const found: Array<string> = []
-  for (let row = 0; row < expected.length && found.length < max; row++) {
-    for (let col = 0; col < expected[row]!.length && found.length < max; col++) {
-      const want = expected[row]![col]!
+  for (const [row, line] of expected.entries()) {
+    for (let col = 0; col < line.length && found.length < max; col++) {
+      const want = line.charAt(col)
       const have = got[row]?.[col] ?? ""
       if (want !== have) found.push(`row ${row} col ${col}: expected '${want}', got '${have}'`)
     }
+    if (found.length >= max) break
   }
   return found
 }

@@ -4,10 +4,11 @@ import { MoveDirections } from "../../core/constants.js"
 import type { UdpError } from "../../net/udp.js"
 import { canStepOn } from "../../protocol/display.js"
 import type { Position } from "../../protocol/reader.js"
-import { escaped } from "../conformance/lint.js"
-import { type Client, stop, type Stop } from "./session.js"
-import { Spec } from "../conformance/requirements.js"
-import type { StepContext } from "./step.js"
+import { stop, type Stop } from "../conformance/check.js"
+import { escaped } from "../conformance/escaping.js"
+import { Requirements } from "../conformance/requirements.js"
+import type { Client } from "./clients.js"
+import type { ServerRecorder } from "./server-check.js"
 
 /** Moving the checker's players about, by what the spectator sees: it sees the whole map. */
 
@@ -15,6 +16,12 @@ export const same = (a: Position | undefined, b: Position | undefined) =>
   a !== undefined && b !== undefined && a.row === b.row && a.col === b.col
 
 export const where = (at: Position | undefined) => (at ? `row ${at.row} col ${at.col}` : "nowhere")
+
+/** The letter the server gave `player`, which joined. */
+export const letterOf = (player: Client): Effect.Effect<string, Stop> =>
+  player.report.letter === undefined
+    ? stop({ what: `${player.probe.label} of the checker has no letter`, spec: Requirements.ok })
+    : Effect.succeed(player.report.letter)
 
 const charAt = (view: ReadonlyArray<string>, at: Position) => view[at.row]?.[at.col] ?? " "
 
@@ -29,7 +36,7 @@ export interface Expected {
 
 /** Where `key` takes a player standing at `from`, on the spectator's `view`. */
 export const expectedMove = (view: ReadonlyArray<string>, from: Position, key: string): Expected => {
-  const [dRow, dCol] = MoveDirections[key.toLowerCase()]!
+  const [dRow, dCol] = MoveDirections[key.toLowerCase()] ?? [0, 0]
   const step = (at: Position) => ({ row: at.row + dRow, col: at.col + dCol })
   const target = charAt(view, step(from))
   if (key === key.toLowerCase()) return { to: canStepOn(target) ? step(from) : from, target }
@@ -46,27 +53,27 @@ export const expectedMove = (view: ReadonlyArray<string>, from: Position, key: s
  * Presses `key` for `player` and checks where it ends, in its own DISPLAY and in the
  * spectator's. Returns whether it moved as the spec says.
  */
-export const pressMove = (context: StepContext, player: Client, key: string): Effect.Effect<boolean, Stop | UdpError> =>
+export const pressMove = (context: ServerRecorder, player: Client, key: string): Effect.Effect<boolean, Stop | UdpError> =>
   Effect.gen(function*() {
-    const { session } = context
-    const spectator = yield* session.watch()
-    const letter = player.report.letter!
-    const from = yield* session.locate(letter)
-    const view = session.view!
+    const { clients } = context
+    const spectator = yield* clients.watch()
+    const letter = yield* letterOf(player)
+    const from = yield* clients.locate(letter)
+    const view = spectator.report.view ?? []
     const expected = expectedMove(view, from, key)
     const sent = escaped(`KEY ${key}`)
     const isRight = (at: Position | undefined) => same(at, expected.to) || same(at, expected.orElse)
     player.probe.skipAll()
     spectator.probe.skipAll()
-    yield* player.probe.send(`KEY ${key}`)
+    yield* player.send(`KEY ${key}`)
     if (same(expected.to, from)) {
-      yield* player.probe.gather(Math.min(300, session.answerMs))
+      yield* player.probe.gather(Math.min(300, context.answerMs))
       if (!same(player.report.position, from)) {
         context.fail({
           what: `KEY ${key} moved the player from ${where(from)} to ${where(player.report.position)}, though the spectator shows '${expected.target}' there: not an empty spot, gold or a player`,
           sent,
           got: player.probe.recent(1).join(""),
-          spec: key === key.toLowerCase() ? Spec.moveKeys : Spec.runKeys
+          spec: key === key.toLowerCase() ? Requirements.moveKeys : Requirements.runKeys
         })
         return false
       }
@@ -74,7 +81,7 @@ export const pressMove = (context: StepContext, player: Client, key: string): Ef
     }
     // The last nugget ends the game: a server may send GAMEOVER without a last DISPLAY.
     const over = () => player.report.ending !== undefined
-    const moved = yield* session.until(player, `DISPLAY with @ at ${where(expected.to)}`, () => isRight(player.report.position) || over(), Spec.moveKeys).pipe(
+    const moved = yield* clients.until(player, `DISPLAY with @ at ${where(expected.to)}`, () => isRight(player.report.position) || over(), Requirements.moveKeys).pipe(
       Effect.as(true),
       Effect.catchAll(() => Effect.succeed(false))
     )
@@ -82,22 +89,22 @@ export const pressMove = (context: StepContext, player: Client, key: string): Ef
       context.fail({
         what: `KEY ${key} from ${where(from)} should take the player to ${where(expected.to)}${expected.target === "*" ? " (gold)" : ""}; its DISPLAY shows it at ${where(player.report.position)}`,
         sent,
-        got: player.probe.recent(1).join("") || `nothing within ${session.answerMs} ms`,
-        spec: key === key.toLowerCase() ? Spec.moveKeys : Spec.runKeys
+        got: player.probe.recent(1).join("") || `nothing within ${context.answerMs} ms`,
+        spec: key === key.toLowerCase() ? Requirements.moveKeys : Requirements.runKeys
       })
       return false
     }
     if (over()) return true
-    const seen = yield* session.until(spectator, `DISPLAY with ${letter} moved`, () => isRight(session.spectatorSees(letter)) || spectator.report.ending !== undefined, Spec.moveToAll).pipe(
+    const seen = yield* clients.until(spectator, `DISPLAY with ${letter} moved`, () => isRight(clients.spectatorSees(letter)) || spectator.report.ending !== undefined, Requirements.moveToAll).pipe(
       Effect.as(true),
       Effect.catchAll(() => Effect.succeed(false))
     )
     if (!seen) {
       context.fail({
-        what: `player ${letter} moved to ${where(player.report.position)}, but the spectator was not told: it shows ${letter} at ${where(session.spectatorSees(letter))}`,
+        what: `player ${letter} moved to ${where(player.report.position)}, but the spectator was not told: it shows ${letter} at ${where(clients.spectatorSees(letter))}`,
         sent,
-        got: spectator.probe.recent(1).map((each) => escaped(each, 40)).join("") || `nothing within ${session.answerMs} ms`,
-        spec: Spec.moveToAll
+        got: spectator.probe.recent(1).map((each) => escaped(each, 40)).join("") || `nothing within ${context.answerMs} ms`,
+        spec: Requirements.moveToAll
       })
     }
     return true
@@ -106,15 +113,15 @@ export const pressMove = (context: StepContext, player: Client, key: string): Ef
 /** The first step of a shortest walk for `player` to a cell where `goal` holds, on the spectator's view. */
 export const stepToward = (view: ReadonlyArray<string>, from: Position, goal: (char: string, at: Position) => boolean): string | undefined => {
   const rows = view.length
-  const cols = view[0]!.length
+  const cols = view[0]?.length ?? 0
   const cellOf = (cell: number) => ({ row: Math.floor(cell / cols), col: cell % cols })
-  const char = (cell: number) => view[Math.floor(cell / cols)]![cell % cols]!
+  const char = (cell: number) => view[Math.floor(cell / cols)]?.[cell % cols] ?? " "
   return firstStepOnGrid(rows, cols, from.row * cols + from.col, (cell) => canStepOn(char(cell)), (cell) => goal(char(cell), cellOf(cell)))
 }
 
 /** Walks `player` a step at a time until it has stepped onto a cell where `goal` held; at most `maxSteps`. */
 export const walkTo = (
-  context: StepContext,
+  context: ServerRecorder,
   player: Client,
   goal: (char: string, at: Position) => boolean,
   what: string,
@@ -122,16 +129,17 @@ export const walkTo = (
 ): Effect.Effect<void, Stop | UdpError> =>
   Effect.gen(function*() {
     for (let steps = 0; steps < maxSteps; steps++) {
-      const letter = player.report.letter!
-      const from = yield* context.session.locate(letter)
-      const view = context.session.view!
+      const letter = yield* letterOf(player)
+      const from = yield* context.clients.locate(letter)
+      const view = context.clients.view ?? []
       const key = stepToward(view, from, goal)
-      if (key === undefined) return yield* stop({ what: `player ${letter} has no way to ${what} on the spectator's view`, spec: Spec.spectatorView })
-      const [dRow, dCol] = MoveDirections[key]!
+      const direction = key === undefined ? undefined : MoveDirections[key]
+      if (key === undefined || direction === undefined) return yield* stop({ what: `player ${letter} has no way to ${what} on the spectator's view`, spec: Requirements.spectatorView })
+      const [dRow, dCol] = direction
       const target = { row: from.row + dRow, col: from.col + dCol }
       const last = goal(charAt(view, target), target)
-      if (!(yield* pressMove(context, player, key))) return yield* stop({ what: `player ${letter} could not ${what}`, spec: Spec.moveKeys })
+      if (!(yield* pressMove(context, player, key))) return yield* stop({ what: `player ${letter} could not ${what}`, spec: Requirements.moveKeys })
       if (last) return
     }
-    return yield* stop({ what: `player ${player.report.letter} did not ${what} in ${maxSteps} steps`, spec: Spec.moveKeys })
+    return yield* stop({ what: `player ${player.report.letter} did not ${what} in ${maxSteps} steps`, spec: Requirements.moveKeys })
   })

@@ -2,7 +2,10 @@ import { Either } from "effect"
 import { type GridSize, parseDisplayGrid } from "../../protocol/display.js"
 import { decodeClientMessage, decodeServerMessage, type ServerMessage } from "../../protocol/messages.js"
 import { MaxNameLength } from "../../core/constants.js"
-import { Spec, type SpecLine } from "./requirements.js"
+import { escaped } from "./escaping.js"
+import { Requirements, type Requirement } from "./requirements.js"
+
+// For the files that still import it from here (the probe and the scripted server): their home is escaping.ts.
 
 /**
  * What one side of a conversation says, held against the spec: each message decoded into a
@@ -16,7 +19,7 @@ export type Topic = "framing" | "gold" | "summary" | "message"
 export interface Flag {
   readonly topic: Topic
   readonly reason: string
-  readonly spec: SpecLine
+  readonly spec: Requirement
 }
 
 /** What one client and the server have said to each other so far. */
@@ -57,16 +60,7 @@ export interface Linted {
 
 const decoder = new TextDecoder("latin1")
 
-/** The bytes as text a person can read on one line: escapes for control characters, cut when long. */
-export const escaped = (bytes: Uint8Array | string, max = 100): string => {
-  const text = typeof bytes === "string" ? bytes : decoder.decode(bytes)
-  const shown = JSON.stringify(text.length > max ? text.slice(0, max) : text)
-    .replace(/\\u00([0-9a-f]{2})/g, "\\x$1")
-    .replace(/[\u0080-\u00ff]/g, (ch) => `\\x${ch.charCodeAt(0).toString(16).padStart(2, "0")}`)
-  return text.length > max ? `${shown}... (${text.length} bytes)` : shown
-}
-
-const flag = (topic: Topic, reason: string, spec: SpecLine): Flag => ({ topic, reason, spec })
+const flag = (topic: Topic, reason: string, spec: Requirement): Flag => ({ topic, reason, spec })
 
 const isAscii = (bytes: Uint8Array) => bytes.every((byte) => byte < 0x80)
 
@@ -74,24 +68,24 @@ const isAscii = (bytes: Uint8Array) => bytes.every((byte) => byte < 0x80)
 export const lintClientMessage = (conversation: Conversation, bytes: Uint8Array, at = 0): Linted => {
   const text = decoder.decode(bytes)
   const flags: Array<Flag> = []
-  if (!isAscii(bytes)) flags.push(flag("message", "the message is not ASCII text", Spec.oneMessage))
+  if (!isAscii(bytes)) flags.push(flag("message", "the message is not ASCII text", Requirements.oneMessage))
   const told = conversation.toldToQuitAt
   if (told !== undefined && at - told > quitGraceMs) {
-    flags.push(flag("message", `the client sent this ${Math.round(at - told)} ms after it heard the server tell it to quit`, Spec.quit))
+    flags.push(flag("message", `the client sent this ${Math.round(at - told)} ms after it heard the server tell it to quit`, Requirements.quit))
   }
   const decoded = decodeClientMessage(bytes)
   if (Either.isLeft(decoded)) {
-    const spec = decoded.left.kind === "unknown" ? Spec.firstWord : Spec.key
+    const spec = decoded.left.kind === "unknown" ? Requirements.firstWord : Requirements.key
     return { conversation, summary: `?? ${escaped(text)}`, flags: [...flags, flag("message", decoded.left.reason, spec)] }
   }
   const message = decoded.right
   if (/\r?\n$/.test(text)) {
-    flags.push(flag("message", "the message ends with a line end, which is then part of it", message._tag === "Key" ? Spec.key : Spec.play))
+    flags.push(flag("message", "the message ends with a line end, which is then part of it", message._tag === "Key" ? Requirements.key : Requirements.play))
   }
   switch (message._tag) {
     case "Play": {
       const length = Array.from(message.name).length
-      if (length > MaxNameLength) flags.push(flag("message", `the name is ${length} characters, more than ${MaxNameLength}`, Spec.truncateName))
+      if (length > MaxNameLength) flags.push(flag("message", `the name is ${length} characters, more than ${MaxNameLength}`, Requirements.truncateName))
       return { conversation: { ...conversation, role: "player" }, summary: `PLAY ${escaped(message.name)}`, flags }
     }
     case "Spectate":
@@ -115,51 +109,51 @@ const letters = (rows: ReadonlyArray<string>, char: string) => {
 }
 
 const whereIs = (rows: ReadonlyArray<string>, char: string) => {
-  const row = rows.findIndex((line) => line.includes(char))
-  return row === -1 ? undefined : `${row},${rows[row]!.indexOf(char)}`
+  for (const [row, line] of rows.entries()) if (line.includes(char)) return `${row},${line.indexOf(char)}`
+  return undefined
 }
 
 const gridCharacters = /^[ \-|+.#@*A-Z]*$/
 
 const lintDisplay = (conversation: Conversation, grid: string): { summary: string; flags: Array<Flag> } => {
   const flags: Array<Flag> = []
-  if (conversation.grid === undefined) flags.push(flag("framing", "DISPLAY came before any GRID", Spec.grid))
+  if (conversation.grid === undefined) flags.push(flag("framing", "DISPLAY came before any GRID", Requirements.grid))
   const rows = parseDisplayGrid(grid, conversation.grid)
   if (Either.isLeft(rows)) {
-    flags.push(flag("framing", rows.left, Spec.display))
+    flags.push(flag("framing", rows.left, Requirements.display))
     return { summary: `DISPLAY (${grid.length} bytes of grid)`, flags }
   }
   const lines = rows.right
   if (grid !== lines.map((line) => `${line}\n`).join("")) {
-    flags.push(flag("framing", "the DISPLAY's rows are not each ended by one newline", Spec.display))
+    flags.push(flag("framing", "the DISPLAY's rows are not each ended by one newline", Requirements.display))
   }
   const odd = lines.findIndex((line) => !gridCharacters.test(line))
-  if (odd !== -1) {
-    const char = Array.from(lines[odd]!).find((each) => !gridCharacters.test(each))!
-    flags.push(flag("framing", `row ${odd} holds ${escaped(char)}, not a map or occupant character`, Spec.gridCharacters))
+  const char = Array.from(lines[odd] ?? "").find((each) => !gridCharacters.test(each))
+  if (char !== undefined) {
+    flags.push(flag("framing", `row ${odd} holds ${escaped(char)}, not a map or occupant character`, Requirements.gridCharacters))
   }
   const selves = letters(lines, "@")
   if (conversation.role === "spectator" && selves > 0) {
-    flags.push(flag("framing", "the spectator's DISPLAY shows an @", Spec.spectatorNotShown))
+    flags.push(flag("framing", "the spectator's DISPLAY shows an @", Requirements.spectatorNotShown))
   }
   if (conversation.role === "player" && selves !== 1) {
-    flags.push(flag("framing", `a player's DISPLAY shows ${selves} @ (one expected)`, Spec.displayPerClient))
+    flags.push(flag("framing", `a player's DISPLAY shows ${selves} @ (one expected)`, Requirements.displayPerClient))
   }
   const at = whereIs(lines, "@")
-  return { summary: `DISPLAY ${lines.length}x${lines[0]!.length}${at ? `, @ at ${at}` : ""}`, flags }
+  return { summary: `DISPLAY ${lines.length}x${lines[0]?.length ?? 0}${at ? `, @ at ${at}` : ""}`, flags }
 }
 
 const lintGold = (conversation: Conversation, gold: Extract<ServerMessage, { _tag: "Gold" }>): Array<Flag> => {
   const flags: Array<Flag> = []
   const { collected, purse, remaining } = gold
   if (conversation.role === "spectator" && (collected !== 0 || purse !== 0)) {
-    flags.push(flag("gold", `the spectator got n=${collected} p=${purse}`, Spec.spectatorGold))
+    flags.push(flag("gold", `the spectator got n=${collected} p=${purse}`, Requirements.spectatorGold))
   }
   if (conversation.role === "player" && conversation.purse !== undefined && purse !== conversation.purse + collected) {
-    flags.push(flag("gold", `the purse went from ${conversation.purse} to ${purse}, but n=${collected}`, Spec.gold))
+    flags.push(flag("gold", `the purse went from ${conversation.purse} to ${purse}, but n=${collected}`, Requirements.gold))
   }
   if (conversation.remaining !== undefined && remaining > conversation.remaining) {
-    flags.push(flag("gold", `nuggets left rose from ${conversation.remaining} to ${remaining}`, Spec.gold))
+    flags.push(flag("gold", `nuggets left rose from ${conversation.remaining} to ${remaining}`, Requirements.gold))
   }
   return flags
 }
@@ -179,16 +173,16 @@ const exactForms: Partial<Record<ServerMessage["_tag"], RegExp>> = {
 /** What our reader understands but the spec does not write so: a type word with a stop, a line end, extra spaces. */
 const strictForm = (text: string, message: ServerMessage): Array<Flag> => {
   const flags: Array<Flag> = []
-  const word = text.split(/[ \n]/, 1)[0]!
+  const [word = ""] = text.split(/[ \n]/, 1)
   const multiLine = message._tag === "Display" || message._tag === "GameOver"
   if (message._tag === "GoldSteal") {
-    flags.push(flag("message", "GOLDSTEAL is not a message type of the spec", Spec.firstWord))
+    flags.push(flag("message", "GOLDSTEAL is not a message type of the spec", Requirements.firstWord))
   } else if (!/^(OK|NO|ERROR|GRID|GOLD|DISPLAY|QUIT|GAMEOVER)$/.test(word)) {
-    flags.push(flag("message", `the type word ${escaped(word)} is not ended by a space, a newline or the end`, Spec.firstWord))
+    flags.push(flag("message", `the type word ${escaped(word)} is not ended by a space, a newline or the end`, Requirements.firstWord))
   }
-  if (!multiLine && text.includes("\n")) flags.push(flag("message", "a one-line message ends with a newline", Spec.oneLine))
+  if (!multiLine && text.includes("\n")) flags.push(flag("message", "a one-line message ends with a newline", Requirements.oneLine))
   const exact = exactForms[message._tag]
-  if (exact && !text.includes("\n") && !exact.test(text)) flags.push(flag("message", `not in the spec's form: ${escaped(text, 40)}`, Spec.firstWord))
+  if (exact && !text.includes("\n") && !exact.test(text)) flags.push(flag("message", `not in the spec's form: ${escaped(text, 40)}`, Requirements.firstWord))
   return flags
 }
 
@@ -196,13 +190,13 @@ const strictForm = (text: string, message: ServerMessage): Array<Flag> => {
 export const lintServerMessage = (conversation: Conversation, bytes: Uint8Array): Linted => {
   const text = decoder.decode(bytes)
   const flags: Array<Flag> = []
-  if (!isAscii(bytes)) flags.push(flag("message", "the message is not ASCII text", Spec.oneMessage))
+  if (!isAscii(bytes)) flags.push(flag("message", "the message is not ASCII text", Requirements.oneMessage))
   const decoded = decodeServerMessage(text)
   if (Either.isLeft(decoded)) {
     const word = text.split(/[ \n]/, 1)[0]
     const spec = decoded.left.kind === "unknown"
-      ? Spec.firstWord
-      : word === "GRID" ? Spec.grid : word === "GOLD" ? Spec.gold : word === "DISPLAY" ? Spec.display : Spec.ok
+      ? Requirements.firstWord
+      : word === "GRID" ? Requirements.grid : word === "GOLD" ? Requirements.gold : word === "DISPLAY" ? Requirements.display : Requirements.ok
     return { conversation, summary: `?? ${escaped(text)}`, flags: [...flags, flag(word === "DISPLAY" || word === "GRID" ? "framing" : "message", decoded.left.reason, spec)] }
   }
   const message = decoded.right
@@ -211,7 +205,7 @@ export const lintServerMessage = (conversation: Conversation, bytes: Uint8Array)
     case "GoldSteal":
       return { conversation, summary: `GOLDSTEAL ${message.change} ${message.purse} ${message.remaining} ${message.other}`, flags }
     case "Ok":
-      if (conversation.role === "spectator") flags.push(flag("message", "OK sent to the spectator", Spec.spectatorNotShown))
+      if (conversation.role === "spectator") flags.push(flag("message", "OK sent to the spectator", Requirements.spectatorNotShown))
       return { conversation, summary: `OK ${message.letter}`, flags }
     case "No":
     case "Error":
@@ -220,7 +214,7 @@ export const lintServerMessage = (conversation: Conversation, bytes: Uint8Array)
       const grid = { rows: message.rows, cols: message.cols }
       const first = conversation.grid
       if (first && (first.rows !== grid.rows || first.cols !== grid.cols)) {
-        flags.push(flag("framing", `GRID ${grid.rows}x${grid.cols} differs from the first, ${first.rows}x${first.cols}`, Spec.grid))
+        flags.push(flag("framing", `GRID ${grid.rows}x${grid.cols} differs from the first, ${first.rows}x${first.cols}`, Requirements.grid))
       }
       return { conversation: { ...conversation, grid: first ?? grid }, summary: `GRID ${grid.rows}x${grid.cols}`, flags }
     }
@@ -238,7 +232,7 @@ export const lintServerMessage = (conversation: Conversation, bytes: Uint8Array)
       return { conversation, summary: `QUIT ${escaped(message.reason)}`, flags }
     case "GameOver": {
       if (!/^[\x20-\x7e\n\t\r]*$/.test(message.summary)) {
-        flags.push(flag("summary", "the summary holds characters that are not printable", Spec.gameOverMessage))
+        flags.push(flag("summary", "the summary holds characters that are not printable", Requirements.gameOverMessage))
       }
       const form = text.startsWith("GAMEOVER") ? "GAMEOVER" : "QUIT GAME OVER:"
       return { conversation, summary: `${form} ${summaryOf(message.summary)}`, flags }

@@ -1,19 +1,10 @@
-import { citation, type SpecLine } from "./requirements.js"
+import type { Failure } from "./failure.js"
+import { citation } from "./requirements.js"
 
 /**
  * The report both checkers give: one entry per check, each failure with what was sent, what
  * came back and the line of the spec it breaks; `N passed, N failed` at the end.
  */
-
-export interface Failure {
-  /** What went wrong, in a sentence. */
-  readonly what: string
-  /** What the checker sent, escaped: a datagram, or keys typed. */
-  readonly sent?: string
-  /** What came back, escaped: a datagram, a screen line, or nothing within a time. */
-  readonly got?: string
-  readonly spec: SpecLine
-}
 
 export type Status = "pass" | "fail" | "skip"
 
@@ -27,7 +18,7 @@ export interface CheckResult {
   readonly ms: number
 }
 
-export interface Report {
+export interface ConformanceReport {
   /** "check server 127.0.0.1:5000", "check client ./player". */
   readonly target: string
   /** Lines about the run as a whole: the dialect and how it was chosen, the map. */
@@ -35,7 +26,7 @@ export interface Report {
   readonly checks: ReadonlyArray<CheckResult>
 }
 
-export const counts = (report: Report) => ({
+export const counts = (report: ConformanceReport) => ({
   passed: report.checks.filter((check) => check.status === "pass").length,
   failed: report.checks.filter((check) => check.status === "fail").length,
   skipped: report.checks.filter((check) => check.status === "skip").length
@@ -44,7 +35,7 @@ export const counts = (report: Report) => ({
 const paint = { pass: "\x1b[32m", fail: "\x1b[1;31m", skip: "\x1b[33m", dim: "\x1b[2m", off: "\x1b[0m" }
 
 /** The report for people: a line per check, the failures under it, the totals last. */
-export const reportText = (report: Report, options: { readonly colour: boolean }): string => {
+export const reportText = (report: ConformanceReport, options: { readonly colour: boolean }): string => {
   const colour = (code: string, text: string) => (options.colour ? `${code}${text}${paint.off}` : text)
   const lines = [report.target, ...report.about.map((line) => `  ${line}`), ""]
   for (const check of report.checks) {
@@ -67,5 +58,5 @@ export const reportText = (report: Report, options: { readonly colour: boolean }
 }
 
 /** The report for graders: the same, as one JSON document. */
-export const reportJson = (report: Report): string =>
+export const reportJson = (report: ConformanceReport): string =>
   JSON.stringify({ ...report, ...counts(report) }, null, 2)

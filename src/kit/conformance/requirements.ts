@@ -1,16 +1,17 @@
 /**
- * The lines of the requirements spec that the kit's checks cite, by line number in the
- * spec's text, so that every failure says which sentence it breaks.
+ * The requirements document (the 2019 requirements spec): the sentences the kit's checks
+ * cite, each by its line number in the document's text, so that every failure says which
+ * sentence it breaks.
  */
-export interface SpecLine {
+export interface Requirement {
   /** A line number, or a range such as "340-342". */
   readonly line: string
   readonly text: string
 }
 
-const at = (line: string, text: string): SpecLine => ({ line, text })
+const at = (line: string, text: string): Requirement => ({ line, text })
 
-export const Spec = {
+export const Requirements = {
   goldDropped: at("24", "At game start time, GoldTotal nuggets are randomly dropped in a random number of random-sized piles, at some spot in a room."),
   newPlayerDropped: at("26", "A new player is dropped into a random empty spot within a room."),
   sees: at("28", "A player can see only those spots that are visible from its current location."),
@@ -75,9 +76,7 @@ export const Spec = {
   printSummary: at("422", "After receiving a GAMEOVER message the client shall print the summary and shall exit."),
   no: at("424-429", "The server may send, in response to the client, NO ... to indicate it was unable to understand or handle the client's prior message."),
   showNo: at("430", "The client shall present this text to its user on the display's status line.")
-} as const satisfies Record<string, SpecLine>
+} as const satisfies Record<string, Requirement>
 
-export type SpecRule = keyof typeof Spec
-
-/** "spec line 350: The server shall ..." */
-export const citation = (rule: SpecLine): string => `spec line ${rule.line}: ${rule.text}`
+/** "spec line 350: The server shall ..." (people call the document "the spec"). */
+export const citation = (requirement: Requirement): string => `spec line ${requirement.line}: ${requirement.text}`

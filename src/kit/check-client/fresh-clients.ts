@@ -1,0 +1,145 @@
+import { Effect } from "effect"
+import { MaxNameLength } from "../../core/constants.js"
+import { escaped } from "../conformance/escaping.js"
+import { Requirements } from "../conformance/requirements.js"
+import type { ClientCheck } from "./client-check.js"
+import { display, playerRows, playerStatus, playerWelcome, summary, summaryWords, wording } from "./game.js"
+import { awaitSent, drawnAt, expectExit, openStage, roomySize, shown, startMs, statusSays } from "./stage.js"
+
+/** The checks of `check client` that each run a fresh client of their own, from its start to its end. */
+
+/** A name longer than the spec allows, to be cut before PLAY. */
+export const longName = `Longname-${"x".repeat(MaxNameLength)}`
+
+export const nameTruncation: ClientCheck<"name-truncation"> = {
+  name: "name-truncation",
+  title: "a name longer than 50 characters is cut to 50 before PLAY",
+  needs: [],
+  run: (context) =>
+    Effect.gen(function*() {
+      const stage = yield* openStage(context, longName, roomySize)
+      const play = yield* awaitSent(stage, "PLAY", Requirements.joinAs, (text) => text.startsWith("PLAY"), startMs(context.options))
+      const name = play.slice("PLAY ".length)
+      // The spec says both "limit it to MaxNameLength" (83) and "less than MaxNameLength" (338): 50 or 49.
+      const cut = longName.startsWith(name) && (name.length === MaxNameLength || name.length === MaxNameLength - 1)
+      if (cut && name.length < MaxNameLength) context.note(`it cut the name to ${name.length} characters (less than ${MaxNameLength}, as spec line 338 reads)`)
+      if (!cut) {
+        context.fail({
+          what: `given a name of ${longName.length} characters, the client should send its first ${MaxNameLength}; it sent ${name.length}`,
+          got: escaped(play),
+          spec: Requirements.truncateName
+        })
+      }
+    })
+}
+
+export const gameOver: ClientCheck<"game-over"> = {
+  name: "game-over",
+  title: "at the game over the summary is printed, the terminal restored, and the client exits 0",
+  needs: [],
+  run: (context) =>
+    Effect.gen(function*() {
+      const stage = yield* openStage(context, "Alice", roomySize)
+      yield* awaitSent(stage, "PLAY", Requirements.joinAs, (text) => text.startsWith("PLAY"), startMs(context.options))
+      yield* stage.server.send(...playerWelcome)
+      yield* stage.tty.screenWhen(context.options.answerMs, (lines) => drawnAt(lines, playerRows()))
+      const over = wording(context.options.dialect).gameOver(summary)
+      yield* stage.server.send(over)
+      const exit = yield* expectExit(context, stage, escaped(over), Requirements.printSummary, 10_000)
+      if (exit === undefined) return
+      const text = exit.lines.join("\n")
+      const missing = summaryWords.filter((word) => !text.includes(word))
+      if (missing.length > 0) {
+        context.fail({ what: `the summary is not printed: ${missing.join(", ")} missing from the screen`, sent: escaped(over), got: shown(exit.lines), spec: Requirements.printSummary })
+      }
+    })
+}
+
+export const refusedJoin: ClientCheck<"refused-join"> = {
+  name: "refused-join",
+  title: "refused by a full game, the client tells the user and exits",
+  needs: [],
+  run: (context) =>
+    Effect.gen(function*() {
+      const stage = yield* openStage(context, "Alice", roomySize)
+      yield* awaitSent(stage, "PLAY", Requirements.joinAs, (text) => text.startsWith("PLAY"), startMs(context.options))
+      const full = wording(context.options.dialect).gameFull
+      yield* stage.server.send(full)
+      const exit = yield* expectExit(context, stage, escaped(full), full === "NO" ? Requirements.gameFull : Requirements.quit, 5000, false)
+      if (exit === undefined) return
+      // The spec asks only that it exit; whether the words reach the user is worth knowing.
+      const told = full === "NO" || exit.lines.join("\n").includes("Game is full")
+      context.note(`it exited with status ${exit.ended.code}${told ? "" : "; the reason the server gave was not on the terminal (stderr goes to the log)"}`)
+    })
+}
+
+export const smallWindow: ClientCheck<"small-window"> = {
+  name: "small-window",
+  title: "in a window too small for the grid it complains and waits; enlarged, it plays",
+  needs: [],
+  run: (context) =>
+    Effect.gen(function*() {
+      const stage = yield* openStage(context, "Alice", { columns: 20, rows: 5 })
+      yield* awaitSent(stage, "PLAY", Requirements.joinAs, (text) => text.startsWith("PLAY"), startMs(context.options))
+      yield* stage.server.send(...playerWelcome)
+      const sent = "OK A, GRID 6 32, GOLD 0 0 250, DISPLAY, in a window of 20 x 5"
+      // It waits: it has not ended a while after.
+      const ended = yield* stage.tty.untilEnded(Math.min(1500, context.options.answerMs))
+      const lines = yield* stage.tty.screen
+      if (ended !== undefined) {
+        return context.fail({ what: "the client exited instead of waiting for a larger window", sent, got: shown(lines), spec: Requirements.tooSmall })
+      }
+      if (!lines.some((line) => /small|large|big|enlarge|resize|size/i.test(line))) {
+        context.fail({ what: "no complaint that the window is too small", sent, got: shown(lines), spec: Requirements.tooSmall })
+      }
+      yield* stage.tty.resize(roomySize)
+      let drawn = yield* stage.tty.screenWhen(context.options.answerMs, (screen) => drawnAt(screen, playerRows()))
+      if (!drawn.ok && (yield* stage.tty.ended) === undefined) {
+        yield* stage.tty.press("Enter")
+        drawn = yield* stage.tty.screenWhen(context.options.answerMs, (screen) => drawnAt(screen, playerRows()))
+        if (drawn.ok) context.note("it drew the game once Enter was pressed")
+      }
+      if (!drawn.ok) context.fail({ what: "enlarged to 80 x 24, the game did not appear", sent: "the window made 80 x 24", got: shown(drawn.lines), spec: Requirements.tooSmall })
+    })
+}
+
+/** What real servers send: a DISPLAY with no final newline, each message twice, messages lost. */
+export const awkwardInput: ClientCheck<"awkward-input"> = {
+  name: "awkward-input",
+  title: "a DISPLAY with no final newline, every message twice, and lost messages do not lead it astray",
+  needs: [],
+  run: (context) =>
+    Effect.gen(function*() {
+      const stage = yield* openStage(context, "Alice", roomySize)
+      const { server, tty } = stage
+      const answerMs = context.options.answerMs
+      yield* awaitSent(stage, "PLAY", Requirements.joinAs, (text) => text.startsWith("PLAY"), startMs(context.options))
+      yield* stage.server.send(...playerWelcome)
+      yield* tty.screenWhen(answerMs, (lines) => drawnAt(lines, playerRows()))
+      yield* server.send(display(playerRows({ row: 3, col: 9 }), false))
+      const took = yield* tty.screenWhen(answerMs, (lines) => drawnAt(lines, playerRows({ row: 3, col: 9 })))
+      if (!took.ok) context.note("it did not draw a DISPLAY whose last row has no newline")
+      yield* server.send("GOLD 3 3 247", "GOLD 3 3 247", display(playerRows({ row: 3, col: 10 })), display(playerRows({ row: 3, col: 10 })))
+      const twice = yield* tty.screenWhen(answerMs, (lines) => statusSays(lines, playerStatus(3, 247)) && drawnAt(lines, playerRows({ row: 3, col: 10 })))
+      if (!twice.ok) {
+        context.fail({
+          what: `each message came twice; the status line should read "${playerStatus(3, 247)}" and @ stand at row 3, column 10`,
+          sent: "GOLD 3 3 247 and a DISPLAY, each twice",
+          got: shown(twice.lines),
+          spec: Requirements.updateDisplay
+        })
+      }
+      // Lost on the way: GOLD 2 5 245 and the DISPLAY with @ at column 11.
+      yield* server.send("GOLD 2 7 243", display(playerRows({ row: 3, col: 12 })))
+      const after = yield* tty.screenWhen(answerMs, (lines) => statusSays(lines, playerStatus(7, 243)) && drawnAt(lines, playerRows({ row: 3, col: 12 })))
+      if (!after.ok) {
+        context.fail({
+          what: `after a lost GOLD and a lost DISPLAY, the next ones should show: "${playerStatus(7, 243)}", @ at row 3, column 12`,
+          sent: "GOLD 2 7 243 and a DISPLAY",
+          got: shown(after.lines),
+          spec: Requirements.gold
+        })
+      }
+      if ((yield* tty.ended) !== undefined) context.fail({ what: "the client ended", got: shown(after.lines), spec: Requirements.updateDisplay })
+    })
+}

@@ -1,0 +1,67 @@
+import type { GameMap } from "../../core/map.js"
+import type { UdpError } from "../../net/udp.js"
+import type { Standing } from "../../protocol/summary.js"
+import type { Check, CheckContext, Recorder } from "../conformance/check.js"
+import type { Client, Clients } from "./clients.js"
+import type { SightJudge } from "./sight-judge.js"
+import type { Traffic } from "./traffic.js"
+
+/**
+ * The checks of `check server`, by name, with what each gives the checks that build on it.
+ * The keys are the checks' names: this is where they are declared.
+ */
+export interface ServerGives {
+  /** The spectator it let in (its first view is the piles as dropped). */
+  readonly "join-spectator": Client
+  /** The player it let in. */
+  readonly "join-player": Client
+  readonly "unknown-keys": void
+  readonly "bad-messages": void
+  readonly "move-keys": void
+  readonly "gold-to-all": void
+  readonly swap: void
+  readonly "spectator-replacement": void
+  readonly quit: void
+  readonly "player-limit": void
+  /** The game-over summary, line by line, if one came. */
+  readonly "game-over": ReadonlyArray<Standing> | undefined
+  readonly "server-exit": void
+  readonly names: void
+  readonly "display-framing": void
+  readonly "message-form": void
+  readonly "gold-totals": void
+  readonly "pile-count": void
+  readonly "spectator-view": void
+  readonly visibility: void
+}
+
+export type ServerCheckName = keyof ServerGives
+
+/** What every check of `check server` works with: the run's clients and its observer of all traffic. */
+export interface ServerTools {
+  readonly clients: Clients
+  readonly traffic: Traffic
+  /** The map the server was started with (--map), if given. */
+  readonly map: GameMap | undefined
+  /** Judges the views, with --map. */
+  readonly judge: SightJudge | undefined
+  /** How long to wait for each answer. */
+  readonly answerMs: number
+}
+
+export type ServerCheck<Name extends ServerCheckName, Needs extends ServerCheckName = never, Prepared = never> =
+  & Check<ServerGives, ServerTools, Name, Needs, UdpError, Prepared>
+  & {
+    /** Judged only with --map. */
+    readonly needsMap?: true
+    /** It judges what was gathered before: it is run even when the server is gone. */
+    readonly judgesGathered?: true
+    /** It plays a whole game, or fills it: given longer than the deadline per check. */
+    readonly long?: true
+  }
+
+/** What a check's `run` is given. */
+export type ServerContext<Needs extends ServerCheckName = never> = ServerTools & CheckContext<ServerGives, Needs>
+
+/** What helpers shared by several checks need: the tools and a way to record failures. */
+export type ServerRecorder = ServerTools & Recorder

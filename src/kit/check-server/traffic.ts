@@ -1,0 +1,99 @@
+import type { Dialect } from "../../protocol/dialect.js"
+import { escaped } from "../conformance/escaping.js"
+import type { Flag } from "../conformance/lint.js"
+import type { Arrival } from "./probe.js"
+import type { SightJudge } from "./sight-judge.js"
+
+/**
+ * The observer of a `check server` run: everything the server sent to any of the checker's
+ * clients passes here as it comes, and is gathered for the checks that judge all traffic at
+ * the end: what broke the spec, how much came, the first GOLD, the dialect the server
+ * speaks, and the views the sight judge holds against the visibility rule. It is the run's;
+ * checks only read it.
+ */
+
+/** A flag raised by a datagram, with who got it and the datagram itself. */
+export interface FlagSeen {
+  readonly client: string
+  readonly flag: Flag
+  readonly datagram: string
+}
+
+/** Who a datagram came to, as the observer needs it. */
+export interface Addressee {
+  readonly label: string
+  readonly role: "player" | "spectator"
+  /** Its letter, once it has one. */
+  readonly letter: string | undefined
+  /** Its view, when this datagram changed it. */
+  readonly newView: ReadonlyArray<string> | undefined
+  /** It is the spectator the run watches the game through. */
+  readonly watching: boolean
+}
+
+export class Traffic {
+  private readonly seen: Array<FlagSeen> = []
+  private count = 0
+  private firstGold: number | undefined
+  private known: Dialect | undefined
+  private knownWhy: string
+
+  constructor(given: Dialect | undefined, private readonly judge: SightJudge | undefined) {
+    this.known = given
+    this.knownWhy = given ? "as given" : "not known yet"
+  }
+
+  /** What broke the spec, datagram by datagram. */
+  get flags(): ReadonlyArray<FlagSeen> {
+    return this.seen
+  }
+
+  /** Datagrams received from the server, by all clients. */
+  get received(): number {
+    return this.count
+  }
+
+  /** Nuggets left in the first GOLD anyone got. */
+  get firstRemaining(): number | undefined {
+    return this.firstGold
+  }
+
+  /** The dialect, given or guessed from what the server sent; undefined while nothing told. */
+  get dialect(): Dialect | undefined {
+    return this.known
+  }
+
+  /** How the dialect was chosen: "as given", or "guessed: ...". */
+  get dialectWhy(): string {
+    return this.knownWhy
+  }
+
+  heard(to: Addressee, arrival: Arrival, flags: ReadonlyArray<Flag>): void {
+    this.count++
+    for (const flag of flags) this.seen.push({ client: to.label, flag, datagram: escaped(arrival.text) })
+    if (arrival.message?._tag === "Gold") this.firstGold ??= arrival.message.remaining
+    this.learnDialect(to, arrival)
+    if (to.newView === undefined) return
+    if (to.role === "spectator" && to.watching) this.judge?.spectatorView(to.newView)
+    else if (to.role === "player" && to.letter !== undefined) this.judge?.playerView(to.letter, to.newView)
+  }
+
+  /** Messages only one dialect sends tell which the server speaks, when it was not given. */
+  private learnDialect(to: Addressee, { kind, text }: Arrival) {
+    if (this.known !== undefined) return
+    if (kind === "ERROR") this.guess("cs50-2021", `it answered ${escaped(text, 40)}`)
+    else if (kind === "NO") this.guess("spec", `it answered ${escaped(text, 40)}`)
+    else if (kind === "GAMEOVER") {
+      const form = text.startsWith("GAMEOVER") ? "spec" : "cs50-2021"
+      this.guess(form, `its game over came as ${form === "spec" ? "GAMEOVER" : "QUIT GAME OVER:"}`)
+    } else if (kind === "QUIT" && to.role === "player" && to.letter === undefined) {
+      // The 2021 dialect refuses a player (a full game) with QUIT where the spec's says NO.
+      this.guess("cs50-2021", "a player it did not let in was answered QUIT")
+    }
+  }
+
+  private guess(dialect: Dialect, why: string) {
+    this.known = dialect
+    this.knownWhy = `guessed: ${why}`
+  }
+}

@@ -43,6 +43,8 @@ describe("gold", () => {
 describe("joining", () => {
   it("hands out letters A..Z in order, each on an empty room spot, and tells the newcomer first", () => {
     let state = seededGame(map, 7)
+    /** Players already in the game: not sent a DISPLAY, sent one. */
+    const told = [0, 0]
     for (let i = 0; i < 26; i++) {
       const { notices: out, state: next } = joined(state, `c${i}`, `player ${i}`, i)
       const me = next.players[i]!
@@ -52,10 +54,18 @@ describe("joining", () => {
       expect(state.players.some((p) => p.position === me.position)).toBe(false)
       expect(notices(out, `c${i}`).map((n) => n._tag)).toEqual(["Ok", "Grid", "Gold", "Display"])
       expect(notices(out, `c${i}`)[2]).toEqual({ _tag: "Gold", collected: 0, purse: 0, remaining: 250 })
-      // Everyone already in the game gets a fresh DISPLAY.
-      for (let j = 0; j < i; j++) expect(notices(out, `c${j}`)).toEqual([{ _tag: "Display" }])
+      // Everyone already in the game who sees the newcomer's spot gets a fresh DISPLAY; no one else anything.
+      for (let j = 0; j < i; j++) {
+        const sees = renderView(next, j) !== renderView(state, j)
+        expect(sees).toBe(next.sight.visibleFrom(next.players[j]!.position).includes(me.position))
+        expect(notices(out, `c${j}`)).toEqual(sees ? [{ _tag: "Display" }] : [])
+        told[sees ? 1 : 0]! += 1
+      }
       state = next
     }
+    // Both happen: the rule was put to the test.
+    expect(told[0]).toBeGreaterThan(0)
+    expect(told[1]).toBeGreaterThan(0)
     expect(failure(addPlayer(state, "late", "Zed"))._tag).toBe("GameFull")
   })
 
@@ -227,6 +237,52 @@ describe("keys", () => {
 
   it("a key from a client that never joined is refused", () => {
     expect(failure(applyKey(base, "stranger", "h"))._tag).toBe("NotJoined")
+  })
+})
+
+describe("who is sent a DISPLAY: those whose view changed", () => {
+  // S stands still at the foot of the big room's left leg: from there it sees the room's top
+  // top rows up to column 14, not beyond. M walks along row 13 in and out of that sight.
+  const still = cell(map, 18, 8)
+  const walker = (gold: ReadonlyArray<number> = []) => {
+    let state: GameState = { ...emptyGame(map), gold: new Map(gold.map((at) => [at, 5])), goldRemaining: 5 * gold.length }
+    state = placePlayer(state, "s", "Still", still)
+    state = placePlayer(state, "m", "Mover", cell(map, 13, 16))
+    return step(addSpectator(state, "w")).state
+  }
+  const displayed = (out: ReadonlyArray<Envelope>) => out.filter((e) => e.notice._tag === "Display").map((e) => e.to)
+
+  it("a step out of sight: the mover and the spectator only; into sight and out again: the one watching too", () => {
+    let state = walker()
+    const expected = [["m", "w"], ["s", "m", "w"], ["s", "m", "w"], ["m", "w"]]
+    for (const [i, key] of ["h", "h", "l", "l"].entries()) {
+      const out = step(applyKey(state, "m", key))
+      expect(displayed(out.notices), `key ${i + 1}`).toEqual(expected[i])
+      // Told exactly when what it sees changed.
+      expect(renderView(out.state, 0) !== renderView(state, 0)).toBe(expected[i]!.includes("s"))
+      state = out.state
+    }
+  })
+
+  it("gold taken out of sight: GOLD to everyone, and so a DISPLAY to everyone", () => {
+    const out = step(applyKey(walker([cell(map, 13, 17)]), "m", "l"))
+    expect(notices(out.notices, "s")).toEqual([{ _tag: "Gold", collected: 0, purse: 0, remaining: 0 }, { _tag: "Display" }, { _tag: "GameOver" }])
+    expect(displayed(out.notices)).toEqual(["s", "m", "w"])
+  })
+
+  it("a player who quits out of sight: the spectator only; in sight: the one watching too", () => {
+    expect(displayed(step(applyKey(walker(), "m", "Q")).notices)).toEqual(["w"])
+    const near = pressKeys(walker(), "m", "hh")
+    expect(displayed(step(applyKey(near, "m", "Q")).notices)).toEqual(["s", "w"])
+  })
+
+  it("a newcomer out of sight: itself and the spectator; no one at all for a move into a wall or a spectator's arrival", () => {
+    let state = placePlayer(emptyGame(map), "s", "Still", still)
+    state = step(addSpectator(state, "w")).state
+    const far = step(addPlayer({ ...state, map: { ...map, roomSpots: Int32Array.of(cell(map, 13, 20)) } }, "n", "New"))
+    expect(displayed(far.notices)).toEqual(["n", "w"])
+    expect(displayed(step(applyKey(placePlayer(emptyGame(map), "a", "Ann", cell(map, 13, 6)), "a", "h")).notices)).toEqual([])
+    expect(displayed(step(addSpectator(state, "w2")).notices)).toEqual(["w2"])
   })
 })
 

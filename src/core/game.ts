@@ -1,5 +1,6 @@
 import { Effect, Either, Random } from "effect"
 import * as C from "./constants.js"
+import { displayWhereChanged } from "./displays.js"
 import type { GameMap } from "./map.js"
 import { addPlayer, addSpectator, redraw } from "./join.js"
 import { move } from "./move.js"
@@ -8,7 +9,6 @@ import { type Rules, specRules } from "./rules.js"
 import {
   audience,
   type ClientId,
-  displayAll,
   type GameState,
   gameOverAll,
   noChanges,
@@ -101,9 +101,10 @@ const playerQuits = (state: GameState, player: Player, reason: QuitReason = "Pla
   players[player.index] = { ...player, active: false }
   const over = players.length >= state.rules.maxPlayers && players.every((each) => !each.active)
   const next: GameState = { ...state, players, over }
-  const notices = displayAll(next, [{ to: player.client, viewer: player.index, notice: { _tag: "Quit", reason } }])
+  const changes = { ...noChanges, cells: [player.position], left: [player.index] }
+  const notices = displayWhereChanged(next, changes, [{ to: player.client, viewer: player.index, notice: { _tag: "Quit", reason } }])
   if (over) gameOverAll(next, notices)
-  return { state: next, notices, changes: { ...noChanges, cells: [player.position], left: [player.index] } }
+  return { state: next, notices, changes }
 }
 
 /** Any request: a plain function, as every transition is (joining draws from the state's own generator). */

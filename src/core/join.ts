@@ -1,5 +1,6 @@
 import { Either } from "effect"
 import * as C from "./constants.js"
+import { displayWhereChanged } from "./displays.js"
 import { nextIntBetween } from "./random.js"
 import {
   AlreadyJoined,
@@ -12,7 +13,6 @@ import {
 } from "./refusals.js"
 import {
   type ClientId,
-  displayAll,
   type Envelope,
   type GameState,
   noChanges,
@@ -62,11 +62,8 @@ export const addPlayer = (state: GameState, client: ClientId, rawName: string): 
     { to: client, viewer: index, notice: { _tag: "Ok", letter: player.letter } },
     ...welcome(next, client, index)
   ]
-  return Either.right({
-    state: next,
-    notices: displayAll(next, notices, client),
-    changes: { ...noChanges, cells: [position], joined: [index] }
-  })
+  const changes = { ...noChanges, cells: [position], joined: [index] }
+  return Either.right({ state: next, notices: displayWhereChanged(next, changes, notices, client), changes })
 }
 
 /** `SPECTATE`: the newcomer replaces any spectator, who is told to quit. */

@@ -1,7 +1,7 @@
+import { displayWhereChanged } from "./displays.js"
 import { isSpot, type Offset, stepFrom } from "./map.js"
 import {
   audience,
-  displayAll,
   type Envelope,
   type GameState,
   gameOverAll,
@@ -79,9 +79,11 @@ export const move = (
   const goldRemaining = state.goldRemaining - collected
   const over = collected > 0 && goldRemaining === 0
   const next: GameState = { ...state, players, gold: gold ?? state.gold, goldRemaining, over }
-  const notices = displayAll(next, goldNotices(state, next, moverIndex, collected, thefts))
+  const changes = { cells, walks, joined: [], left: [], thefts }
+  // The mover walked, so it is always sent a DISPLAY: the answer to its key.
+  const notices = displayWhereChanged(next, changes, goldNotices(state, next, moverIndex, collected, thefts))
   if (next.over) gameOverAll(next, notices)
-  return { state: next, notices, changes: { cells, walks, joined: [], left: [], thefts } }
+  return { state: next, notices, changes }
 }
 
 /**

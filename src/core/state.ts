@@ -122,19 +122,6 @@ export const audience = (state: GameState): ReadonlyArray<{ readonly to: ClientI
 
 // ---- Shared by the transitions ----
 
-const display: Notice = { _tag: "Display" }
-
-/** A DISPLAY for everyone watching, appended to `out`: every keystroke does this, so it is a plain loop. */
-export const displayAll = (state: GameState, out: Array<Envelope>, except?: ClientId): Array<Envelope> => {
-  for (const player of state.players) {
-    if (player.active && player.client !== except) out.push({ to: player.client, viewer: player.index, notice: display })
-  }
-  if (state.spectator !== undefined && state.spectator !== except) {
-    out.push({ to: state.spectator, viewer: "spectator", notice: display })
-  }
-  return out
-}
-
 /** GAMEOVER for everyone watching, appended to `out`. */
 export const gameOverAll = (state: GameState, out: Array<Envelope>): Array<Envelope> => {
   for (const { to, viewer } of audience(state)) out.push({ to, viewer, notice: { _tag: "GameOver" } })

@@ -89,9 +89,25 @@ export const paintView = (state: GameState, viewer: Viewer, paint: Paint): void 
 }
 
 /**
+ * Whether `changes` may have changed what `viewer` sees (`state` is the state after them):
+ * exactly when `patchView` paints something. A player who walked or arrived always; the
+ * spectator when any gridpoint changed; anyone else when a changed gridpoint is within
+ * its sight (what it remembers changes only as it walks). A few binary searches, no paint.
+ */
+export const viewChanged = (state: GameState, viewer: Viewer, changes: ChangeSet): boolean => {
+  if (viewer === "spectator") return changes.cells.length > 0
+  if (changes.joined.includes(viewer)) return true
+  for (const walk of changes.walks) if (walk.player === viewer) return true
+  const visible = state.sight.visibleFrom(state.players[viewer]!.position)
+  for (const cell of changes.cells) if (contains(visible, cell)) return true
+  return false
+}
+
+/**
  * Paints the gridpoints of `viewer`'s view that `changes` changed, given that the view was
  * up to date before them. A player who walked sees what it saw on the way fade to memory
  * and its new surroundings appear; anyone else sees the changed gridpoints within sight.
+ * Paints nothing where `viewChanged` says no.
  */
 export const patchView = (state: GameState, viewer: Viewer, changes: ChangeSet, paint: Paint): void => {
   const cells = state.map.cells

@@ -1,0 +1,45 @@
+import type { ChangeSet, ClientId, Envelope, GameState, Notice, Viewer } from "./state.js"
+import { viewChanged } from "./view.js"
+
+// Who is sent a DISPLAY after a transition. The rule lives here, in the core's notices, and
+// not in the server's buffers, because the notices are the one statement of who is told
+// what: the server sends them as they are, a replay shows a viewer the notices it was sent,
+// and tests read them without a socket. It costs no more than the buffers' patching did:
+// the server patches only the buffers of the viewers told (see `DisplayBuffers.advance`),
+// and deciding takes a few binary searches per viewer where patching took as many.
+
+const display: Notice = { _tag: "Display" }
+
+/**
+ * A DISPLAY, appended to `out`, for each viewer whose view the transition changed (see
+ * `viewChanged`): the player who moved, anyone swapped, anyone in sight of a gridpoint
+ * that changed, and the spectator whenever one did; and for each viewer `out` already
+ * tells GOLD, since some clients redraw their status line only with a DISPLAY. Everyone
+ * else already shows what it would be sent. `except` (a newcomer) has its own DISPLAY.
+ */
+export const displayWhereChanged = (
+  state: GameState,
+  changes: ChangeSet,
+  out: Array<Envelope>,
+  except?: ClientId
+): Array<Envelope> => {
+  const toldGold = goldTold(out)
+  for (const player of state.players) {
+    if (!player.active || player.client === except) continue
+    if (toldGold?.has(player.index) || viewChanged(state, player.index, changes)) {
+      out.push({ to: player.client, viewer: player.index, notice: display })
+    }
+  }
+  const spectator = state.spectator
+  if (spectator !== undefined && spectator !== except && (toldGold?.has("spectator") || viewChanged(state, "spectator", changes))) {
+    out.push({ to: spectator, viewer: "spectator", notice: display })
+  }
+  return out
+}
+
+/** The viewers `out` tells GOLD; undefined when none (a plain move, the common case). */
+const goldTold = (out: ReadonlyArray<Envelope>): Set<Viewer> | undefined => {
+  let told: Set<Viewer> | undefined
+  for (const { notice, viewer } of out) if (notice._tag === "Gold") (told ??= new Set()).add(viewer)
+  return told
+}

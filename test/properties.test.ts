@@ -4,7 +4,7 @@ import { applyKey } from "../src/core/game.js"
 import { addPlayer, addSpectator } from "../src/core/join.js"
 import type { GameState, Transition, Viewer } from "../src/core/state.js"
 import { isSpot } from "../src/core/map.js"
-import { updateView, type View, viewOf } from "../src/core/view.js"
+import { patchView, updateView, type View, viewOf } from "../src/core/view.js"
 import { viewText } from "../src/protocol/display.js"
 import { DisplayBuffers } from "../src/server/views.js"
 import { loadMap, renderView, seeded, seededGame } from "./support.js"
@@ -46,7 +46,7 @@ const viewersOf = (state: GameState): Array<Viewer> => [
 
 describe("invariants under random play by 26 players and a spectator", () => {
   it.prop(
-    "gold is conserved, players stand on distinct spots, memory only grows, views are NR x NC, patched views match",
+    "gold is conserved, players stand on distinct spots, memory only grows, views are NR x NC, patched views match, no view changes without a DISPLAY",
     [fc.integer({ min: 0, max: 1_000_000 }), fc.array(input, { minLength: 1, maxLength: 80 }), fc.constantFrom("classic" as const, "steal" as const)],
     ([seed, inputs, variant]) => {
       let state = fullGame(seed, variant)
@@ -68,6 +68,15 @@ describe("invariants under random play by 26 players and a spectator", () => {
         buffers.advance(result)
         expect(decode(held)).toBe(heldText)
         inPlace.advance(result, { reuse: true })
+        // The server patches only the buffers of the viewers sent a DISPLAY: for every
+        // other, the change set must change nothing.
+        const told = new Set(result.notices.filter(({ notice }) => notice._tag === "Display").map(({ viewer }) => viewer))
+        for (const viewer of viewersOf(state)) {
+          if (told.has(viewer)) continue
+          let painted = 0
+          patchView(state, viewer, result.changes, () => painted++)
+          expect(painted, `viewer ${viewer} was sent no DISPLAY, but its view changed`).toBe(0)
+        }
         for (const viewer of viewersOf(state)) {
           const view = views.get(viewer)
           views.set(viewer, view ? updateView(view, state, viewer, result.changes) : viewOf(state, viewer))

@@ -11,7 +11,7 @@ export interface Saturation {
   readonly serverCpuShare: number
   readonly keysSent: number
   readonly resent: number
-  readonly lostUpdates: number
+  readonly staleViews: number
 }
 
 export const benchSaturation = async (server: ServerProcess, load: Load, seconds: number, seed: number): Promise<Saturation> => {
@@ -29,6 +29,6 @@ export const benchSaturation = async (server: ServerProcess, load: Load, seconds
     serverCpuShare: round(cpu / 1e6 / run.seconds, 2),
     keysSent: run.keysSent,
     resent: run.resent,
-    lostUpdates: run.lostUpdates
+    staleViews: run.staleViews
   }
 }

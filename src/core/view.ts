@@ -125,15 +125,52 @@ export const patchView = (state: GameState, viewer: Viewer, changes: ChangeSet, 
     }
     return
   }
-  const inSightNow = marksFor(state).mark(state.sight.visibleFrom(player.position))
-  for (let step = 0; step < walk.path.length - 1; step++) {
-    const visibleThen = state.sight.visibleFrom(walk.path[step]!)
-    for (let i = 0; i < visibleThen.length; i++) {
-      const cell = visibleThen[i]!
-      if (!inSightNow.has(cell)) paint(cell, cells[cell]!, Occupant.None)
+  const path = walk.path
+  const visibleNow = state.sight.visibleFrom(player.position)
+  const marks = marksFor(state)
+  // On a run, what it saw on the way and sees no more: remembered now.
+  if (path.length > 2) {
+    marks.mark(visibleNow)
+    for (let step = 1; step < path.length - 1; step++) {
+      const visibleThen = state.sight.visibleFrom(path[step]!)
+      for (let i = 0; i < visibleThen.length; i++) {
+        const cell = visibleThen[i]!
+        if (!marks.has(cell)) paint(cell, cells[cell]!, Occupant.None)
+      }
     }
   }
-  paintSurroundings(state, viewer, player.position, paint)
+  // From where it stood to where it stands, both sets sorted: what left its sight fades to
+  // memory, what came into it appears, and what it saw from both is as it was, unless its
+  // occupant changed. A step within a room repaints a few gridpoints, not the room.
+  const visibleBefore = state.sight.visibleFrom(path[0]!)
+  marks.start()
+  let appeared = false
+  for (let i = 0, j = 0; i < visibleBefore.length || j < visibleNow.length;) {
+    const left = i < visibleBefore.length ? visibleBefore[i]! : Infinity
+    const came = j < visibleNow.length ? visibleNow[j]! : Infinity
+    if (left < came) {
+      paint(left, cells[left]!, Occupant.None)
+      i++
+    } else if (came < left) {
+      paint(came, cells[came]!, Occupant.None)
+      marks.add(came)
+      appeared = true
+      j++
+    } else {
+      i++
+      j++
+    }
+  }
+  if (appeared) {
+    for (const [cell] of state.gold) if (marks.has(cell)) paint(cell, cells[cell]!, Occupant.Gold)
+    for (const other of state.players) {
+      if (other.active && other.index !== viewer && marks.has(other.position)) {
+        paint(other.position, cells[other.position]!, playerOccupant(other.index))
+      }
+    }
+  }
+  for (const cell of changes.cells) if (contains(visibleNow, cell)) paint(cell, cells[cell]!, occupantAt(state, cell))
+  paint(player.position, cells[player.position]!, Occupant.Self)
 }
 
 /**
@@ -149,11 +186,22 @@ class Marks {
     this.stamp = new Uint32Array(size)
   }
 
-  mark(cells: ArrayLike<number>): this {
+  /** A new, empty set. */
+  start(): this {
     if (++this.generation === 0xffffffff) {
       this.stamp.fill(0)
       this.generation = 1
     }
+    return this
+  }
+
+  add(cell: number): void {
+    this.stamp[cell] = this.generation
+  }
+
+  /** A new set of `cells`. */
+  mark(cells: ArrayLike<number>): this {
+    this.start()
     for (let i = 0; i < cells.length; i++) this.stamp[cells[i]!] = this.generation
     return this
   }

@@ -12,11 +12,12 @@ import {
   type SpectateRefusal
 } from "./refusals.js"
 import {
+  changedState,
   type ClientId,
   type Envelope,
   type GameState,
+  makePlayer,
   noChanges,
-  type Player,
   playerAt,
   playerOf,
   type Transition,
@@ -47,17 +48,9 @@ export const addPlayer = (state: GameState, client: ClientId, rawName: string): 
   const [pick, random] = nextIntBetween(state.random, 0, empty.length)
   const position = empty[pick]!
   const index = state.players.length
-  const player: Player = {
-    index,
-    letter: C.PlayerLetters[index]!,
-    name,
-    client,
-    position,
-    purse: 0,
-    active: true,
-    known: withKnown(new Uint8Array(state.map.cells.length), state.sight.visibleFrom(position))
-  }
-  const next: GameState = { ...state, random, players: [...state.players, player] }
+  const known = withKnown(new Uint8Array(state.map.cells.length), state.sight.visibleFrom(position))
+  const player = makePlayer(index, C.PlayerLetters[index]!, name, client, position, 0, true, known)
+  const next = changedState(state, { random, players: [...state.players, player] })
   const notices: Array<Envelope> = [
     { to: client, viewer: index, notice: { _tag: "Ok", letter: player.letter } },
     ...welcome(next, client, index)
@@ -76,7 +69,7 @@ export const addSpectator = (state: GameState, client: ClientId): Either.Either<
   if (state.spectator !== undefined) {
     notices.push({ to: state.spectator, viewer: "spectator", notice: { _tag: "Quit", reason: "SpectatorReplaced" } })
   }
-  const next: GameState = { ...state, spectator: client }
+  const next = changedState(state, { spectator: client })
   notices.push(...welcome(next, client, "spectator"))
   return Either.right({ state: next, notices, changes: noChanges })
 }

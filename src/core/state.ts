@@ -106,8 +106,10 @@ export type Request =
 
 // ---- Looking things up ----
 
-export const playerOf = (state: GameState, client: ClientId): Player | undefined =>
-  state.players.find((player) => player.active && player.client === client)
+export const playerOf = (state: GameState, client: ClientId): Player | undefined => {
+  for (const player of state.players) if (player.active && player.client === client) return player
+  return undefined
+}
 
 export const playerAt = (state: GameState, cell: number): Player | undefined => playerOn(state.players, cell)
 

@@ -41,6 +41,8 @@ export const occupantAt = (state: GameState, cell: number): number => {
 const contains = (visible: ArrayLike<number>, cell: number): boolean => {
   let low = 0
   let high = visible.length - 1
+  // Most lookups are of someone out of sight, often rows away: answered without a search.
+  if (high < 0 || cell < visible[0]! || cell > visible[high]!) return false
   while (low <= high) {
     const middle = (low + high) >>> 1
     const at = visible[middle]!

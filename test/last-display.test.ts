@@ -3,9 +3,10 @@ import { Effect, FastCheck as fc, Logger, LogLevel, Random } from "effect"
 import { cs50Rules, specRules, type Variant } from "../src/core/rules.js"
 import type { ClientId, GameState, Viewer } from "../src/core/state.js"
 import type { Dialect } from "../src/protocol/dialect.js"
+import { expectedPlayerGrid } from "../src/protocol/display.js"
 import { latin1 } from "../src/protocol/transcript.js"
 import { makeGameHost, type Peer } from "../src/server/host.js"
-import { loadMap, renderView } from "./support.js"
+import { cell, emptyGame, loadMap, placePlayer, pressKeys, renderView } from "./support.js"
 
 /**
  * The server sends a DISPLAY only to the viewers whose view changed. So the property that
@@ -65,6 +66,8 @@ const seen = {
   lateSpectator: 0
 }
 
+const gridRows = (display: string) => display.slice("DISPLAY\n".length).split("\n").slice(0, -1)
+
 const viewers = (state: GameState): Array<{ readonly client: ClientId; readonly viewer: Viewer }> => [
   ...state.players.filter((p) => p.active).map((p) => ({ client: p.client, viewer: p.index as Viewer })),
   ...(state.spectator === undefined ? [] : [{ client: state.spectator, viewer: "spectator" as const }])
@@ -106,8 +109,14 @@ const playGame = (g: Game) =>
       })
 
     const check = (before: GameState, state: GameState, message: string) => {
+      const spectatorGrid = gridRows(`DISPLAY\n${renderView(state, "spectator")}`)
       for (const { client, viewer } of viewers(state)) {
         expect(last.get(client), `${client}'s last DISPLAY after ${JSON.stringify(message)}`).toBe(`DISPLAY\n${renderView(state, viewer)}`)
+        // What a checker of any server would hold it against, from the spectator's grid and this one.
+        if (viewer !== "spectator") {
+          const shown = gridRows(last.get(client)!)
+          expect(expectedPlayerGrid(state.map, state.sight, spectatorGrid, state.players[viewer]!.letter, shown)).toEqual(shown)
+        }
         const mine = got.get(client) ?? []
         // GOLD comes with a DISPLAY: some clients redraw their status line only then.
         const gold = mine.findIndex((text) => text.startsWith("GOLD "))
@@ -182,4 +191,23 @@ describe("every viewer's last DISPLAY is its view as it stands", () => {
     expect(seen.goldOutOfSight).toBeGreaterThan(0)
     expect(seen.lateSpectator).toBeGreaterThan(0)
   }, 60_000)
+})
+
+describe("expectedPlayerGrid: what a checker of any server holds a player's last DISPLAY against", () => {
+  it("is the player's view as it stands; a view left stale (someone came into sight) is not", () => {
+    const map = maps["main.txt"]
+    // S stands still where it sees row 13 up to column 14; M steps from column 15 to 14, into its sight.
+    let state: GameState = { ...emptyGame(map), gold: new Map([[cell(map, 18, 10), 3]]), goldRemaining: 3 }
+    state = placePlayer(placePlayer(state, "s", "Still", cell(map, 18, 8)), "m", "Mover", cell(map, 13, 15))
+    const stale = gridRows(`DISPLAY\n${renderView(state, 0)}`)
+    const next = pressKeys(state, "m", "h")
+    const fresh = gridRows(`DISPLAY\n${renderView(next, 0)}`)
+    expect(fresh).not.toEqual(stale)
+    const spectator = gridRows(`DISPLAY\n${renderView(next, "spectator")}`)
+    expect(expectedPlayerGrid(map, next.sight, spectator, "A", fresh)).toEqual(fresh)
+    expect(expectedPlayerGrid(map, next.sight, spectator, "A", stale)).toEqual(fresh)
+    // Nothing to say of a player the spectator does not show, or of grids of another size.
+    expect(expectedPlayerGrid(map, next.sight, spectator, "C", fresh)).toBeUndefined()
+    expect(expectedPlayerGrid(map, next.sight, spectator.slice(1), "A", fresh)).toBeUndefined()
+  })
 })

@@ -158,11 +158,14 @@ describe("keys", () => {
     }
   })
 
-  it("does not move into a wall and then sends nothing", () => {
-    const atWall = placePlayer(emptyGame(map), "a", "Ann", cell(map, 13, 6))
-    const { notices: out, state } = step(applyKey(atWall, "a", "h"))
+  it("does not move into a wall, and then sends the mover alone its view as it was: every key is answered", () => {
+    let atWall = placePlayer(emptyGame(map), "a", "Ann", cell(map, 13, 6))
+    atWall = placePlayer(atWall, "b", "Bob", cell(map, 13, 8))
+    atWall = step(addSpectator(atWall, "s")).state
+    const { changes, notices: out, state } = step(applyKey(atWall, "a", "h"))
     expect(state).toBe(atWall)
-    expect(out).toEqual([])
+    expect(changes.cells).toEqual([])
+    expect(out).toEqual([{ to: "a", viewer: 0, notice: { _tag: "Display" } }])
   })
 
   it("moving onto gold collects the whole pile and tells everyone", () => {
@@ -276,12 +279,12 @@ describe("who is sent a DISPLAY: those whose view changed", () => {
     expect(displayed(step(applyKey(near, "m", "Q")).notices)).toEqual(["s", "w"])
   })
 
-  it("a newcomer out of sight: itself and the spectator; no one at all for a move into a wall or a spectator's arrival", () => {
+  it("a newcomer out of sight: itself and the spectator; the mover alone for a move into a wall; the newcomer alone for a spectator's arrival", () => {
     let state = placePlayer(emptyGame(map), "s", "Still", still)
     state = step(addSpectator(state, "w")).state
     const far = step(addPlayer({ ...state, map: { ...map, roomSpots: Int32Array.of(cell(map, 13, 20)) } }, "n", "New"))
     expect(displayed(far.notices)).toEqual(["n", "w"])
-    expect(displayed(step(applyKey(placePlayer(emptyGame(map), "a", "Ann", cell(map, 13, 6)), "a", "h")).notices)).toEqual([])
+    expect(displayed(step(applyKey(placePlayer(state, "a", "Ann", cell(map, 13, 6)), "a", "h")).notices)).toEqual(["a"])
     expect(displayed(step(addSpectator(state, "w2")).notices)).toEqual(["w2"])
   })
 })

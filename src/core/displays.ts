@@ -44,6 +44,13 @@ export const displayWhereChanged = (
   return out
 }
 
+/**
+ * A DISPLAY for `player` alone: the answer to its key that moved no one (into a wall). Its
+ * view is as it was, but every key of a player is answered, so that a client whose last
+ * DISPLAY was lost on the way has its view again with its next key, whatever that is.
+ */
+export const displayFor = (player: Player): Envelope => ({ to: player.client, viewer: player.index, notice: display })
+
 /** The viewers `out` tells GOLD; undefined when none (a plain move, the common case). */
 const goldTold = (out: ReadonlyArray<Envelope>): Set<Viewer> | undefined => {
   let told: Set<Viewer> | undefined

@@ -1,4 +1,4 @@
-import { displayWhereChanged } from "./displays.js"
+import { displayFor, displayWhereChanged } from "./displays.js"
 import { isSpot, type Offset, stepFrom } from "./map.js"
 import {
   audience,
@@ -67,14 +67,14 @@ export const move = (
     if (other) cells.push(target, players[other.index]!.position)
     if (!repeat) break
   }
-  if (path.length === 1) return { state, notices: [], changes: noChanges }
+  if (path.length === 1) return { state, notices: [displayFor(state.players[moverIndex]!)], changes: noChanges }
   cells.push(path[path.length - 1]!)
   walks.unshift({ player: moverIndex, path })
   const goldRemaining = state.goldRemaining - collected
   const over = collected > 0 && goldRemaining === 0
   const next = changedState(state, { players, gold: gold ?? state.gold, goldRemaining, over })
   const changes: ChangeSet = { cells, walks, joined: [], left: [], thefts }
-  // The mover walked, so it is always sent a DISPLAY: the answer to its key.
+  // The mover walked, so it is sent a DISPLAY: every key of a player is answered.
   const notices = displayWhereChanged(next, changes, goldNotices(state, next, moverIndex, collected, thefts))
   if (next.over) gameOverAll(next, notices)
   return { state: next, notices, changes }

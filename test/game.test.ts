@@ -1,3 +1,4 @@
+// The core's rules, transition by transition (about 420 lines): one file, since every part plays on the same map with the same few helpers.
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
 import { applyKey, endGame } from "../src/core/game.js"
@@ -240,52 +241,6 @@ describe("keys", () => {
 
   it("a key from a client that never joined is refused", () => {
     expect(failure(applyKey(base, "stranger", "h"))._tag).toBe("NotJoined")
-  })
-})
-
-describe("who is sent a DISPLAY: those whose view changed", () => {
-  // S stands still at the foot of the big room's left leg: from there it sees the room's top
-  // top rows up to column 14, not beyond. M walks along row 13 in and out of that sight.
-  const still = cell(map, 18, 8)
-  const walker = (gold: ReadonlyArray<number> = []) => {
-    let state: GameState = { ...emptyGame(map), gold: new Map(gold.map((at) => [at, 5])), goldRemaining: 5 * gold.length }
-    state = placePlayer(state, "s", "Still", still)
-    state = placePlayer(state, "m", "Mover", cell(map, 13, 16))
-    return step(addSpectator(state, "w")).state
-  }
-  const displayed = (out: ReadonlyArray<Envelope>) => out.filter((e) => e.notice._tag === "Display").map((e) => e.to)
-
-  it("a step out of sight: the mover and the spectator only; into sight and out again: the one watching too", () => {
-    let state = walker()
-    const expected = [["m", "w"], ["s", "m", "w"], ["s", "m", "w"], ["m", "w"]]
-    for (const [i, key] of ["h", "h", "l", "l"].entries()) {
-      const out = step(applyKey(state, "m", key))
-      expect(displayed(out.notices), `key ${i + 1}`).toEqual(expected[i])
-      // Told exactly when what it sees changed.
-      expect(renderView(out.state, 0) !== renderView(state, 0)).toBe(expected[i]!.includes("s"))
-      state = out.state
-    }
-  })
-
-  it("gold taken out of sight: GOLD to everyone, and so a DISPLAY to everyone", () => {
-    const out = step(applyKey(walker([cell(map, 13, 17)]), "m", "l"))
-    expect(notices(out.notices, "s")).toEqual([{ _tag: "Gold", collected: 0, purse: 0, remaining: 0 }, { _tag: "Display" }, { _tag: "GameOver" }])
-    expect(displayed(out.notices)).toEqual(["s", "m", "w"])
-  })
-
-  it("a player who quits out of sight: the spectator only; in sight: the one watching too", () => {
-    expect(displayed(step(applyKey(walker(), "m", "Q")).notices)).toEqual(["w"])
-    const near = pressKeys(walker(), "m", "hh")
-    expect(displayed(step(applyKey(near, "m", "Q")).notices)).toEqual(["s", "w"])
-  })
-
-  it("a newcomer out of sight: itself and the spectator; the mover alone for a move into a wall; the newcomer alone for a spectator's arrival", () => {
-    let state = placePlayer(emptyGame(map), "s", "Still", still)
-    state = step(addSpectator(state, "w")).state
-    const far = step(addPlayer({ ...state, map: { ...map, roomSpots: Int32Array.of(cell(map, 13, 20)) } }, "n", "New"))
-    expect(displayed(far.notices)).toEqual(["n", "w"])
-    expect(displayed(step(applyKey(placePlayer(state, "a", "Ann", cell(map, 13, 6)), "a", "h")).notices)).toEqual(["a"])
-    expect(displayed(step(addSpectator(state, "w2")).notices)).toEqual(["w2"])
   })
 })
 

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, FastCheck as fc, Logger, LogLevel, Random } from "effect"
 import { cs50Rules, specRules, type Variant } from "../src/core/rules.js"
-import type { ClientId, GameState, Viewer } from "../src/core/state.js"
+import { applyKey } from "../src/core/game.js"
+import { addPlayer, addSpectator } from "../src/core/join.js"
+import type { ClientId, Envelope, GameState, Transition, Viewer } from "../src/core/state.js"
 import type { Dialect } from "../src/protocol/dialect.js"
 import { expectedPlayerGrid } from "../src/protocol/display.js"
 import { latin1 } from "../src/protocol/transcript.js"
@@ -28,7 +30,7 @@ type Step =
   | { readonly kind: "spectate" }
   | { readonly kind: "spectateAgain" }
 
-const step: fc.Arbitrary<Step> = fc.oneof(
+const anyStep: fc.Arbitrary<Step> = fc.oneof(
   { weight: 40, arbitrary: fc.record({ kind: fc.constant("key" as const), mover: fc.constant(true), player: fc.nat(3), key: fc.constantFrom(...moveKeys) }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("key" as const), mover: fc.constant(false), player: fc.nat(25), key: fc.constantFrom(...moveKeys) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("key" as const), mover: fc.boolean(), player: fc.nat(25), key: fc.constantFrom("Q", "\f", "x") }) },
@@ -47,7 +49,7 @@ const game = fc.record({
   players: fc.integer({ min: 1, max: 26 }),
   movers: fc.integer({ min: 1, max: 4 }),
   spectatorFirst: fc.boolean(),
-  steps: fc.array(step, { minLength: 1, maxLength: 120 })
+  steps: fc.array(anyStep, { minLength: 1, maxLength: 120 })
 })
 type Game = typeof game extends fc.Arbitrary<infer G> ? G : never
 
@@ -191,6 +193,55 @@ describe("every viewer's last DISPLAY is its view as it stands", () => {
     expect(seen.goldOutOfSight).toBeGreaterThan(0)
     expect(seen.lateSpectator).toBeGreaterThan(0)
   }, 60_000)
+})
+
+describe("who is sent a DISPLAY: those whose view changed", () => {
+  const map = maps["main.txt"]
+  const step = (effect: Effect.Effect<Transition, unknown>): Transition => Effect.runSync(effect as Effect.Effect<Transition>)
+  const notices = (out: ReadonlyArray<Envelope>, to: string) => out.filter((e) => e.to === to).map((e) => e.notice)
+  // S stands still at the foot of the big room's left leg: from there it sees the room's top
+  // top rows up to column 14, not beyond. M walks along row 13 in and out of that sight.
+  const still = cell(map, 18, 8)
+  const walker = (gold: ReadonlyArray<number> = []) => {
+    let state: GameState = { ...emptyGame(map), gold: new Map(gold.map((at) => [at, 5])), goldRemaining: 5 * gold.length }
+    state = placePlayer(state, "s", "Still", still)
+    state = placePlayer(state, "m", "Mover", cell(map, 13, 16))
+    return step(addSpectator(state, "w")).state
+  }
+  const displayed = (out: ReadonlyArray<Envelope>) => out.filter((e) => e.notice._tag === "Display").map((e) => e.to)
+
+  it("a step out of sight: the mover and the spectator only; into sight and out again: the one watching too", () => {
+    let state = walker()
+    const expected = [["m", "w"], ["s", "m", "w"], ["s", "m", "w"], ["m", "w"]]
+    for (const [i, key] of ["h", "h", "l", "l"].entries()) {
+      const out = step(applyKey(state, "m", key))
+      expect(displayed(out.notices), `key ${i + 1}`).toEqual(expected[i])
+      // Told exactly when what it sees changed.
+      expect(renderView(out.state, 0) !== renderView(state, 0)).toBe(expected[i]!.includes("s"))
+      state = out.state
+    }
+  })
+
+  it("gold taken out of sight: GOLD to everyone, and so a DISPLAY to everyone", () => {
+    const out = step(applyKey(walker([cell(map, 13, 17)]), "m", "l"))
+    expect(notices(out.notices, "s")).toEqual([{ _tag: "Gold", collected: 0, purse: 0, remaining: 0 }, { _tag: "Display" }, { _tag: "GameOver" }])
+    expect(displayed(out.notices)).toEqual(["s", "m", "w"])
+  })
+
+  it("a player who quits out of sight: the spectator only; in sight: the one watching too", () => {
+    expect(displayed(step(applyKey(walker(), "m", "Q")).notices)).toEqual(["w"])
+    const near = pressKeys(walker(), "m", "hh")
+    expect(displayed(step(applyKey(near, "m", "Q")).notices)).toEqual(["s", "w"])
+  })
+
+  it("a newcomer out of sight: itself and the spectator; the mover alone for a move into a wall; the newcomer alone for a spectator's arrival", () => {
+    let state = placePlayer(emptyGame(map), "s", "Still", still)
+    state = step(addSpectator(state, "w")).state
+    const far = step(addPlayer({ ...state, map: { ...map, roomSpots: Int32Array.of(cell(map, 13, 20)) } }, "n", "New"))
+    expect(displayed(far.notices)).toEqual(["n", "w"])
+    expect(displayed(step(applyKey(placePlayer(state, "a", "Ann", cell(map, 13, 6)), "a", "h")).notices)).toEqual(["a"])
+    expect(displayed(step(addSpectator(state, "w2")).notices)).toEqual(["w2"])
+  })
 })
 
 describe("expectedPlayerGrid: what a checker of any server holds a player's last DISPLAY against", () => {

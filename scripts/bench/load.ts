@@ -243,8 +243,6 @@ export interface SaturationRun {
   readonly keysSent: number
   /** Keys sent again after a player's key showed no effect within 50 ms. */
   readonly resent: number
-  /** Clients whose last DISPLAY, once all was quiet, was not their view (see `staleViews`). */
-  readonly staleViews: number
 }
 
 /**
@@ -304,30 +302,6 @@ export const saturate = async (
     keysPerSecond: moves / elapsed,
     movesInWindow: moves,
     keysSent,
-    resent,
-    staleViews: await staleViews(load)
+    resent
   }
-}
-
-/**
- * Clients whose latest DISPLAY differs from the whole one Ctrl-L brings (asked of each in
- * turn, once all is quiet): a DISPLAY they were owed was lost, or never sent.
- */
-export const staleViews = async (load: Load, deadlineMs = 2000): Promise<number> => {
-  let stale = 0
-  for (const client of load.all) {
-    const before = client.display
-    const fresh = new Promise<Buffer | undefined>((resolve) => {
-      const timer = setTimeout(() => resolve(undefined), deadlineMs)
-      client.onDisplay = (each) => {
-        clearTimeout(timer)
-        resolve(each.display)
-      }
-    })
-    client.send("KEY \f")
-    const after = await fresh
-    client.onDisplay = undefined
-    if (before === undefined || after === undefined || !before.equals(after)) stale++
-  }
-  return stale
 }

@@ -98,7 +98,7 @@ describe("bot brain: greedy", () => {
         brain = decision.brain
         const step = Either.getOrThrow(applyKey(state, "bot", decision.key!))
         const at = JSON.stringify(brain.report.position)
-        expect(step.notices.length, `key ${decision.key} at ${at} on ${file} did not move`).toBeGreaterThan(0)
+        expect(step.changes.walks.length, `key ${decision.key} at ${at} on ${file} did not move`).toBeGreaterThan(0)
         state = step.state
         expect(++keys).toBeLessThan(3000)
       }
@@ -122,7 +122,7 @@ describe("bot brain: greedy", () => {
       const decision = Effect.runSync(decide(brain, rng))
       brains[i] = decision.brain
       const step = Either.getOrThrow(applyKey(state, `c${i}`, decision.key!))
-      expect(step.notices.length).toBeGreaterThan(0)
+      expect(step.changes.walks.length).toBeGreaterThan(0)
       state = step.state
     }
     expect(state.players.reduce((sum, player) => sum + player.purse, 0)).toBe(250)

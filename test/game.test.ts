@@ -1,3 +1,4 @@
+// The core's rules, transition by transition (about 420 lines): one file, since every part plays on the same map with the same few helpers.
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
 import { applyKey, endGame } from "../src/core/game.js"
@@ -43,6 +44,8 @@ describe("gold", () => {
 describe("joining", () => {
   it("hands out letters A..Z in order, each on an empty room spot, and tells the newcomer first", () => {
     let state = seededGame(map, 7)
+    /** Players already in the game: not sent a DISPLAY, sent one. */
+    const told = [0, 0]
     for (let i = 0; i < 26; i++) {
       const { notices: out, state: next } = joined(state, `c${i}`, `player ${i}`, i)
       const me = next.players[i]!
@@ -52,10 +55,18 @@ describe("joining", () => {
       expect(state.players.some((p) => p.position === me.position)).toBe(false)
       expect(notices(out, `c${i}`).map((n) => n._tag)).toEqual(["Ok", "Grid", "Gold", "Display"])
       expect(notices(out, `c${i}`)[2]).toEqual({ _tag: "Gold", collected: 0, purse: 0, remaining: 250 })
-      // Everyone already in the game gets a fresh DISPLAY.
-      for (let j = 0; j < i; j++) expect(notices(out, `c${j}`)).toEqual([{ _tag: "Display" }])
+      // Everyone already in the game who sees the newcomer's spot gets a fresh DISPLAY; no one else anything.
+      for (let j = 0; j < i; j++) {
+        const sees = renderView(next, j) !== renderView(state, j)
+        expect(sees).toBe(next.sight.visibleFrom(next.players[j]!.position).includes(me.position))
+        expect(notices(out, `c${j}`)).toEqual(sees ? [{ _tag: "Display" }] : [])
+        told[sees ? 1 : 0]! += 1
+      }
       state = next
     }
+    // Both happen: the rule was put to the test.
+    expect(told[0]).toBeGreaterThan(0)
+    expect(told[1]).toBeGreaterThan(0)
     expect(failure(addPlayer(state, "late", "Zed"))._tag).toBe("GameFull")
   })
 
@@ -148,11 +159,14 @@ describe("keys", () => {
     }
   })
 
-  it("does not move into a wall and then sends nothing", () => {
-    const atWall = placePlayer(emptyGame(map), "a", "Ann", cell(map, 13, 6))
-    const { notices: out, state } = step(applyKey(atWall, "a", "h"))
+  it("does not move into a wall, and then sends the mover alone its view as it was: every key is answered", () => {
+    let atWall = placePlayer(emptyGame(map), "a", "Ann", cell(map, 13, 6))
+    atWall = placePlayer(atWall, "b", "Bob", cell(map, 13, 8))
+    atWall = step(addSpectator(atWall, "s")).state
+    const { changes, notices: out, state } = step(applyKey(atWall, "a", "h"))
     expect(state).toBe(atWall)
-    expect(out).toEqual([])
+    expect(changes.cells).toEqual([])
+    expect(out).toEqual([{ to: "a", viewer: 0, notice: { _tag: "Display" } }])
   })
 
   it("moving onto gold collects the whole pile and tells everyone", () => {

@@ -4,7 +4,8 @@ import { applyKey } from "../src/core/game.js"
 import { addPlayer, addSpectator } from "../src/core/join.js"
 import type { GameState, Transition, Viewer } from "../src/core/state.js"
 import { isSpot } from "../src/core/map.js"
-import { updateView, type View, viewOf } from "../src/core/view.js"
+import { makeSight } from "../src/core/visibility.js"
+import { patchView, updateView, type View, viewChanged, viewOf } from "../src/core/view.js"
 import { viewText } from "../src/protocol/display.js"
 import { DisplayBuffers } from "../src/server/views.js"
 import { loadMap, renderView, seeded, seededGame } from "./support.js"
@@ -46,7 +47,7 @@ const viewersOf = (state: GameState): Array<Viewer> => [
 
 describe("invariants under random play by 26 players and a spectator", () => {
   it.prop(
-    "gold is conserved, players stand on distinct spots, memory only grows, views are NR x NC, patched views match",
+    "gold is conserved, players stand on distinct spots, memory only grows, views are NR x NC, patched views match, no view changes without a DISPLAY",
     [fc.integer({ min: 0, max: 1_000_000 }), fc.array(input, { minLength: 1, maxLength: 80 }), fc.constantFrom("classic" as const, "steal" as const)],
     ([seed, inputs, variant]) => {
       let state = fullGame(seed, variant)
@@ -68,6 +69,20 @@ describe("invariants under random play by 26 players and a spectator", () => {
         buffers.advance(result)
         expect(decode(held)).toBe(heldText)
         inPlace.advance(result, { reuse: true })
+        // The server patches only the buffers of the viewers sent a DISPLAY: for every
+        // other, the change set must change nothing.
+        const told = new Set(result.notices.filter(({ notice }) => notice._tag === "Display").map(({ viewer }) => viewer))
+        // And exactly those are told whose view changed, or who are told GOLD.
+        if (result.changes.cells.length > 0) {
+          const gold = new Set(result.notices.filter(({ notice }) => notice._tag === "Gold").map(({ viewer }) => viewer))
+          for (const viewer of viewersOf(state)) expect(told.has(viewer), `viewer ${viewer}`).toBe(viewChanged(state, viewer, result.changes) || gold.has(viewer))
+        }
+        for (const viewer of viewersOf(state)) {
+          if (told.has(viewer)) continue
+          let painted = 0
+          patchView(state, viewer, result.changes, () => painted++)
+          expect(painted, `viewer ${viewer} was sent no DISPLAY, but its view changed`).toBe(0)
+        }
         for (const viewer of viewersOf(state)) {
           const view = views.get(viewer)
           views.set(viewer, view ? updateView(view, state, viewer, result.changes) : viewOf(state, viewer))
@@ -102,6 +117,26 @@ describe("invariants under random play by 26 players and a spectator", () => {
     // (it takes about 3 s on an idle one).
     { fastCheck: { numRuns: 20, seed: 20261123 }, timeout: 30_000 }
   )
+})
+
+describe("sight", () => {
+  // Who is sent a DISPLAY is worked out from the changed gridpoints' sight (see forEachChangedView).
+  it("is symmetric between spots, on every map and by both rules", () => {
+    for (const name of ["main.txt", "small.txt", "hole.txt", "cramped.txt", "large.txt"]) {
+      const each = loadMap(name)
+      const spots = Array.from(each.cells.keys()).filter((cell) => isSpot(each.cells[cell]!))
+      // Every spot of the small maps; a spread of a few hundred on the large one.
+      const tried = spots.filter((_, i) => i % Math.ceil(spots.length / 400) === 0)
+      for (const rule of ["spec", "roomSpotsOnly"] as const) {
+        const sight = makeSight(each, rule)
+        const sees = new Map(tried.map((spot) => [spot, new Set(sight.visibleFrom(spot))]))
+        const oneWay: Array<string> = []
+        for (const a of tried) for (const b of tried) if (sees.get(a)!.has(b) && !sees.get(b)!.has(a)) oneWay.push(`${a} sees ${b}`)
+        expect(oneWay, `${name}, ${rule}`).toEqual([])
+        expect(tried.length).toBeGreaterThan(10)
+      }
+    }
+  })
 })
 
 describe("replay", () => {

@@ -1,6 +1,6 @@
 /**
- * The core's cost per keystroke: one move by one of 26 players, then every viewer's
- * DISPLAY (26 players + spectator) brought up to date, as the server does it.
+ * The core's cost per keystroke: one move by one of 26 players, then the DISPLAY of every
+ * viewer it owes one (of 26 players + spectator) brought up to date, as the server does it.
  */
 import { Effect, Either, Random } from "effect"
 import { readFileSync } from "node:fs"
@@ -33,6 +33,7 @@ export const benchCore = (mapFile: string, keystrokes = 20_000, seed = 1) => {
   }))
   const samples: Array<number> = []
   let bytes = 0
+  let displays = 0
   const heapBefore = process.memoryUsage().heapUsed
   let heapPeak = heapBefore
   for (let i = 0; i < inputs.length; i++) {
@@ -41,7 +42,11 @@ export const benchCore = (mapFile: string, keystrokes = 20_000, seed = 1) => {
     const step = Either.getOrThrow(applyKey(state, `p${player}`, key))
     state = step.state
     views.advance(step)
-    for (const envelope of step.notices) if (envelope.notice._tag === "Display") bytes += views.display(envelope.viewer).length
+    for (const envelope of step.notices) {
+      if (envelope.notice._tag !== "Display") continue
+      displays++
+      bytes += views.display(envelope.viewer).length
+    }
     samples.push(Number(process.hrtime.bigint() - started) / 1000)
     if (i % 1000 === 0) heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed)
     // A finished game restarts, so the run measures play, not a frozen board.
@@ -53,6 +58,7 @@ export const benchCore = (mapFile: string, keystrokes = 20_000, seed = 1) => {
     keystrokes,
     medianMicros: round(warm.median, 2),
     p99Micros: round(warm.p99, 2),
+    displaysPerKey: round(displays / keystrokes, 2),
     displayBytesPerKey: Math.round(bytes / keystrokes),
     heapUsedMB: round(heapPeak / 2 ** 20, 1)
   }

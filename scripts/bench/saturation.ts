@@ -11,7 +11,8 @@ export interface Saturation {
   readonly serverCpuShare: number
   readonly keysSent: number
   readonly resent: number
-  readonly lostUpdates: number
+  /** Clients whose last DISPLAY, once all was quiet, was not their view (see `staleViews`). */
+  readonly staleViews: number
 }
 
 export const benchSaturation = async (server: ServerProcess, load: Load, seconds: number, seed: number): Promise<Saturation> => {
@@ -22,6 +23,7 @@ export const benchSaturation = async (server: ServerProcess, load: Load, seconds
     else cpuAtEnd = cpuMicros(server.pid).micros
   })
   const cpu = cpuAtEnd - cpuAtStart
+  const stale = await staleViews(load)
   return {
     seconds: round(run.seconds, 2),
     keysPerSecond: Math.round(run.keysPerSecond),
@@ -29,6 +31,29 @@ export const benchSaturation = async (server: ServerProcess, load: Load, seconds
     serverCpuShare: round(cpu / 1e6 / run.seconds, 2),
     keysSent: run.keysSent,
     resent: run.resent,
-    lostUpdates: run.lostUpdates
+    staleViews: stale
   }
+}
+
+/**
+ * Clients whose latest DISPLAY differs from the whole one Ctrl-L brings (asked of each in
+ * turn, once all is quiet): a DISPLAY they were owed was lost, or never sent.
+ */
+export const staleViews = async (load: Load, deadlineMs = 2000): Promise<number> => {
+  let stale = 0
+  for (const client of load.all) {
+    const before = client.display
+    const fresh = new Promise<Buffer | undefined>((resolve) => {
+      const timer = setTimeout(() => resolve(undefined), deadlineMs)
+      client.onDisplay = (each) => {
+        clearTimeout(timer)
+        resolve(each.display)
+      }
+    })
+    client.send("KEY \f")
+    const after = await fresh
+    client.onDisplay = undefined
+    if (before === undefined || after === undefined || !before.equals(after)) stale++
+  }
+  return stale
 }

@@ -3,7 +3,11 @@ import { join } from "node:path"
 import { bundle, buildExecutable } from "../build.js"
 import { type Load, measureLatency, seededRandom } from "./load.js"
 import { cpuMicros, mainThreadCpuMicros, peakRssMB, type ServerProcess, startProcess, statCpuMicros } from "./process.js"
+import type { ShadowGame } from "./shadow.js"
 import { round, summarize } from "./stats.js"
+
+/** The seed every bench server is started with (`serve MAP 1`): the shadow game starts from it too. */
+export const serverSeed = 1
 
 /**
  * How to run `nuggets`: the single executable (what users run), the esbuild bundle it is
@@ -31,7 +35,7 @@ export const startRealServer = (
   more: ReadonlyArray<string> = []
 ): Promise<ServerProcess> =>
 {
-  const serve = ["serve", mapFile, "1", "--host", "127.0.0.1", ...more]
+  const serve = ["serve", mapFile, String(serverSeed), "--host", "127.0.0.1", ...more]
   if ("binary" in nuggets) return startProcess(serve, nuggets.binary)
   return startProcess([
     ...(profileDir ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : []),
@@ -51,17 +55,23 @@ export interface EndToEnd {
   readonly cpuMicrosPerKeyFromTicks: number
   /** Of `cpuMicrosPerKey`, the main thread's share (the rest: GC and libuv helper threads). */
   readonly mainThreadCpuMicrosPerKey: number
+  /** Datagrams the 27 clients received, per key. */
+  readonly datagramsPerKey: number
   /** Payload bytes the 27 clients received, per key. */
   readonly bytesPerKey: number
   readonly peakRssMB: number
-  /** Keys after which not every client got a DISPLAY within a second. */
+  /** Keys after which not every client owed a DISPLAY got one within a second. */
   readonly incomplete: number
 }
 
-/** A server under load: its process and the 27 clients joined to it. */
+/**
+ * A server under load: its process, the 27 clients joined to it, and for our server the
+ * shadow game that says whom each key owes a DISPLAY (the stand-in owes all 27).
+ */
 export interface Target {
   readonly server: ServerProcess
   readonly load: Load
+  readonly shadow?: ShadowGame
 }
 
 class Tally {
@@ -71,22 +81,25 @@ class Tally {
   cpu = 0
   ticks = 0
   mainThread = 0
+  datagrams = 0
   bytes = 0
   source: "schedstat" | "stat" = "schedstat"
 
-  async measure({ load, server }: Target, keys: number, random: (bound: number) => number): Promise<void> {
+  async measure({ load, server, shadow }: Target, keys: number, random: (bound: number) => number): Promise<void> {
+    const datagrams = load.datagrams()
     const bytes = load.bytes()
     const cpu = cpuMicros(server.pid)
     const ticks = statCpuMicros(server.pid)
     const mainThread = mainThreadCpuMicros(server.pid)
-    const run = await measureLatency(load, keys, random)
+    const run = await measureLatency(load, keys, random, shadow)
     const cpuAfter = cpuMicros(server.pid)
     this.cpu += cpuAfter.micros - cpu.micros
     this.source = cpuAfter.source
     this.ticks += statCpuMicros(server.pid) - ticks
     this.mainThread += mainThreadCpuMicros(server.pid) - mainThread
+    this.datagrams += load.datagrams() - datagrams
     this.bytes += load.bytes() - bytes
-    this.keys += keys
+    this.keys += run.sent
     this.samples.push(...run.samples)
     this.incomplete += run.incomplete
   }
@@ -101,6 +114,7 @@ class Tally {
       cpuSource: this.source,
       cpuMicrosPerKeyFromTicks: round(this.ticks / this.keys),
       mainThreadCpuMicrosPerKey: round(this.mainThread / this.keys),
+      datagramsPerKey: round(this.datagrams / this.keys, 2),
       bytesPerKey: Math.round(this.bytes / this.keys),
       peakRssMB: round(peakRssMB(server.pid)),
       incomplete: this.incomplete
@@ -110,7 +124,7 @@ class Tally {
 
 /**
  * `warmup` keys on each target first (the JIT settles), then `keys` on each measured one at
- * a time: latency to all-27-updated, and the server's CPU read before and after. The keys
+ * a time: latency until all it owes a DISPLAY have one, and the server's CPU read before and after. The keys
  * go in alternating blocks to each target, so that a busy moment of the machine weighs on
  * all of them alike and their ratio holds.
  */
@@ -123,7 +137,7 @@ export const endToEnd = async (
 ): Promise<Array<EndToEnd>> => {
   // The same keys for every target: two servers of the same game then play the same game.
   const randoms = targets.map(() => seededRandom(seed))
-  for (const [i, target] of targets.entries()) await measureLatency(target.load, warmup, randoms[i]!)
+  for (const [i, target] of targets.entries()) await measureLatency(target.load, warmup, randoms[i]!, target.shadow)
   const tallies = targets.map(() => new Tally())
   for (let block = 0; block < blocks; block++) {
     const size = Math.floor(keys / blocks) + (block < keys % blocks ? 1 : 0)

@@ -1,5 +1,6 @@
 import { Effect, Either, Random } from "effect"
 import * as C from "./constants.js"
+import { displayWhereChanged } from "./displays.js"
 import type { GameMap } from "./map.js"
 import { addPlayer, addSpectator, redraw } from "./join.js"
 import { move } from "./move.js"
@@ -7,10 +8,11 @@ import { GameIsOver, type KeyRefusal, NotJoined, type Refusal, UnknownKeystroke 
 import { type Rules, specRules } from "./rules.js"
 import {
   audience,
+  changedState,
   type ClientId,
-  displayAll,
   type GameState,
   gameOverAll,
+  leftPlayer,
   noChanges,
   type Player,
   playerOf,
@@ -87,7 +89,7 @@ export const dropSilent = (state: GameState, client: ClientId): Transition | und
 }
 
 const spectatorQuits = (state: GameState): Transition => ({
-  state: { ...state, spectator: undefined },
+  state: changedState(state, { spectator: undefined }),
   notices: [{ to: state.spectator!, viewer: "spectator", notice: { _tag: "Quit", reason: "SpectatorQuit" } }],
   changes: noChanges
 })
@@ -98,12 +100,13 @@ const spectatorQuits = (state: GameState): Transition => ({
  */
 const playerQuits = (state: GameState, player: Player, reason: QuitReason = "PlayerQuit"): Transition => {
   const players = state.players.slice()
-  players[player.index] = { ...player, active: false }
+  players[player.index] = leftPlayer(player)
   const over = players.length >= state.rules.maxPlayers && players.every((each) => !each.active)
-  const next: GameState = { ...state, players, over }
-  const notices = displayAll(next, [{ to: player.client, viewer: player.index, notice: { _tag: "Quit", reason } }])
+  const next = changedState(state, { players, over })
+  const changes = { ...noChanges, cells: [player.position], left: [player.index] }
+  const notices = displayWhereChanged(next, changes, [{ to: player.client, viewer: player.index, notice: { _tag: "Quit", reason } }])
   if (over) gameOverAll(next, notices)
-  return { state: next, notices, changes: { ...noChanges, cells: [player.position], left: [player.index] } }
+  return { state: next, notices, changes }
 }
 
 /** Any request: a plain function, as every transition is (joining draws from the state's own generator). */
@@ -123,14 +126,14 @@ export const applyRequest = (state: GameState, client: ClientId, request: Reques
  * leaving): the game is over, and everyone gets GAMEOVER with the standings so far.
  */
 export const endGame = (state: GameState): Transition => ({
-  state: { ...state, over: true },
+  state: changedState(state, { over: true }),
   notices: gameOverAll(state, []),
   changes: noChanges
 })
 
 /** The server is going away: every client is told to quit, and the game is over. */
 export const shutDown = (state: GameState): Transition => ({
-  state: { ...state, over: true },
+  state: changedState(state, { over: true }),
   notices: audience(state).map(({ to, viewer }) => ({ to, viewer, notice: { _tag: "Quit", reason: "ShutDown" } })),
   changes: noChanges
 })

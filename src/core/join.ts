@@ -1,5 +1,6 @@
 import { Either } from "effect"
 import * as C from "./constants.js"
+import { displayWhereChanged } from "./displays.js"
 import { nextIntBetween } from "./random.js"
 import {
   AlreadyJoined,
@@ -11,12 +12,12 @@ import {
   type SpectateRefusal
 } from "./refusals.js"
 import {
+  changedState,
   type ClientId,
-  displayAll,
   type Envelope,
   type GameState,
+  makePlayer,
   noChanges,
-  type Player,
   playerAt,
   playerOf,
   type Transition,
@@ -47,26 +48,15 @@ export const addPlayer = (state: GameState, client: ClientId, rawName: string): 
   const [pick, random] = nextIntBetween(state.random, 0, empty.length)
   const position = empty[pick]!
   const index = state.players.length
-  const player: Player = {
-    index,
-    letter: C.PlayerLetters[index]!,
-    name,
-    client,
-    position,
-    purse: 0,
-    active: true,
-    known: withKnown(new Uint8Array(state.map.cells.length), state.sight.visibleFrom(position))
-  }
-  const next: GameState = { ...state, random, players: [...state.players, player] }
+  const known = withKnown(new Uint8Array(state.map.cells.length), state.sight.visibleFrom(position))
+  const player = makePlayer(index, C.PlayerLetters[index]!, name, client, position, 0, true, known)
+  const next = changedState(state, { random, players: [...state.players, player] })
   const notices: Array<Envelope> = [
     { to: client, viewer: index, notice: { _tag: "Ok", letter: player.letter } },
     ...welcome(next, client, index)
   ]
-  return Either.right({
-    state: next,
-    notices: displayAll(next, notices, client),
-    changes: { ...noChanges, cells: [position], joined: [index] }
-  })
+  const changes = { ...noChanges, cells: [position], joined: [index] }
+  return Either.right({ state: next, notices: displayWhereChanged(next, changes, notices, client), changes })
 }
 
 /** `SPECTATE`: the newcomer replaces any spectator, who is told to quit. */
@@ -79,7 +69,7 @@ export const addSpectator = (state: GameState, client: ClientId): Either.Either<
   if (state.spectator !== undefined) {
     notices.push({ to: state.spectator, viewer: "spectator", notice: { _tag: "Quit", reason: "SpectatorReplaced" } })
   }
-  const next: GameState = { ...state, spectator: client }
+  const next = changedState(state, { spectator: client })
   notices.push(...welcome(next, client, "spectator"))
   return Either.right({ state: next, notices, changes: noChanges })
 }

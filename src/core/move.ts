@@ -1,11 +1,15 @@
+import { displayFor, displayWhereChanged } from "./displays.js"
 import { isSpot, type Offset, stepFrom } from "./map.js"
 import {
   audience,
-  displayAll,
+  type ChangeSet,
+  changedState,
   type Envelope,
   type GameState,
   gameOverAll,
+  movedPlayer,
   noChanges,
+  playerOn,
   type Theft,
   type Transition,
   type Viewer,
@@ -39,19 +43,14 @@ export const move = (
     const target = stepFrom(map.rows, map.cols, mover.position, direction)
     if (target < 0 || !isSpot(map.cells[target]!)) break
     let purse = mover.purse
-    const other = players.find((p) => p.active && p.position === target)
+    const other = playerOn(players, target)
     if (other) {
       const taken = steal ? stolenFrom(other.purse) : 0
       if (taken > 0) {
         thefts.push({ thief: moverIndex, victim: other.index, nuggets: taken })
         purse += taken
       }
-      players[other.index] = {
-        ...other,
-        position: mover.position,
-        purse: other.purse - taken,
-        known: withKnown(other.known, sight.visibleFrom(mover.position))
-      }
+      players[other.index] = movedPlayer(other, mover.position, other.purse - taken, withKnown(other.known, sight.visibleFrom(mover.position)))
       walks.push({ player: other.index, path: [target, mover.position] })
     }
     const pile = (gold ?? state.gold).get(target) ?? 0
@@ -60,12 +59,7 @@ export const move = (
       gold.delete(target)
       collected += pile
     }
-    players[moverIndex] = {
-      ...mover,
-      position: target,
-      purse: purse + pile,
-      known: withKnown(mover.known, sight.visibleFrom(target))
-    }
+    players[moverIndex] = movedPlayer(mover, target, purse + pile, withKnown(mover.known, sight.visibleFrom(target)))
     path.push(target)
     // The path's ends are where the mover left and arrived; between them, only where gold
     // was taken or a swapped player landed did an occupant change.
@@ -73,15 +67,17 @@ export const move = (
     if (other) cells.push(target, players[other.index]!.position)
     if (!repeat) break
   }
-  if (path.length === 1) return { state, notices: [], changes: noChanges }
+  if (path.length === 1) return { state, notices: [displayFor(state.players[moverIndex]!)], changes: noChanges }
   cells.push(path[path.length - 1]!)
   walks.unshift({ player: moverIndex, path })
   const goldRemaining = state.goldRemaining - collected
   const over = collected > 0 && goldRemaining === 0
-  const next: GameState = { ...state, players, gold: gold ?? state.gold, goldRemaining, over }
-  const notices = displayAll(next, goldNotices(state, next, moverIndex, collected, thefts))
+  const next = changedState(state, { players, gold: gold ?? state.gold, goldRemaining, over })
+  const changes: ChangeSet = { cells, walks, joined: [], left: [], thefts }
+  // The mover walked, so it is sent a DISPLAY: every key of a player is answered.
+  const notices = displayWhereChanged(next, changes, goldNotices(state, next, moverIndex, collected, thefts))
   if (next.over) gameOverAll(next, notices)
-  return { state: next, notices, changes: { cells, walks, joined: [], left: [], thefts } }
+  return { state: next, notices, changes }
 }
 
 /**

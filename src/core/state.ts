@@ -106,11 +106,18 @@ export type Request =
 
 // ---- Looking things up ----
 
-export const playerOf = (state: GameState, client: ClientId): Player | undefined =>
-  state.players.find((player) => player.active && player.client === client)
+export const playerOf = (state: GameState, client: ClientId): Player | undefined => {
+  for (const player of state.players) if (player.active && player.client === client) return player
+  return undefined
+}
 
-export const playerAt = (state: GameState, cell: number): Player | undefined =>
-  state.players.find((player) => player.active && player.position === cell)
+export const playerAt = (state: GameState, cell: number): Player | undefined => playerOn(state.players, cell)
+
+/** The active player of `players` on `cell`, if any. */
+export const playerOn = (players: ReadonlyArray<Player>, cell: number): Player | undefined => {
+  for (const player of players) if (player.active && player.position === cell) return player
+  return undefined
+}
 
 /** Everyone who gets DISPLAYs now: active players, then the spectator. */
 export const audience = (state: GameState): ReadonlyArray<{ readonly to: ClientId; readonly viewer: Viewer }> => {
@@ -120,20 +127,45 @@ export const audience = (state: GameState): ReadonlyArray<{ readonly to: ClientI
   return out
 }
 
+// ---- Making states and players ----
+// Each is built as one object literal with its fields in one order, never by a spread: then
+// every state, and every player, has one object shape, the code reading them on every key
+// stays monomorphic, and no key pays for a spread (which V8 makes slowly, into a new shape).
+
+/** `state` with `change` made. */
+export const changedState = (state: GameState, change: Partial<GameState>): GameState => ({
+  random: change.random ?? state.random,
+  rules: state.rules,
+  map: state.map,
+  sight: state.sight,
+  gold: change.gold ?? state.gold,
+  goldRemaining: change.goldRemaining ?? state.goldRemaining,
+  players: change.players ?? state.players,
+  spectator: "spectator" in change ? change.spectator : state.spectator,
+  over: change.over ?? state.over
+})
+
+/** A player as it is made: joined now, or changed (see `movedPlayer`, `leftPlayer`). */
+export const makePlayer = (
+  index: number,
+  letter: string,
+  name: string,
+  client: ClientId,
+  position: number,
+  purse: number,
+  active: boolean,
+  known: Uint8Array
+): Player => ({ index, letter, name, client, position, purse, active, known })
+
+/** `player` where it now stands, with its purse and what it has seen. */
+export const movedPlayer = (player: Player, position: number, purse: number, known: Uint8Array): Player =>
+  makePlayer(player.index, player.letter, player.name, player.client, position, purse, player.active, known)
+
+/** `player` off the map: its purse kept for the summary. */
+export const leftPlayer = (player: Player): Player =>
+  makePlayer(player.index, player.letter, player.name, player.client, player.position, player.purse, false, player.known)
+
 // ---- Shared by the transitions ----
-
-const display: Notice = { _tag: "Display" }
-
-/** A DISPLAY for everyone watching, appended to `out`: every keystroke does this, so it is a plain loop. */
-export const displayAll = (state: GameState, out: Array<Envelope>, except?: ClientId): Array<Envelope> => {
-  for (const player of state.players) {
-    if (player.active && player.client !== except) out.push({ to: player.client, viewer: player.index, notice: display })
-  }
-  if (state.spectator !== undefined && state.spectator !== except) {
-    out.push({ to: state.spectator, viewer: "spectator", notice: display })
-  }
-  return out
-}
 
 /** GAMEOVER for everyone watching, appended to `out`. */
 export const gameOverAll = (state: GameState, out: Array<Envelope>): Array<Envelope> => {

@@ -1,4 +1,4 @@
-import type { ChangeSet, GameState, Viewer } from "./state.js"
+import type { ChangeSet, GameState, Player, Viewer } from "./state.js"
 import { Rock } from "./map.js"
 import type { Sight } from "./visibility.js"
 
@@ -42,6 +42,8 @@ export const occupantAt = (state: GameState, cell: number): number => {
 const contains = (visible: ArrayLike<number>, cell: number): boolean => {
   let low = 0
   let high = visible.length - 1
+  // Most lookups are of someone out of sight, often rows away: answered without a search.
+  if (high < 0 || cell < visible[0]! || cell > visible[high]!) return false
   while (low <= high) {
     const middle = (low + high) >>> 1
     const at = visible[middle]!
@@ -102,9 +104,46 @@ export const paintView = (state: GameState, viewer: Viewer, paint: Paint): void 
 }
 
 /**
+ * Whether `changes` may have changed what `viewer` sees (`state` is the state after them):
+ * exactly when `patchView` paints something. A player who walked or arrived always; the
+ * spectator when any gridpoint changed; anyone else when a changed gridpoint is within
+ * its sight (what it remembers changes only as it walks). A few binary searches, no paint.
+ */
+export const viewChanged = (state: GameState, viewer: Viewer, changes: ChangeSet): boolean => {
+  if (viewer === "spectator") return changes.cells.length > 0
+  if (changes.joined.includes(viewer)) return true
+  for (const walk of changes.walks) if (walk.player === viewer) return true
+  const visible = state.sight.visibleFrom(state.players[viewer]!.position)
+  for (const cell of changes.cells) if (contains(visible, cell)) return true
+  return false
+}
+
+/**
+ * `viewChanged` for each active player, in letter order: `each` is called for those whose
+ * view changed. The same answer, found with less memory read on every key: sight between
+ * two spots is symmetric (`isVisible` walks the same segment either way), and every changed
+ * gridpoint is a spot (players and gold stand on spots), so a player sees a changed
+ * gridpoint exactly when the gridpoint sees the player. The changed gridpoints' few sight
+ * sets are searched, rather than the sight set of every player.
+ */
+export const forEachChangedView = (state: GameState, changes: ChangeSet, each: (player: Player) => void): void => {
+  const cells = changes.cells
+  if (cells.length === 0) return
+  const seenFrom = cells.map((cell) => state.sight.visibleFrom(cell))
+  for (const player of state.players) {
+    if (!player.active) continue
+    let changed = changes.joined.includes(player.index)
+    for (let i = 0; !changed && i < changes.walks.length; i++) changed = changes.walks[i]!.player === player.index
+    for (let i = 0; !changed && i < seenFrom.length; i++) changed = contains(seenFrom[i]!, player.position)
+    if (changed) each(player)
+  }
+}
+
+/**
  * Paints the gridpoints of `viewer`'s view that `changes` changed, given that the view was
  * up to date before them. A player who walked sees what it saw on the way fade to memory
  * and its new surroundings appear; anyone else sees the changed gridpoints within sight.
+ * Paints nothing where `viewChanged` says no.
  */
 export const patchView = (state: GameState, viewer: Viewer, changes: ChangeSet, paint: Paint): void => {
   const cells = state.map.cells
@@ -122,15 +161,52 @@ export const patchView = (state: GameState, viewer: Viewer, changes: ChangeSet, 
     }
     return
   }
-  const inSightNow = marksFor(state).mark(state.sight.visibleFrom(player.position))
-  for (let step = 0; step < walk.path.length - 1; step++) {
-    const visibleThen = state.sight.visibleFrom(walk.path[step]!)
-    for (let i = 0; i < visibleThen.length; i++) {
-      const cell = visibleThen[i]!
-      if (!inSightNow.has(cell)) paint(cell, cells[cell]!, Occupant.None)
+  const path = walk.path
+  const visibleNow = state.sight.visibleFrom(player.position)
+  const marks = marksFor(state)
+  // On a run, what it saw on the way and sees no more: remembered now.
+  if (path.length > 2) {
+    marks.mark(visibleNow)
+    for (let step = 1; step < path.length - 1; step++) {
+      const visibleThen = state.sight.visibleFrom(path[step]!)
+      for (let i = 0; i < visibleThen.length; i++) {
+        const cell = visibleThen[i]!
+        if (!marks.has(cell)) paint(cell, cells[cell]!, Occupant.None)
+      }
     }
   }
-  paintSurroundings(state.sight, state, viewer, player.position, paint)
+  // From where it stood to where it stands, both sets sorted: what left its sight fades to
+  // memory, what came into it appears, and what it saw from both is as it was, unless its
+  // occupant changed. A step within a room repaints a few gridpoints, not the room.
+  const visibleBefore = state.sight.visibleFrom(path[0]!)
+  marks.start()
+  let appeared = false
+  for (let i = 0, j = 0; i < visibleBefore.length || j < visibleNow.length;) {
+    const left = i < visibleBefore.length ? visibleBefore[i]! : Infinity
+    const came = j < visibleNow.length ? visibleNow[j]! : Infinity
+    if (left < came) {
+      paint(left, cells[left]!, Occupant.None)
+      i++
+    } else if (came < left) {
+      paint(came, cells[came]!, Occupant.None)
+      marks.add(came)
+      appeared = true
+      j++
+    } else {
+      i++
+      j++
+    }
+  }
+  if (appeared) {
+    for (const [cell] of state.gold) if (marks.has(cell)) paint(cell, cells[cell]!, Occupant.Gold)
+    for (const other of state.players) {
+      if (other.active && other.index !== viewer && marks.has(other.position)) {
+        paint(other.position, cells[other.position]!, playerOccupant(other.index))
+      }
+    }
+  }
+  for (const cell of changes.cells) if (contains(visibleNow, cell)) paint(cell, cells[cell]!, occupantAt(state, cell))
+  paint(player.position, cells[player.position]!, Occupant.Self)
 }
 
 /**
@@ -146,11 +222,22 @@ class Marks {
     this.stamp = new Uint32Array(size)
   }
 
-  mark(cells: ArrayLike<number>): this {
+  /** A new, empty set. */
+  start(): this {
     if (++this.generation === 0xffffffff) {
       this.stamp.fill(0)
       this.generation = 1
     }
+    return this
+  }
+
+  add(cell: number): void {
+    this.stamp[cell] = this.generation
+  }
+
+  /** A new set of `cells`. */
+  mark(cells: ArrayLike<number>): this {
+    this.start()
     for (let i = 0; i < cells.length; i++) this.stamp[cells[i]!] = this.generation
     return this
   }

@@ -1,7 +1,10 @@
 import { Either } from "effect"
 import { PlayerLetters } from "../core/constants.js"
-import { Rock } from "../core/map.js"
-import { Occupant, type View } from "../core/view.js"
+import { type GameMap, Rock } from "../core/map.js"
+import { specRules } from "../core/rules.js"
+import { type GameState, makePlayer, type Player } from "../core/state.js"
+import { Occupant, type View, viewOf } from "../core/view.js"
+import type { Sight } from "../core/visibility.js"
 
 /** The largest datagram, and so the largest message (the spec's MaxBytes). */
 export const MaxBytes = 65507
@@ -91,3 +94,56 @@ const checkRows = (rows: ReadonlyArray<string>, expected: GridSize | undefined):
 /** Map characters, gold and players: where a move key can take a player, as a DISPLAY shows it. */
 export const canStepOn = (char: string): boolean =>
   char === "." || char === "#" || char === "*" || (char >= "A" && char <= "Z")
+
+/**
+ * The grid player `letter` must have been sent last, worked out from outside the server
+ * (for `check server`, which has no game state): where everyone stands and the gold as the
+ * spectator's grid shows them (a spectator that has just pressed Ctrl-L has the game as it
+ * stands), what the player knew as its own last grid shows it (every gridpoint not solid
+ * rock), and the core's visibility rule. Once a server is quiet, a player's last DISPLAY is
+ * this, unless the server skipped a DISPLAY it owed: then it still shows someone who left,
+ * or not someone who came. Undefined when the spectator does not show the player, or a grid
+ * is not the map's size.
+ */
+export const expectedPlayerGrid = (
+  map: GameMap,
+  sight: Sight,
+  spectator: ReadonlyArray<string>,
+  letter: string,
+  last: ReadonlyArray<string>
+): ReadonlyArray<string> | undefined => {
+  const fits = (grid: ReadonlyArray<string>) => grid.length === map.rows && grid.every((row) => row.length === map.cols)
+  const index = PlayerLetters.indexOf(letter)
+  if (index === -1 || !fits(spectator) || !fits(last)) return undefined
+  const positions = new Map<string, number>()
+  const gold = new Map<number, number>()
+  spectator.forEach((row, r) => {
+    for (let c = 0; c < map.cols; c++) {
+      const char = row[c]!
+      if (char === "*") gold.set(r * map.cols + c, 1)
+      else if (PlayerLetters.includes(char)) positions.set(char, r * map.cols + c)
+    }
+  })
+  if (!positions.has(letter)) return undefined
+  const known = new Uint8Array(map.cells.length)
+  last.forEach((row, r) => {
+    for (let c = 0; c < map.cols; c++) if (row.charCodeAt(c) !== Rock) known[r * map.cols + c] = 1
+  })
+  const players: Array<Player> = Array.from(PlayerLetters, (each, i) => {
+    const position = positions.get(each)
+    return makePlayer(i, each, "", each, position ?? 0, 0, position !== undefined, i === index ? known : new Uint8Array(0))
+  })
+  const state: GameState = {
+    // Only a view is drawn from this state: nothing is ever drawn from its generator.
+    random: 0,
+    rules: { ...specRules, sight: sight.rule },
+    map,
+    sight,
+    gold,
+    goldRemaining: gold.size,
+    players,
+    spectator: undefined,
+    over: false
+  }
+  return viewText(viewOf(state, index)).split("\n").slice(0, -1)
+}

@@ -33,20 +33,29 @@ export class DisplayBuffers {
     return this.players[viewer] ??= this.render(viewer)
   }
 
-  /** Moves on to the transition's state, which must follow the current one in the same game. */
+  /**
+   * Moves on to the transition's state, which must follow the current one in the same game.
+   * Only the buffers of the viewers it sends a DISPLAY are patched: the core sends one to
+   * every viewer whose view changed (`displayWhereChanged`), so every other buffer is right
+   * as it is, and a key costs the few views it changed rather than all 27.
+   */
   advance(transition: Transition, options: { readonly reuse?: boolean } = {}): void {
-    const { changes, state } = transition
+    const { changes, notices, state } = transition
     this.state = state
-    const reuse = options.reuse === true
     for (const index of changes.left) this.players[index] = undefined
-    const noneMoved = changes.cells.length === 0
-    if (noneMoved) return
-    for (let index = 0; index < this.players.length; index++) {
-      const buffer = this.players[index]
-      if (buffer !== undefined) this.players[index] = this.patch(buffer, index, transition, reuse)
-    }
+    // With no spectator no DISPLAY keeps its buffer up to date; the next one starts afresh.
     if (state.spectator === undefined) this.spectator = undefined
-    else if (this.spectator !== undefined) this.spectator = this.patch(this.spectator, "spectator", transition, reuse)
+    if (changes.cells.length === 0) return
+    const reuse = options.reuse === true
+    for (const { notice, viewer } of notices) {
+      if (notice._tag !== "Display") continue
+      if (viewer === "spectator") {
+        if (this.spectator !== undefined) this.spectator = this.patch(this.spectator, viewer, transition, reuse)
+      } else {
+        const buffer = this.players[viewer]
+        if (buffer !== undefined) this.players[viewer] = this.patch(buffer, viewer, transition, reuse)
+      }
+    }
   }
 
   private patch(buffer: Uint8Array, viewer: Viewer, transition: Transition, reuse: boolean): Uint8Array {

@@ -15,7 +15,7 @@ import { loadMap, walkRecording } from "./support.js"
 
 const freshDir = scratchFolders("archive")
 const small = loadMap("small.txt")
-const smallStart = { mapName: "small", mapText: mapText(small), seed: 3, variant: "classic", dialect: "spec" } as const
+const smallStart = { mapName: "small", mapText: mapText(small), seed: 3, variant: "classic", dialect: "2019" } as const
 /** The archive in a new directory, owned. */
 const ownedArchive = (dataDir = freshDir()) =>
   Effect.gen(function*() {

@@ -13,7 +13,7 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!()
 })
 
-const serve = async (seed: number, observe?: (handled: Handled) => void, dialect: Dialect = "spec") => {
+const serve = async (seed: number, observe?: (handled: Handled) => void, dialect: Dialect = "2019") => {
   const server = await startServer({ map: loadMap("small.txt"), seed, dialect, ...(observe ? { observe } : {}) })
   cleanups.push(server.stop)
   return server
@@ -54,7 +54,7 @@ describe("bots over loopback UDP", () => {
   }, 60_000)
 
   it("in the later CS50 dialect too, the bot past the 26th is refused, not told to quit", async () => {
-    const server = await serve(3, undefined, "cs50-2021")
+    const server = await serve(3, undefined, "2021")
     const results = await bots({ port: server.port, count: 27, strategy: "random", name: (i) => `rnd${i}` })
     const refused = results.filter((result) => result.outcome._tag === "Refused")
     expect(refused.map(resultLine)).toEqual([expect.stringMatching(/\(refused: Game is full: no more players can join\.\)$/)])

@@ -51,7 +51,7 @@ describe.concurrent("check client against a client with one bug: its check fails
 
   it.live("refusal-shown: a refusal's words kept from the player", () =>
     Effect.gen(function*() {
-      const [failure] = yield* failuresWith("refusal", "refusal-shown", { dialect: "cs50-2021" })
+      const [failure] = yield* failuresWith("refusal", "refusal-shown", { dialect: "2021" })
       expect(failure).toMatchObject({ what: "the refusal's text is not on the status line", sent: `"ERROR unknown keystroke"`, spec: { line: "430" } })
     }), 30_000)
 
@@ -77,13 +77,13 @@ describe.concurrent("check client against a client with one bug: its check fails
 
   it.live("game-over: no summary printed", () =>
     Effect.gen(function*() {
-      const [failure] = yield* failuresWith("summary", "game-over", { dialect: "cs50-2021" })
+      const [failure] = yield* failuresWith("summary", "game-over", { dialect: "2021" })
       expect(failure).toMatchObject({ what: "the summary is not printed: Alice, Bob, 10, 240 missing from the screen", sent: expect.stringMatching(/^"QUIT GAME OVER:\\n/), spec: { line: "422" } })
     }), 30_000)
 
   it.live("refused-join: QUIT Game is full ignored", () =>
     Effect.gen(function*() {
-      const [failure] = yield* failuresWith("quit", "refused-join", { dialect: "cs50-2021" })
+      const [failure] = yield* failuresWith("quit", "refused-join", { dialect: "2021" })
       expect(failure).toMatchObject({ what: "the client did not exit within 5 s", sent: `"QUIT Game is full: no more players can join."`, spec: { line: "412-414" } })
     }), 30_000)
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { cs50Rules } from "../src/core/rules.js"
+import { rules2021 } from "../src/core/rules.js"
 import { failsWith, mainMap, resultOf, run } from "./kit/checkServer.js"
 import { brokenServer } from "./kit/broken.js"
 
@@ -168,7 +168,7 @@ describe.concurrent("check server against broken servers: each bug fails its che
 
   it.scopedLive("visibility: a server that sees by the 2021 rule but speaks the 2019 dialect", () =>
     Effect.gen(function*() {
-      const { port } = yield* brokenServer({ rules: cs50Rules, seed: 2 })
+      const { port } = yield* brokenServer({ rules: rules2021, seed: 2 })
       const report = yield* run(port, { only: "visibility", map: mainMap })
       const result = resultOf(report, "visibility")
       expect(result.status).toBe("fail")

@@ -127,7 +127,7 @@ describe("sight", () => {
       const spots = Array.from(each.cells.keys()).filter((cell) => isSpot(each.cells[cell]!))
       // Every spot of the small maps; a spread of a few hundred on the large one.
       const tried = spots.filter((_, i) => i % Math.ceil(spots.length / 400) === 0)
-      for (const rule of ["spec", "roomSpotsOnly"] as const) {
+      for (const rule of ["allSpots", "roomSpotsOnly"] as const) {
         const sight = makeSight(each, rule)
         const sees = new Map(tried.map((spot) => [spot, new Set(sight.visibleFrom(spot))]))
         const oneWay: Array<string> = []

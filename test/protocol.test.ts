@@ -84,22 +84,22 @@ describe("messages from servers", () => {
   it("writes the spec's forms, and the dialects choose the later CS50 ones", () => {
     expect(encodeServerMessage({ _tag: "No", reason: "" })).toBe("NO")
     expect(encodeServerMessage({ _tag: "GameOver", summary: "A 1 x\n" })).toBe("GAMEOVER\nA 1 x\n")
-    expect(encodeServerMessage(gameOverMessage("cs50-2021", "A 1 x\n"))).toBe("QUIT GAME OVER:\nA 1 x\n")
-    expect(server(encodeServerMessage(gameOverMessage("cs50-2021", "A 1 x\n")))).toEqual(
+    expect(encodeServerMessage(gameOverMessage("2021", "A 1 x\n"))).toBe("QUIT GAME OVER:\nA 1 x\n")
+    expect(server(encodeServerMessage(gameOverMessage("2021", "A 1 x\n")))).toEqual(
       Either.right({ _tag: "GameOver", summary: "A 1 x\n" })
     )
-    expect(encodeServerMessage(malformedMessage("spec", "bad"))).toBe("NO bad")
-    expect(encodeServerMessage(malformedMessage("cs50-2021", "bad"))).toBe("ERROR bad")
+    expect(encodeServerMessage(malformedMessage("2019", "bad"))).toBe("NO bad")
+    expect(encodeServerMessage(malformedMessage("2021", "bad"))).toBe("ERROR bad")
   })
 
   it("refuses as each dialect does: NO in the spec's; ERROR, and QUIT for a full game, in the later one", () => {
     const full = new GameFull({ maxPlayers: 26 })
     const key = new UnknownKeystroke({ key: "x" })
-    expect(encodeServerMessage(refusalMessage("spec", full))).toBe("NO Sorry - the game is full; no more than 26 players can join.")
-    expect(encodeServerMessage(refusalMessage("cs50-2021", full))).toBe("QUIT Game is full: no more players can join.")
-    expect(encodeServerMessage(refusalMessage("spec", key))).toBe("NO unknown keystroke")
-    expect(encodeServerMessage(refusalMessage("cs50-2021", key))).toBe("ERROR unknown keystroke")
-    for (const dialect of ["spec", "cs50-2021"] as const) {
+    expect(encodeServerMessage(refusalMessage("2019", full))).toBe("NO Sorry - the game is full; no more than 26 players can join.")
+    expect(encodeServerMessage(refusalMessage("2021", full))).toBe("QUIT Game is full: no more players can join.")
+    expect(encodeServerMessage(refusalMessage("2019", key))).toBe("NO unknown keystroke")
+    expect(encodeServerMessage(refusalMessage("2021", key))).toBe("ERROR unknown keystroke")
+    for (const dialect of ["2019", "2021"] as const) {
       expect(refusalMessage(dialect, new EmptyName())._tag).toBe("Quit")
     }
   })

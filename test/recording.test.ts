@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { runBots } from "../src/bot/bots.js"
-import { specRules } from "../src/core/rules.js"
+import { rules2019 } from "../src/core/rules.js"
 import { nodeUdpLayer } from "../src/net/nodeUdp.js"
 import { parseRecording } from "../src/recording/format.js"
 import { nuggetsInProcess } from "./cli/in-process.js"
@@ -21,7 +21,7 @@ const quiet = Logger.withMinimumLogLevel(LogLevel.None)
  * of the test's own that runs and then quits, and two spectators, the first replaced.
  */
 const recordGame = async (path: string) => {
-  const server = await startServer({ map: loadMap("small.txt"), seed: 21, rules: { ...specRules, variant: "steal" }, record: path })
+  const server = await startServer({ map: loadMap("small.txt"), seed: 21, rules: { ...rules2019, variant: "steal" }, record: path })
   const runner = await TestClient.open(server.port)
   const first = await TestClient.open(server.port)
   const second = await TestClient.open(server.port)
@@ -54,7 +54,7 @@ describe("recordings", () => {
     const text = readFileSync(recorded, "utf8")
     expect(text).not.toMatch(/127\.0\.0\.1/)
     const recording = Either.getOrThrow(parseRecording(text))
-    expect(recording.header).toMatchObject({ seed: 21, dialect: "spec", program: expect.any(String) })
+    expect(recording.header).toMatchObject({ seed: 21, dialect: "2019", program: expect.any(String) })
     expect(recording.header.rules.variant).toBe("steal")
     const messages = recording.entries.filter((entry) => "message" in entry).map((entry) => "message" in entry && entry.message)
     expect(messages).toEqual(expect.arrayContaining(["SPECTATE", "PLAY Runner", "KEY L", "KEY Q"]))
@@ -62,6 +62,23 @@ describe("recordings", () => {
     const checked = await replay(recorded, "--check")
     expect(checked.stdout).toMatch(/OK — \d+ moves, \d+ checkpoints and the summary match/)
     expect(checked.code).toBe(0)
+  }, 60_000)
+
+  it("reads and replays a recording that names its dialect and sight rule as earlier versions did (spec, cs50-2021)", async () => {
+    await gameOver
+    const [header, ...rest] = readFileSync(recorded, "utf8").split("\n")
+    for (const [dialect, sight, means] of [["spec", "spec", "2019"], ["cs50-2021", "spec", "2021"]] as const) {
+      const old = JSON.parse(header!)
+      const text = [JSON.stringify({ ...old, dialect, rules: { ...old.rules, sight } }), ...rest].join("\n")
+      const recording = Either.getOrThrow(parseRecording(text))
+      expect(recording.header.dialect).toBe(means)
+      expect(recording.header.rules.sight).toBe("allSpots")
+      if (dialect === "spec") {
+        writeFileSync(file("earlier.ndjson"), text)
+        const checked = await replay(file("earlier.ndjson"), "--check")
+        expect(checked.code).toBe(0)
+      }
+    }
   }, 60_000)
 
   it("fails --check, naming the first difference, with the seed changed, by another version, or with the map changed", async () => {

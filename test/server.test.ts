@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import { readFileSync } from "node:fs"
 import { find, firstStepToward, gridLines } from "./server/walk.js"
-import { specRules } from "../src/core/rules.js"
+import { rules2019 } from "../src/core/rules.js"
 import { parseMap } from "../src/core/map.js"
 import { mapsDir } from "./support.js"
 import { collectAllGold, gridOf, perTest, TestClient } from "./server/harness.js"
@@ -231,7 +231,7 @@ describe("serve: the protocol over loopback UDP", () => {
   }, 30_000)
 
   it("--compat cs50-2021: ERROR for errors, QUIT for a full game, QUIT GAME OVER: at the end", async () => {
-    const server = await serve({ map: small, seed: 11, dialect: "cs50-2021" })
+    const server = await serve({ map: small, seed: 11, dialect: "2021" })
     const a = await joinAs(server.port, "Alice")
     a.client.send("KEY x")
     expect(await a.client.next()).toBe("ERROR unknown keystroke")
@@ -247,7 +247,7 @@ describe("serve: the protocol over loopback UDP", () => {
 
 describe("serve --variant steal, over loopback UDP", () => {
   it("walking onto a richer player takes 10% of its purse: GOLD n p r to the thief, GOLD 0 p r to the victim", async () => {
-    const server = await serve({ map: small, seed: 11, rules: { ...specRules, variant: "steal" } })
+    const server = await serve({ map: small, seed: 11, rules: { ...rules2019, variant: "steal" } })
     const a = await joinAs(server.port, "Alice")
     const b = await joinAs(server.port, "Bob")
     const watcher = await spectator(server.port)

@@ -2,7 +2,7 @@ import { Effect, Either, Random } from "effect"
 import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { applyKey, newGame } from "../src/core/game.js"
-import { specRules } from "../src/core/rules.js"
+import { rules2019 } from "../src/core/rules.js"
 import type { ClientId, GameState, Player, Viewer } from "../src/core/state.js"
 import { type GameMap, mapText, parseMap } from "../src/core/map.js"
 import { viewOf } from "../src/core/view.js"
@@ -24,9 +24,9 @@ export const cell = (map: GameMap, row: number, col: number) => row * map.cols +
 /** A game with no gold and no players, for placing things by hand. */
 export const emptyGame = (map: GameMap): GameState => ({
   random: 0,
-  rules: specRules,
+  rules: rules2019,
   map,
-  sight: makeSight(map, "spec"),
+  sight: makeSight(map, "allSpots"),
   gold: new Map(),
   goldRemaining: 0,
   players: [],
@@ -71,7 +71,7 @@ export const renderView = (state: GameState, viewer: Viewer): string => viewText
 export const walkRecording = (keys: string): string => {
   const map = mapText(loadMap("main.txt"))
   return [
-    { format: formatName, formatVersion, program: version, seed: 6, rules: specRules, dialect: "spec", map, mapDigest: digestOf(map), started: "2026-01-01T00:00:00.000Z" },
+    { format: formatName, formatVersion, program: version, seed: 6, rules: rules2019, dialect: "2019", map, mapDigest: digestOf(map), started: "2026-01-01T00:00:00.000Z" },
     { t: 0, client: 0, message: "PLAY Alice" },
     ...Array.from(keys, (key, i) => ({ t: 1000 * (i + 1), client: 0, message: `KEY ${key}` }))
   ].map((line) => JSON.stringify(line)).join("\n") + "\n"

@@ -76,7 +76,7 @@ describe("the cached visible sets", () => {
   for (const [file, every] of [["main.txt", 1], ["hole.txt", 1], ["small.txt", 1], ["large.txt", 97]] as const) {
     it(`match trying every gridpoint, on maps/${file}, for both sight rules`, () => {
       const grid = loadMap(file)
-      for (const rule of ["spec", "roomSpotsOnly"] as const) {
+      for (const rule of ["allSpots", "roomSpotsOnly"] as const) {
         const sight = makeSight(grid, rule)
         let checked = 0
         for (let spot = 0; spot < grid.cells.length; spot += every) {

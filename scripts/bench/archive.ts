@@ -34,7 +34,7 @@ const gameAt = (i: number) => {
     mapDigest: `digest${i % maps.length}`,
     seed: i,
     variant: "classic",
-    dialect: "spec",
+    dialect: "2019",
     program: "bench",
     startedMs: firstStart + i * 60_000,
     durationMs: 300_000,

@@ -71,7 +71,7 @@ export const benchKit = async (nuggets: Nuggets, withClient: boolean): Promise<K
     const command = "binary" in nuggets ? [nuggets.binary, "join"] : "bundle" in nuggets ? [process.execPath, nuggets.bundle, "join"] : [process.execPath, "--import", "tsx", "src/main.ts", "join"]
     const started = performance.now()
     const report = await Effect.runPromise(
-      checkClient({ command, dialect: "spec", answerMs: 3000, only: undefined, checkMs: 60_000, totalMs: 300_000 }).pipe(
+      checkClient({ command, dialect: "2019", answerMs: 3000, only: undefined, checkMs: 60_000, totalMs: 300_000 }).pipe(
         Effect.provide(nodeUdpLayer),
         Logger.withMinimumLogLevel(LogLevel.None)
       )

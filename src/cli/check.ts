@@ -11,8 +11,7 @@ import { checkOutputs } from "./files.js"
 import { parseServableMap, readMapText } from "./maps.js"
 import { noColorOption } from "./options.js"
 
-const dialectOf = (choice: "2019" | "2021" | "auto"): Dialect | undefined =>
-  choice === "2019" ? "spec" : choice === "2021" ? "cs50-2021" : undefined
+const dialectOf = (choice: "2019" | "2021" | "auto"): Dialect | undefined => (choice === "auto" ? undefined : choice)
 
 /** The options every checker takes. */
 export const reportOptions = {
@@ -113,7 +112,7 @@ const checkClientNode = command(
       const report = yield* checkClient({
         command: options.command,
         ...Option.match(options.clientLog, { onNone: () => ({}), onSome: (clientLog) => ({ clientLog: resolve(clientLog) }) }),
-        dialect: dialectOf(options.dialect)!,
+        dialect: options.dialect,
         answerMs: options.timeout * 1000,
         only,
         checkMs: Math.max(60_000, options.timeout * 20_000),

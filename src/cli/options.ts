@@ -1,5 +1,5 @@
 import { Duration, Effect, Option } from "effect"
-import { cs50Rules, type Rules, specRules, type Variant, variants } from "../core/rules.js"
+import { rules2021, type Rules, rules2019, type Variant, variants } from "../core/rules.js"
 import type { Dialect } from "../protocol/dialect.js"
 import { parseWebAddress, parseWebName } from "../web/address.js"
 import type { Listening, ListenOptions } from "../web/listen.js"
@@ -49,7 +49,7 @@ export const variantOption = choice(
 
 /** The rules a server plays by: the dialect's preset, with the chosen variant. */
 export const rulesFor = (dialect: Dialect, variant: Variant): Rules => ({
-  ...(dialect === "spec" ? specRules : cs50Rules),
+  ...(dialect === "2019" ? rules2019 : rules2021),
   variant
 })
 

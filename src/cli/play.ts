@@ -57,7 +57,7 @@ export const playNode = command(
       const playing = Effect.gen(function*() {
         yield* logWarnings(setup)
         // The game is up, or it failed to start (it could not open the recording or the web page, say).
-        const context = yield* Layer.build(hostingLayer(hostingOf(options, { map, seed, dialect: "spec" }, web)))
+        const context = yield* Layer.build(hostingLayer(hostingOf(options, { map, seed, dialect: "2019" }, web)))
         const socket = Context.get(context, UdpSocket)
         const host = Context.get(context, GameHost)
         const page = Context.getOption(context, WebPage)

@@ -1,6 +1,6 @@
 import { Console, Duration, Effect, Option } from "effect"
 import { UdpSocket } from "../net/udp.js"
-import { dialects } from "../protocol/dialect.js"
+import type { Dialect } from "../protocol/dialect.js"
 import { gameOver, lingerAfterGame } from "../server/udpLoop.js"
 import { WebPage } from "../web/live.js"
 import { choice, command, eitherOf, optional } from "./command.js"
@@ -21,7 +21,7 @@ import {
 const compatOption = choice(
   "compat",
   "cs50-2021",
-  dialects.filter((dialect) => dialect !== "spec"),
+  ["cs50-2021"] as const,
   "speak the later CS50 protocol: QUIT GAME OVER, ERROR, sight through room spots only"
 ).pipe(optional())
 
@@ -42,7 +42,7 @@ export const serveNode = command(
     Effect.gen(function*() {
       const mapFile = yield* eitherOf(options.mapArg, options.map, ["MAP", "--map"])
       const seedGiven = yield* eitherOf(options.seedArg, options.seed, ["SEED", "--seed"])
-      const dialect = Option.getOrElse(options.compat, () => "spec" as const)
+      const dialect: Dialect = Option.isSome(options.compat) ? "2021" : "2019"
       const web = yield* webAddress(options.web, options.webName)
       yield* checkHostingFiles(options, mapFile)
       const setup = yield* gameSetup({ mapFile, seed: seedGiven })
@@ -55,7 +55,7 @@ export const serveNode = command(
         if (Option.isSome(page)) yield* Console.log(webLines("Watch and play in a browser", page.value))
         yield* Effect.logInfo(
           `serving a ${map.rows}x${map.cols} map on ${socket.local.address}:${socket.local.port}, seed ${seed}` +
-            (dialect === "spec" ? "" : `, ${dialect} dialect`) +
+            (dialect === "2019" ? "" : `, ${dialect} dialect`) +
             (options.variant === "classic" ? "" : `, ${options.variant} variant`) +
             Option.match(options.record, { onNone: () => "", onSome: (path) => `, recording to ${path}` }) +
             `, players silent for ${Duration.format(options.idleTimeout)} count as having quit` +

@@ -5,7 +5,7 @@ import type { GameMap } from "./map.js"
 import { addPlayer, addSpectator, redraw } from "./join.js"
 import { move } from "./move.js"
 import { GameIsOver, type KeyRefusal, NotJoined, type Refusal, UnknownKeystroke } from "./refusals.js"
-import { type Rules, specRules } from "./rules.js"
+import { type Rules, rules2019 } from "./rules.js"
 import {
   audience,
   changedState,
@@ -32,7 +32,7 @@ import { makeSight } from "./visibility.js"
  * service, which also seeds the state's own generator for later draws (see `random.ts`), so
  * `Effect.withRandom(Random.make(seed))` makes a whole game reproducible.
  */
-export const newGame = (map: GameMap, rules: Rules = specRules): Effect.Effect<GameState> =>
+export const newGame = (map: GameMap, rules: Rules = rules2019): Effect.Effect<GameState> =>
   Effect.gen(function*() {
     // A map with few room spots gets fewer piles, so that players still find room.
     const mostPiles = Math.max(1, Math.min(rules.goldMaxPiles, map.roomSpots.length - rules.maxPlayers))

@@ -18,15 +18,16 @@ export interface Rules {
   readonly variant: Variant
 }
 
-export const specRules: Rules = {
+/** The rules as the 2019 requirements spec states them. */
+export const rules2019: Rules = {
   maxPlayers: C.MaxPlayers,
   maxNameLength: C.MaxNameLength,
   goldTotal: C.GoldTotal,
   goldMinPiles: C.GoldMinNumPiles,
   goldMaxPiles: C.GoldMaxNumPiles,
-  sight: "spec",
+  sight: "allSpots",
   variant: "classic"
 }
 
 /** The later CS50 servers' reading of the rules: sight passes through room spots only. */
-export const cs50Rules: Rules = { ...specRules, sight: "roomSpotsOnly" }
+export const rules2021: Rules = { ...rules2019, sight: "roomSpotsOnly" }

@@ -1,11 +1,11 @@
 import { type GameMap, PassageSpot, Rock, RoomSpot } from "./map.js"
 
 /**
- * `spec`: the requirements spec's rule; along a row or column every spot (room or
- * passage) lets sight through. `roomSpotsOnly`: the later CS50 reading, in which only
- * room spots do, so one cannot see along a passage.
+ * `allSpots`: the 2019 requirements spec's rule; along a row or column every spot (room or
+ * passage) lets sight through. `roomSpotsOnly`: the later CS50 (2021) reading, in which
+ * only room spots do, so one cannot see along a passage.
  */
-export type SightRule = "spec" | "roomSpotsOnly"
+export type SightRule = "allSpots" | "roomSpotsOnly"
 
 /**
  * Whether gridpoint `to` is visible from gridpoint `from` (the spec's Visibility section).
@@ -14,7 +14,7 @@ export type SightRule = "spec" | "roomSpotsOnly"
  * gridpoint exactly, which must be a room spot, or passes between two, which block only
  * if neither is a room spot. Integer arithmetic keeps "hits exactly" exact.
  */
-export const isVisible = (map: GameMap, from: number, to: number, rule: SightRule = "spec"): boolean => {
+export const isVisible = (map: GameMap, from: number, to: number, rule: SightRule = "allSpots"): boolean => {
   const { cells, cols } = map
   if (cells[to] === Rock) return false
   if (from === to) return true
@@ -72,7 +72,7 @@ export interface Sight {
   readonly isVisible: (from: number, to: number) => boolean
 }
 
-export const makeSight = (map: GameMap, rule: SightRule = "spec"): Sight => {
+export const makeSight = (map: GameMap, rule: SightRule = "allSpots"): Sight => {
   const cache: Array<Uint16Array | Int32Array | undefined> = new Array(map.cells.length)
   const rooms = roomParts(map)
   const found = new Int32Array(map.cells.length)
@@ -186,7 +186,7 @@ const sightBox = (map: GameMap, rooms: RoomParts, spot: number) => {
 }
 
 /** Every gridpoint visible from `spot`, by trying them all: the definition `makeSight` must match. */
-export const visibleByBruteForce = (map: GameMap, spot: number, rule: SightRule = "spec"): Array<number> => {
+export const visibleByBruteForce = (map: GameMap, spot: number, rule: SightRule = "allSpots"): Array<number> => {
   const out: Array<number> = []
   for (let at = 0; at < map.cells.length; at++) if (isVisible(map, spot, at, rule)) out.push(at)
   return out

@@ -4,11 +4,41 @@ import type { QuitReason } from "../core/state.js"
 import type { ServerMessage } from "./messages.js"
 
 /**
- * Dialects of the same protocol: the requirements spec's, and the later CS50 (2021) one,
- * which says `QUIT GAME OVER:` for GAMEOVER and `ERROR` where the spec says `NO`.
+ * Dialects of the same protocol, by the year of their CS50 requirements: 2019 (`NO`,
+ * `GAMEOVER`), and the later 2021 one, which says `QUIT GAME OVER:` for GAMEOVER and
+ * `ERROR` where 2019 says `NO`. Users name the later one `--compat cs50-2021`, and the kit
+ * `--dialect 2019|2021`; inside, it is this one type.
  */
-export type Dialect = "spec" | "cs50-2021"
-export const dialects: ReadonlyArray<Dialect> = ["spec", "cs50-2021"]
+export type Dialect = "2019" | "2021"
+export const dialects: ReadonlyArray<Dialect> = ["2019", "2021"]
+
+/** The dialect a recording or a flag names, also in the words earlier versions wrote ("spec", "cs50-2021"). */
+export const dialectNamed = (name: string): Dialect | undefined =>
+  name === "2019" || name === "spec" ? "2019" : name === "2021" || name === "cs50-2021" ? "2021" : undefined
+
+/**
+ * What a server's message tells of its dialect, when it tells anything: a refusal (NO or
+ * ERROR), or the form of its game over (GAMEOVER, or QUIT GAME OVER:). The one place the
+ * dialect is recognised from the wire.
+ */
+export const dialectSaid = (message: ServerMessage, text: string): Dialect | undefined => {
+  switch (message._tag) {
+    case "No":
+      return "2019"
+    case "Error":
+      return "2021"
+    case "GameOver":
+      return gameOverDialect(text)
+    default:
+      return undefined
+  }
+}
+
+/** The dialect of a game over, by its form: GAMEOVER, or QUIT GAME OVER:. */
+export const gameOverDialect = (text: string): Dialect => (text.startsWith("GAMEOVER") ? "2019" : "2021")
+
+/** How a dialect's game over begins: what a client of it waits for. */
+export const gameOverWords: Readonly<Record<Dialect, string>> = { 2019: "GAMEOVER", 2021: "QUIT GAME OVER:" }
 
 /** What a refusal is called, in words a player reads on its status line. */
 export const refusalText = (refusal: Refusal): string => {
@@ -48,14 +78,14 @@ export const saysNotJoined = (reason: string): boolean =>
 export const refusalMessage = (dialect: Dialect, refusal: Refusal): ServerMessage => {
   const reason = refusalText(refusal)
   if (refusal._tag === "EmptyName") return { _tag: "Quit", reason }
-  if (dialect === "spec") return { _tag: "No", reason }
+  if (dialect === "2019") return { _tag: "No", reason }
   if (refusal._tag === "GameFull") return { _tag: "Quit", reason: "Game is full: no more players can join." }
   return { _tag: "Error", reason }
 }
 
 /** The answer to a datagram that names a message type but is badly formed. */
 export const malformedMessage = (dialect: Dialect, reason: string): ServerMessage =>
-  dialect === "spec" ? { _tag: "No", reason } : { _tag: "Error", reason }
+  dialect === "2019" ? { _tag: "No", reason } : { _tag: "Error", reason }
 
 export const quitText: Readonly<Record<QuitReason, string>> = {
   PlayerQuit: "Thanks for playing!",
@@ -75,7 +105,7 @@ export const summaryText = (
 
 /** GAMEOVER with its summary, as the dialect says it. */
 export const gameOverMessage = (dialect: Dialect, summary: string): ServerMessage =>
-  dialect === "spec" ? { _tag: "GameOver", summary } : { _tag: "Quit", reason: `GAME OVER:\n${summary}` }
+  dialect === "2019" ? { _tag: "GameOver", summary } : { _tag: "Quit", reason: `GAME OVER:\n${summary}` }
 
 /** A count of nuggets in words: `1 nugget`, `5 nuggets`. (The spec's status line keeps its own words.) */
 export const nuggetCount = (count: number): string => `${count} nugget${count === 1 ? "" : "s"}`

@@ -1,7 +1,7 @@
 import { Either } from "effect"
 import { PlayerLetters } from "../core/constants.js"
 import { type GameMap, Rock } from "../core/map.js"
-import { specRules } from "../core/rules.js"
+import { rules2019 } from "../core/rules.js"
 import { type GameState, makePlayer, type Player } from "../core/state.js"
 import { Occupant, type View, viewOf } from "../core/view.js"
 import type { Sight } from "../core/visibility.js"
@@ -136,7 +136,7 @@ export const expectedPlayerGrid = (
   const state: GameState = {
     // Only a view is drawn from this state: nothing is ever drawn from its generator.
     random: 0,
-    rules: { ...specRules, sight: sight.rule },
+    rules: { ...rules2019, sight: sight.rule },
     map,
     sight,
     gold,

@@ -2,7 +2,7 @@ import { Either, Schema } from "effect"
 import { variants } from "../core/rules.js"
 import type { GameState } from "../core/state.js"
 import { readJsonLines } from "../protocol/jsonLines.js"
-import { dialects } from "../protocol/dialect.js"
+import { type Dialect, dialectNamed, dialects } from "../protocol/dialect.js"
 
 /**
  * A recording: newline-delimited JSON. The first line is the header; then one line per
@@ -14,6 +14,20 @@ import { dialects } from "../protocol/dialect.js"
 export const formatName = "nuggets-recording"
 /** 2: the seed also draws where each player is dropped, from the game state's own generator. */
 export const formatVersion = 2
+
+/** A sight rule as recorded; earlier versions wrote the 2019 rule as "spec". */
+const SightField = Schema.transform(Schema.Literal("allSpots", "roomSpotsOnly", "spec"), Schema.Literal("allSpots", "roomSpotsOnly"), {
+  strict: true,
+  decode: (rule) => (rule === "spec" ? "allSpots" : rule),
+  encode: (rule) => rule
+})
+
+/** A dialect as recorded; earlier versions wrote "spec" and "cs50-2021". */
+const DialectField = Schema.transform(Schema.Literal(...dialects, "spec", "cs50-2021"), Schema.Literal(...dialects), {
+  strict: true,
+  decode: (name) => dialectNamed(name) as Dialect,
+  encode: (dialect) => dialect
+})
 
 export const Header = Schema.Struct({
   format: Schema.Literal(formatName),
@@ -27,10 +41,10 @@ export const Header = Schema.Struct({
     goldTotal: Schema.Number,
     goldMinPiles: Schema.Number,
     goldMaxPiles: Schema.Number,
-    sight: Schema.Literal("spec", "roomSpotsOnly"),
+    sight: SightField,
     variant: Schema.Literal(...variants)
   }),
-  dialect: Schema.Literal(...dialects),
+  dialect: DialectField,
   /** The map, as text. */
   map: Schema.String,
   /** A digest of `map`: a recording whose map was edited is refused. */

@@ -8,7 +8,7 @@ import { Context, Deferred, Duration, Effect, Either, Exit, FiberRef, FiberSet, 
 import { PlayerLetters } from "../core/constants.js"
 import { applyRequest, dropSilent, endGame, newGame, shutDown } from "../core/game.js"
 import type { Refusal } from "../core/refusals.js"
-import { type Rules, specRules } from "../core/rules.js"
+import { type Rules, rules2019 } from "../core/rules.js"
 import type { GameMap } from "../core/map.js"
 import {
   type ClientId,
@@ -133,9 +133,9 @@ const quitKey: Request = { _tag: "Key", key: "Q" }
  */
 export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, never, Scope.Scope> =>
   Effect.gen(function*() {
-    const dialect = options.dialect ?? "spec"
+    const dialect = options.dialect ?? "2019"
     const allSent = options.allSent ?? (() => true)
-    let state = yield* newGame(options.map, options.rules ?? specRules)
+    let state = yield* newGame(options.map, options.rules ?? rules2019)
     const buffers = new DisplayBuffers(state)
     /** Where each client that joined is reached. */
     const peers = new Map<ClientId, Peer>()

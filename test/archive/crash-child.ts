@@ -13,7 +13,7 @@ import { playRecorded } from "./play.js"
 
 const dataDir = process.argv[2]!
 const map = loadMap("small.txt")
-const start = { mapName: "small", mapText: mapText(map), variant: "classic", dialect: "spec" } as const
+const start = { mapName: "small", mapText: mapText(map), variant: "classic", dialect: "2019" } as const
 
 const program = Effect.gen(function*() {
   const archive = yield* openArchive({ dataDir, create: true })

@@ -2,7 +2,7 @@ import { Duration, Effect, Either, Random, type Scope } from "effect"
 import { applyRequest, newGame } from "../../src/core/game.js"
 import { isSpot, type GameMap } from "../../src/core/map.js"
 import { firstStepOnGrid } from "../../src/core/path.js"
-import { specRules, type Variant } from "../../src/core/rules.js"
+import { rules2019, type Variant } from "../../src/core/rules.js"
 import { type ClientId, type GameState, type Handled, type Request, standings } from "../../src/core/state.js"
 import { summaryText } from "../../src/protocol/dialect.js"
 import { recordGame } from "../../src/recording/writer.js"
@@ -27,7 +27,7 @@ export interface PlayOptions {
 
 export const playRecorded = (options: PlayOptions): Effect.Effect<GameState, unknown, Scope.Scope> =>
   Effect.gen(function*() {
-    const rules = { ...specRules, variant: options.variant ?? "classic" }
+    const rules = { ...rules2019, variant: options.variant ?? "classic" }
     let state = yield* newGame(options.map, rules).pipe(Effect.withRandom(Random.make(options.seed)))
     const listeners = new Set<(handled: Handled) => void>()
     yield* recordGame(
@@ -39,7 +39,7 @@ export const playRecorded = (options: PlayOptions): Effect.Effect<GameState, unk
         state: () => state,
         summary: () => summaryText(standings(state))
       },
-      { path: options.file, seed: options.seed, rules, dialect: "spec", map: options.map }
+      { path: options.file, seed: options.seed, rules, dialect: "2019", map: options.map }
     )
     const take = (client: ClientId, request: Request) => {
       const transition = Either.getOrThrow(applyRequest(state, client, request))

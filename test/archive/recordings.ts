@@ -2,7 +2,7 @@ import { afterAll } from "@effect/vitest"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { specRules } from "../../src/core/rules.js"
+import { rules2019 } from "../../src/core/rules.js"
 import { summaryText } from "../../src/protocol/dialect.js"
 import { digestOf, formatName, formatVersion } from "../../src/recording/format.js"
 import { version } from "../../src/version.js"
@@ -33,8 +33,8 @@ export const handmadeRecording = (game: Handmade): string => {
     formatVersion,
     program: version,
     seed: game.seed ?? 1,
-    rules: specRules,
-    dialect: "spec",
+    rules: rules2019,
+    dialect: "2019",
     map,
     mapDigest: digestOf(map),
     started: game.started

@@ -10,7 +10,7 @@ import { nodeUdpLayer } from "../../src/net/nodeUdp.js"
 export const toy = fileURLToPath(new URL("./toy-client.mjs", import.meta.url))
 
 export const check = (command: ReadonlyArray<string>, options: Partial<CheckClientOptions> = {}) =>
-  checkClient({ command, dialect: "spec", answerMs: 1500, only: undefined, checkMs: 60_000, totalMs: 300_000, ...options }).pipe(
+  checkClient({ command, dialect: "2019", answerMs: 1500, only: undefined, checkMs: 60_000, totalMs: 300_000, ...options }).pipe(
     Effect.provide(nodeUdpLayer)
   )
 

@@ -30,7 +30,7 @@ const quiet = Logger.withMinimumLogLevel(process.env.TEST_LOG ? LogLevel.Debug :
  */
 export const startServer = async (options: TestServerOptions) => {
   const scope = Effect.runSync(Scope.make())
-  const { dialect = "spec", linger = 0, observe, overwriteRecording = false, record, web, ...game } = options
+  const { dialect = "2019", linger = 0, observe, overwriteRecording = false, record, web, ...game } = options
   const hosting = hostingLayer({
     // Tests of the end wait for the result: no lingering after it, and quick repeats of the last words.
     // Keys as fast as a test sends them: the limit a person never reaches has tests of its own.

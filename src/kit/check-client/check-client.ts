@@ -82,7 +82,7 @@ export const checkClient = (options: CheckClientOptions): Effect.Effect<Conforma
     return {
       target: `nuggets check client ${options.command.join(" ")}`,
       about: [
-        `dialect: ${options.dialect === "spec" ? "2019" : "2021"}`,
+        `dialect: ${options.dialect}`,
         `run as: ${commandFor(options.command, 0, "NAME").join(" ").replace(" 0 ", " PORT ")} 2>${options.clientLog ?? "(a file of the checker's)"}, ` +
           "in a terminal of 80 x 24 (20 x 5 for the small window)"
       ],

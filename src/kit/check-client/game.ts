@@ -1,4 +1,5 @@
-import type { Dialect } from "../../protocol/dialect.js"
+import { type Dialect, gameOverMessage, malformedMessage } from "../../protocol/dialect.js"
+import { encodeServerMessage } from "../../protocol/messages.js"
 
 /**
  * The little game `check client` serves: one room with a passage out, gold and another
@@ -42,9 +43,9 @@ export const grid = `GRID ${gridSize.rows} ${gridSize.cols}`
 
 /** What the server says, in the dialect under check. */
 export const wording = (dialect: Dialect) => ({
-  refusal: (text: string) => (dialect === "spec" ? `NO ${text}` : `ERROR ${text}`),
-  gameFull: dialect === "spec" ? "NO" : "QUIT Game is full: no more players can join.",
-  gameOver: (summary: string) => (dialect === "spec" ? `GAMEOVER\n${summary}` : `QUIT GAME OVER:\n${summary}`)
+  refusal: (text: string) => encodeServerMessage(malformedMessage(dialect, text)),
+  gameFull: dialect === "2019" ? "NO" : "QUIT Game is full: no more players can join.",
+  gameOver: (summary: string) => encodeServerMessage(gameOverMessage(dialect, summary))
 })
 
 /** A summary of two players, and the words it must show. */

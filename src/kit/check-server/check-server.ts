@@ -88,7 +88,7 @@ export interface CheckServerOptions {
   readonly answerMs: number
 }
 
-const dialectName = (dialect: Dialect | undefined) => (dialect === "cs50-2021" ? "2021" : dialect === "spec" ? "2019" : "unknown")
+const dialectName = (dialect: Dialect | undefined) => dialect ?? "unknown"
 
 export const checkServer = (options: CheckServerOptions): Effect.Effect<ConformanceReport, never, Udp> =>
   Effect.gen(function*() {

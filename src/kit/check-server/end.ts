@@ -1,5 +1,6 @@
 import { Clock, Effect } from "effect"
 import { GoldTotal, MaxPlayers } from "../../core/constants.js"
+import { gameOverDialect, gameOverWords } from "../../protocol/dialect.js"
 import { parseStandings, type Standing } from "../../protocol/summary.js"
 import { stop } from "../conformance/check.js"
 import { escaped } from "../conformance/escaping.js"
@@ -54,10 +55,10 @@ export const playerLimit: ServerCheck<"player-limit", "join-spectator" | "join-p
       }
       // NO or QUIT has told the dialect, if nothing had before.
       const dialect = context.traffic.dialect
-      const expected = dialect === "cs50-2021" ? "QUIT" : "NO"
+      const expected = dialect === "2021" ? "QUIT" : "NO"
       if (first !== expected) {
         context.fail({
-          what: `the player after the last must be answered ${expected}${dialect === "cs50-2021" ? " (the 2021 dialect)" : ""}`,
+          what: `the player after the last must be answered ${expected}${dialect === "2021" ? " (the 2021 dialect)" : ""}`,
           sent: escaped("PLAY one too many"),
           got,
           spec: Requirements.gameFull
@@ -106,7 +107,7 @@ export const gameOver: ServerCheck<"game-over", "join-spectator" | "join-player"
         yield* clients.until(client, "game over", () => client.gameOver !== undefined, Requirements.gameOver).pipe(
           Effect.catchAll(() => Effect.sync(() =>
             context.fail({
-              what: `the last nugget was collected, but ${client.probe.label}${client.report.letter ? ` (${client.report.letter})` : ""} got no ${context.traffic.dialect === "cs50-2021" ? "QUIT GAME OVER:" : "GAMEOVER"}`,
+              what: `the last nugget was collected, but ${client.probe.label}${client.report.letter ? ` (${client.report.letter})` : ""} got no ${gameOverWords[context.traffic.dialect ?? "2019"]}`,
               got: client.probe.recent(2).join(", ") || "nothing",
               spec: Requirements.gameOver
             })
@@ -116,9 +117,9 @@ export const gameOver: ServerCheck<"game-over", "join-spectator" | "join-player"
       const said = everyone.find((client) => client.gameOver !== undefined)?.gameOver
       if (said === undefined) return undefined
       // The game over has told the dialect, if nothing had before.
-      const form = said.startsWith("GAMEOVER") ? "spec" : "cs50-2021"
+      const form = gameOverDialect(said)
       if (form !== context.traffic.dialect) {
-        context.fail({ what: `the game over came in the ${form === "spec" ? "2019" : "2021"} form, but the server speaks the other dialect`, got: escaped(said, 60), spec: Requirements.gameOverMessage })
+        context.fail({ what: `the game over came in the ${form} form, but the server speaks the other dialect`, got: escaped(said, 60), spec: Requirements.gameOverMessage })
       }
       return judgeSummary(context, said.replace(/^(GAMEOVER|QUIT GAME OVER:)\r?\n?/, ""), everyone)
     })

@@ -130,10 +130,10 @@ const refusalForm = (context: ServerRecorder, arrivals: ReadonlyArray<Arrival>, 
   for (const arrival of arrivals) {
     const word = wordOf(arrival)
     if (word === "DISPLAY" || word === "GOLD") continue
-    const allowed = dialect === "cs50-2021" ? ["ERROR"] : dialect === "spec" ? ["NO"] : ["NO", "ERROR"]
+    const allowed = dialect === "2021" ? ["ERROR"] : dialect === "2019" ? ["NO"] : ["NO", "ERROR"]
     if (!allowed.includes(word)) {
       context.fail({
-        what: `${label} was answered with ${word}, not ${allowed.join(" or ")}${dialect === "cs50-2021" ? " (the 2021 dialect)" : ""}`,
+        what: `${label} was answered with ${word}, not ${allowed.join(" or ")}${dialect === "2021" ? " (the 2021 dialect)" : ""}`,
         sent,
         got: escaped(arrival.text),
         spec: Requirements.no

@@ -122,13 +122,13 @@ export const visibility: ServerCheck<"visibility", "join-spectator" | "join-play
       const judge = context.judge
       if (!judge) return
       judge.finish()
-      const rule = context.traffic.dialect === "cs50-2021" ? "roomSpotsOnly" : "spec"
+      const rule = context.traffic.dialect === "2021" ? "roomSpotsOnly" : "allSpots"
       const tally = judge.tally(rule)
-      const other = judge.tally(rule === "spec" ? "roomSpotsOnly" : "spec")
-      const ruleText = rule === "spec" ? "the spec's rule" : "the 2021 rule (sight through room spots only)"
+      const other = judge.tally(rule === "allSpots" ? "roomSpotsOnly" : "allSpots")
+      const ruleText = rule === "allSpots" ? "the spec's rule" : "the 2021 rule (sight through room spots only)"
       context.note(`${tally.judged} player views held against ${ruleText}${tally.unpaired > 0 ? `; ${tally.unpaired} could not be paired with a spectator view` : ""}`)
       if (tally.mismatches > 0) {
-        context.note(`by the ${rule === "spec" ? "2021 rule (sight through room spots only)" : "spec's rule"}, ${other.mismatches} of ${other.judged} would differ`)
+        context.note(`by the ${rule === "allSpots" ? "2021 rule (sight through room spots only)" : "spec's rule"}, ${other.mismatches} of ${other.judged} would differ`)
       }
       if (tally.judged === 0) context.fail({ what: "no player's view could be judged", spec: Requirements.visibility })
       for (const example of tally.examples) {

@@ -58,12 +58,12 @@ const lookBack = 16
 const lookAhead = 2
 const exampleCount = 3
 
-const rules: ReadonlyArray<SightRule> = ["spec", "roomSpotsOnly"]
+const rules: ReadonlyArray<SightRule> = ["allSpots", "roomSpotsOnly"]
 
 export class SightJudge {
   private readonly sights: Record<SightRule, Sight>
   /** Per rule and letter: what the player knew at the oldest scene kept. */
-  private readonly known: Record<SightRule, Map<string, Uint8Array>> = { spec: new Map(), roomSpotsOnly: new Map() }
+  private readonly known: Record<SightRule, Map<string, Uint8Array>> = { allSpots: new Map(), roomSpotsOnly: new Map() }
   private readonly scenes: Array<Scene> = []
   /** Index of `scenes[0]` among all scenes. */
   private first = 0
@@ -71,12 +71,12 @@ export class SightJudge {
   /** Letters whose arrival the spectator saw, so that all they ever knew is known. */
   private readonly followed = new Set<string>()
   private readonly tallies: Record<SightRule, { judged: number; mismatches: number; examples: Array<Mismatch>; unpaired: number }> = {
-    spec: { judged: 0, mismatches: 0, examples: [], unpaired: 0 },
+    allSpots: { judged: 0, mismatches: 0, examples: [], unpaired: 0 },
     roomSpotsOnly: { judged: 0, mismatches: 0, examples: [], unpaired: 0 }
   }
 
   constructor(readonly map: GameMap) {
-    this.sights = { spec: makeSight(map, "spec"), roomSpotsOnly: makeSight(map, "roomSpotsOnly") }
+    this.sights = { allSpots: makeSight(map, "allSpots"), roomSpotsOnly: makeSight(map, "roomSpotsOnly") }
     this.agreement = new Uint8Array(map.cells.length)
   }
 

@@ -1,4 +1,4 @@
-import type { Dialect } from "../../protocol/dialect.js"
+import { type Dialect, dialectSaid, gameOverWords } from "../../protocol/dialect.js"
 import { escaped } from "../conformance/escaping.js"
 import type { Flag } from "../conformance/lint.js"
 import type { Arrival } from "./probe.js"
@@ -79,16 +79,14 @@ export class Traffic {
   }
 
   /** Messages only one dialect sends tell which the server speaks, when it was not given. */
-  private learnDialect(to: Addressee, { kind, text }: Arrival) {
+  private learnDialect(to: Addressee, { kind, message, text }: Arrival) {
     if (this.known !== undefined) return
-    if (kind === "ERROR") this.guess("cs50-2021", `it answered ${escaped(text, 40)}`)
-    else if (kind === "NO") this.guess("spec", `it answered ${escaped(text, 40)}`)
-    else if (kind === "GAMEOVER") {
-      const form = text.startsWith("GAMEOVER") ? "spec" : "cs50-2021"
-      this.guess(form, `its game over came as ${form === "spec" ? "GAMEOVER" : "QUIT GAME OVER:"}`)
+    const said = message === undefined ? undefined : dialectSaid(message, text)
+    if (said !== undefined) {
+      this.guess(said, kind === "GAMEOVER" ? `its game over came as ${gameOverWords[said]}` : `it answered ${escaped(text, 40)}`)
     } else if (kind === "QUIT" && to.role === "player" && to.letter === undefined) {
-      // The 2021 dialect refuses a player (a full game) with QUIT where the spec's says NO.
-      this.guess("cs50-2021", "a player it did not let in was answered QUIT")
+      // The 2021 dialect refuses a player (a full game) with QUIT where 2019 says NO.
+      this.guess("2021", "a player it did not let in was answered QUIT")
     }
   }
 

@@ -2,6 +2,7 @@ import { Either } from "effect"
 import { type GridSize, parseDisplayGrid } from "../../protocol/display.js"
 import { decodeClientMessage, decodeServerMessage, type ServerMessage } from "../../protocol/messages.js"
 import { MaxNameLength } from "../../core/constants.js"
+import { gameOverDialect, gameOverWords } from "../../protocol/dialect.js"
 import { escaped } from "./escaping.js"
 import { Requirements, type Requirement } from "./requirements.js"
 
@@ -234,8 +235,7 @@ export const lintServerMessage = (conversation: Conversation, bytes: Uint8Array)
       if (!/^[\x20-\x7e\n\t\r]*$/.test(message.summary)) {
         flags.push(flag("summary", "the summary holds characters that are not printable", Requirements.gameOverMessage))
       }
-      const form = text.startsWith("GAMEOVER") ? "GAMEOVER" : "QUIT GAME OVER:"
-      return { conversation, summary: `${form} ${summaryOf(message.summary)}`, flags }
+      return { conversation, summary: `${gameOverWords[gameOverDialect(text)]} ${summaryOf(message.summary)}`, flags }
     }
   }
 }

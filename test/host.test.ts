@@ -7,8 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { readFileSync } from "node:fs"
+import { type AddressInfo, createServer } from "node:net"
 import { rules2019, type Rules } from "../src/core/rules.js"
 import type { GameState } from "../src/core/state.js"
+import { findGame } from "../src/host/matchmaking.js"
 import { rulesFor } from "../src/host/stack.js"
 import { nuggetsInProcess } from "./cli/in-process.js"
 import { call, errorOf, postGame, startHost, type TestHost } from "./host/harness.js"
@@ -293,6 +295,56 @@ describe("nuggets host: a flood of new games", () => {
       }
     } finally {
       await Promise.all([capped.stop(), paced.stop()])
+    }
+  })
+})
+
+describe("matchmaking: nuggets join http://HOST:PORT NAME", () => {
+  it("joins a free place, the fullest game first, and has a game opened when every game is full", async () => {
+    // Games of two places: two players fill one.
+    const lobby = await startHost({ rulesOf: (choice) => ({ ...rulesFor(choice.dialect, choice.variant), maxPlayers: 2 }) })
+    const players: Array<TestClient> = []
+    const play = async (port: number, name: string) => {
+      const player = await TestClient.open(port)
+      players.push(player)
+      player.send(`PLAY ${name}`)
+      expect(await player.next()).toMatch(/^OK [AB]$/)
+    }
+    try {
+      const url = new URL(lobby.url)
+      // No game: one is opened.
+      const first = await Effect.runPromise(findGame(url, "3 seconds"))
+      expect(first).toMatchObject({ address: "127.0.0.1", opened: true, map: "main" })
+      expect(lobby.games.find(first.id)?.port).toBe(first.port)
+      await play(first.port, "Ann")
+      // A second, empty game: the one with a player in it is offered.
+      const empty = await postGame(lobby.url)
+      expect(empty.status).toBe(201)
+      const second = await Effect.runPromise(findGame(url, "3 seconds"))
+      expect(second).toEqual({ ...first, opened: false })
+      await play(second.port, "Bo")
+      // That one is full now: the empty one.
+      const third = await Effect.runPromise(findGame(url, "3 seconds"))
+      expect(third).toMatchObject({ id: empty.body.id, opened: false })
+      await play(third.port, "Cy")
+      await play(third.port, "Di")
+      // Every game full: a new one.
+      const fourth = await Effect.runPromise(findGame(url, "3 seconds"))
+      expect(fourth.opened).toBe(true)
+      expect([first.id, empty.body.id]).not.toContain(fourth.id)
+      expect(lobby.games.running()).toHaveLength(3)
+      // A lobby that is not there: one line.
+      const port = await new Promise<number>((resolve) => {
+        const server = createServer().listen(0, "127.0.0.1", () => {
+          const { port } = server.address() as AddressInfo
+          server.close(() => resolve(port))
+        })
+      })
+      const closed = await Effect.runPromise(Effect.flip(findGame(new URL(`http://127.0.0.1:${port}/`), "3 seconds")))
+      expect(closed.message).toBe(`http://127.0.0.1:${port} — cannot reach the lobby: the port is closed`)
+    } finally {
+      await Promise.all(players.map((each) => each.close()))
+      await lobby.stop()
     }
   })
 })

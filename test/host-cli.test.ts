@@ -87,6 +87,32 @@ const everyGame = async (url: string) => {
   return games
 }
 
+describe("nuggets host on the command line", () => {
+  const cases: ReadonlyArray<readonly [ReadonlyArray<string>, string]> = [
+    [["host", "--ports", "4000-4009"], "--max-games — 100 games need as many ports; --ports 4000-4009 has 10"],
+    [["host", "--ports", "5-4"], `--ports — "5-4" ends before it starts; write FIRST-LAST, e.g. 4000-4099`],
+    [["host", "--ports", "4000"], `--ports — "4000" is not a range of ports; write FIRST-LAST, e.g. 4000-4099`],
+    [["host", "--ports", "0-10", "--max-games", "5"], `--ports — "0-10" goes beyond the ports 1 to 65535; write FIRST-LAST, e.g. 4000-4099`],
+    [["host", "--open", "5", "--max-games", "3"], "--open — 5 games cannot stay open with --max-games 3"],
+    [["host", "--max-games", "0"], "--max-games — must be 1..10000, not 0"],
+    [["host", "--maps", "no-such-folder"], "no-such-folder — cannot read the folder of maps: no such file or folder"],
+    [["host", "--maps", "test"], "test — holds no map (*.txt)"],
+    [["host", "--web", "99999"], `--web — "99999" is not a port (0 to 65535); write [HOST:]PORT, e.g. 8080, 0.0.0.0:8080 or [::1]:8080`],
+    [["host", "--web-name", "bad name"], `--web-name — "bad name" is not a host name; write a name such as nuggets.example.org`],
+    [["host", "--compat", "cs50"], "--compat — must be cs50-2021, not 'cs50'"],
+    [["host", "--log", "/nonexistent/x.log"], "/nonexistent/x.log — cannot write it: no such file or folder"],
+    [["host", "extra"], "unexpected argument 'extra' — try 'nuggets help host'"],
+    [["join", "http://127.0.0.1:8080"], "NAME — missing: a lobby finds a place for a player (nuggets join http://127.0.0.1:8080 NAME)"],
+    [["join", "http://127.0.0.1:8080", "Eve", "extra"], "unexpected argument 'extra' — try 'nuggets help join'"],
+    [["join", "http://", "Eve"], "HOST — 'http://' is not a lobby's address: write http://HOST:PORT"]
+  ]
+  for (const [args, why] of cases) {
+    it(`nuggets ${args.join(" ")}: one line, exit 1`, async () => {
+      expect(await nuggetsInProcess(...args)).toMatchObject({ code: 1, stdout: "", stderr: `nuggets: ${why}\n` })
+    })
+  }
+})
+
 describe("nuggets host as a process", () => {
   it("SIGKILL in the middle of 20 games, then a restart on the same data: every finished game listed and replays, the 20 interrupted but replayable, the index agreeing with the files", async () => {
     const data = folder("host-kill")

@@ -1,6 +1,7 @@
 import { Console, Context, Effect, Either, Layer, Option } from "effect"
 import { homedir, hostname, networkInterfaces } from "node:os"
 import { isIPv6 } from "node:net"
+import { setFlagsFromString } from "node:v8"
 import { archiveLayer, archiveOwnerLayer } from "../archive/archive.js"
 import { archiveFiles, dataDirectory } from "../archive/dataDir.js"
 import type { Dialect } from "../protocol/dialect.js"
@@ -107,6 +108,8 @@ export const hostNode = command(
         Layer.provideMerge(archiveLayer({ dataDir, create: true }))
       )
       const running = Effect.gen(function*() {
+        // A host is busy: its young generation may grow as V8 would grow it (main.ts keeps a lone server's at its first size).
+        setFlagsFromString("--semi-space-growth-factor=2")
         yield* Effect.forEach(maps.flatMap((each) => each.warnings), (warning) => Effect.logWarning(warning), { discard: true })
         const context = yield* Layer.build(hosting)
         const games = Context.get(context, Games)

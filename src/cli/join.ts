@@ -44,7 +44,7 @@ export const joinNode = command(
       playername: textArg("NAME", "play under this name (cut to 50 characters)").pipe(optionalArg("watch as the spectator"))
     },
     options: {
-      timeout: decimal("timeout", "S", 0.1, 3600, "seconds to wait for the server's (or the lobby's) first answer").pipe(
+      timeout: decimal("timeout", "S", 0.1, 3600, "seconds to wait for the server's first answer").pipe(
         withDefault(defaultTimings.answerTimeout / 1000)
       ),
       log: logOption("the screen is never written over"),

@@ -76,7 +76,7 @@ export const startHostWeb = (options: ListenOptions): Effect.Effect<Listening, W
       HttpRouter.get("/archive/:id/watch", replays.watch),
       HttpRouter.concat(apiRoutes(games, archive))
     )
-    const listening = yield* listen(router, options, refuse)
+    const listening = yield* listen(router, options, { refuse, climbing: true })
     // Before the server closes every connection: the lobby's feeds end as streams do.
     yield* Effect.addFinalizer(() => feed.endAll)
     return listening

@@ -62,7 +62,12 @@ const listenFailure = (address: WebAddress, cause: unknown): WebError => {
 export const listen = <E>(
   router: HttpRouter.HttpRouter<E, never>,
   options: ListenOptions,
-  refuse: Refuse = plainRefusal
+  refusals: {
+    /** How its refusals are worded (a line of text unless said). */
+    readonly refuse?: Refuse
+    /** A path with `..` in it is refused (400) before any route: for a server whose routes take names from the path. */
+    readonly climbing?: boolean
+  } = {}
 ): Effect.Effect<Listening, WebError, Scope.Scope> =>
   Effect.gen(function*() {
     const node = new GatedServer({ requestTimeout: requestTimeoutMs, headersTimeout: requestTimeoutMs, maxHeaderSize: 8192 })
@@ -85,6 +90,7 @@ export const listen = <E>(
     node.on("error", (error) => run(warn("server", `web: the web server: ${error.message}`)))
 
     const names = new Set([...machineNames(), ...(options.names ?? [])])
+    const refuse = refusals.refuse ?? plainRefusal
     const app = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
       const named = request.headers["host"]
       if (!hostAllowed(named, names)) {
@@ -93,7 +99,7 @@ export const listen = <E>(
           `web: refused a request for ${JSON.stringify(named?.slice(0, 100))}; serve that name with --web-name NAME`
         ).pipe(Effect.as(refuse(421, "This server does not answer to that name.", request)))
       }
-      if (climbsUp(request.url)) return Effect.succeed(refuse(400, "A path with .. in it is never served.", request))
+      if (refusals.climbing === true && climbsUp(request.url)) return Effect.succeed(refuse(400, "A path with .. in it is never served.", request))
       return Effect.catchTag(router, "RouteNotFound", () => Effect.succeed(refuse(404, "Not found.", request)))
     })
     yield* HttpServer.serveEffect(app, untilConnectionCloses).pipe(Effect.provideService(HttpServer.HttpServer, server))

@@ -5,8 +5,8 @@
  * flood of new games held to the cap and the pace. One host serves most tests.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
-import { readFileSync } from "node:fs"
+import { Duration, Effect } from "effect"
+import { readdirSync, readFileSync } from "node:fs"
 import { type AddressInfo, createServer } from "node:net"
 import { rules2019, type Rules } from "../src/core/rules.js"
 import type { GameState } from "../src/core/state.js"
@@ -345,6 +345,30 @@ describe("matchmaking: nuggets join http://HOST:PORT NAME", () => {
     } finally {
       await Promise.all(players.map((each) => each.close()))
       await lobby.stop()
+    }
+  })
+})
+
+describe("nuggets host: games no one is in", () => {
+  it("a game no one has been in for the idle timeout ends, but not the one kept open; one no one came to leaves nothing", async () => {
+    const quiet = await startHost({ open: 1, idleTimeout: Duration.millis(300) })
+    try {
+      const [kept] = quiet.games.running()
+      const extra = await postGame(quiet.url, { map: "small" })
+      expect(quiet.games.running()).toHaveLength(2)
+      await Effect.runPromise(
+        Effect.suspend(() => {
+          const since = quiet.games.version()
+          return quiet.games.running().length === 1 ? Effect.succeed(true) : Effect.as(quiet.games.changedSince(since), false)
+        }).pipe(Effect.repeat({ until: (done) => done }), Effect.timeout("5 seconds"))
+      )
+      // One of the two empty games ends: the other is the one --open keeps.
+      const ended = quiet.games.running()[0]!.id === kept!.id ? extra.body.id : kept!.id
+      expect(quiet.log).toContain(`INFO game ${ended}: no one in it for 300ms: ended`)
+      expect(readdirSync(`${quiet.dataDir}/games`)).not.toContain(`${ended}.ndjson`)
+      expect(await Effect.runPromise(Effect.flip(quiet.archive.game(ended)))).toMatchObject({ reason: "UnknownGame" })
+    } finally {
+      await quiet.stop()
     }
   })
 })

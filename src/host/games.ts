@@ -1,6 +1,6 @@
 /**
  * The games of `nuggets host`: the one owner of every game the process runs. Longer than
- * most files (about 300 lines) because starting, watching and ending a game are one life
+ * most files (about 400 lines) because starting, watching and ending a game are one life
  * with one set of books (the games running, those starting, the ports, the pace of new
  * games); what a game is made of is `stack.ts`, and how it is told is `json.ts`.
  */
@@ -157,6 +157,8 @@ export const makeGames = (settings: HostSettings): Effect.Effect<GamesService, A
     const runHere = yield* FiberSet.makeRuntime<never, void, never>()
     const pool = new PortPool(settings.ports)
     const games = new Map<string, RunningGame>()
+    /** Games whose scope is closing or closed, on their way to the archive: no longer offered. */
+    const closing = new Set<string>()
     /** Games being started: counted against `maxGames`, and as open. */
     let starting = 0
     let stopping = false
@@ -304,9 +306,16 @@ export const makeGames = (settings: HostSettings): Effect.Effect<GamesService, A
      */
     const supervise = (game: RunningGame, gameScope: Scope.CloseableScope) =>
       Effect.gen(function*() {
-        const defect = yield* Effect.raceFirst(game.host.finished.pipe(Effect.as(undefined)), game.host.failed)
-        if (defect !== undefined) {
-          yield* Effect.logError(`a defect ended the game: ${defect}`)
+        const ending = yield* Effect.raceAll([
+          game.host.finished.pipe(Effect.as({ _tag: "Over" } as const)),
+          game.host.failed.pipe(Effect.map((defect) => ({ _tag: "Defect", defect }) as const)),
+          abandoned(game).pipe(Effect.as({ _tag: "Abandoned" } as const))
+        ])
+        if (ending._tag === "Defect") {
+          yield* Effect.logError(`a defect ended the game: ${ending.defect}`)
+          yield* game.host.shutDown
+        } else if (ending._tag === "Abandoned") {
+          yield* Effect.logInfo(`no one in it for ${Duration.format(settings.idleTimeout)}: ended`)
           yield* game.host.shutDown
         } else {
           yield* Effect.logInfo(`game over: ${game.host.summary().trimEnd().split("\n").join("; ")}`)
@@ -319,13 +328,39 @@ export const makeGames = (settings: HostSettings): Effect.Effect<GamesService, A
         Effect.ensuring(Effect.suspend(() => ended(game, gameScope)))
       )
 
+    /**
+     * Succeeds once no one has been in `game` (no player, no spectator) for the idle
+     * timeout, and it is not one of the `--open` games kept open: a flood of requests
+     * cannot keep the host full of empty games for good.
+     */
+    const abandoned = (game: RunningGame) =>
+      Effect.gen(function*() {
+        const limit = Duration.toMillis(settings.idleTimeout)
+        const step = Math.min(60_000, Math.max(50, limit / 10))
+        let emptySince: number | undefined
+        for (;;) {
+          yield* Effect.sleep(step)
+          const state = game.host.state()
+          if (state.spectator !== undefined || state.players.some((each) => each.active)) {
+            emptySince = undefined
+            continue
+          }
+          const now = clock.unsafeCurrentTimeMillis()
+          emptySince ??= now
+          const openGames = [...games.values()].filter((each) => hasFreePlace(each.host)).length
+          if (now - emptySince >= limit && (!hasFreePlace(game.host) || openGames > settings.open)) return
+        }
+      })
+
     const stoppedAt = { ms: Infinity }
+    /**
+     * A game's scope closes (its recording flushed), then the archive takes it, and only
+     * then does it leave the books: a game is always either listed or in the archive.
+     */
     const ended = (game: RunningGame, gameScope: Scope.CloseableScope) =>
       Effect.gen(function*() {
+        closing.add(game.id)
         yield* Scopes.close(gameScope, Exit.void)
-        games.delete(game.id)
-        pool.give(game.port)
-        changed()
         if (!visited.delete(game.id)) {
           // No one came: its recording holds no move. Without the file, the archive drops its row.
           yield* Effect.ignore(Effect.tryPromise(() => rm(game.file, { force: true })))
@@ -333,13 +368,16 @@ export const makeGames = (settings: HostSettings): Effect.Effect<GamesService, A
         } else if (!stopping || clock.unsafeCurrentTimeMillis() - stoppedAt.ms < Duration.toMillis(stopIndexing)) {
           // Stopping indexes what it can in its time; the next start's reconcile does the rest.
           yield* owner.gameEnded(game.id).pipe(
-            Effect.tap(() => Effect.sync(() => (archived++, changed()))),
+            Effect.tap(() => Effect.sync(() => archived++)),
             Effect.catchAll((error) => Effect.logWarning(`the archive could not index it: ${error.message}`))
           )
         }
+        games.delete(game.id)
+        closing.delete(game.id)
+        pool.give(game.port)
+        changed()
         if (!stopping) runHere(keepOpen)
       })
-
 
     /** `--open N`: games with free places, opened until there are N (within `maxGames`). */
     const keepOpen: Effect.Effect<void> = Effect.suspend(() => {
@@ -391,8 +429,8 @@ export const makeGames = (settings: HostSettings): Effect.Effect<GamesService, A
     yield* keepOpen
     return {
       settings,
-      running: () => [...games.values()],
-      find: (id) => games.get(id),
+      running: () => [...games.values()].filter((game) => !closing.has(game.id)),
+      find: (id) => (closing.has(id) ? undefined : games.get(id)),
       request,
       version: () => version,
       changedSince,

@@ -11,11 +11,12 @@ import { parsePortRange, type PortRange, rangeSize } from "../host/ports.js"
 import { HostWeb, hostWebLayer } from "../host/web.js"
 import { lanAddress } from "../net/lan.js"
 import { dataOption } from "./archive.js"
-import { choice, command, optional, text, wholeNumber, withDefault } from "./command.js"
+import { command, optional, text, wholeNumber, withDefault } from "./command.js"
 import { CliError, toCliError } from "./error.js"
 import { checkOutputs } from "./files.js"
 import { logging } from "./logging.js"
 import {
+  compatOption,
   hostOption,
   idleTimeoutOption,
   logLevelOption,
@@ -51,12 +52,9 @@ const hostOptions = {
   webName: webNameOption,
   idleTimeout: idleTimeoutOption,
   variant: variantOption,
-  compat: choice(
-    "compat",
-    "cs50-2021",
-    ["cs50-2021"] as const,
+  compat: compatOption(
     "games speak the later CS50 protocol unless asked otherwise (most CS50 clients do): QUIT GAME OVER, ERROR, sight through room spots only"
-  ).pipe(optional()),
+  ),
   log: logOption("instead of stderr"),
   logLevel: logLevelOption
 }

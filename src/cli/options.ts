@@ -108,6 +108,9 @@ export const idleTimeoutOption = duration(
     "minutes, or 90s, 2h, ..."
 ).pipe(withDefault(defaultIdleTimeout, "10 (minutes)"))
 
+/** `--compat cs50-2021`: the later CS50 form of the protocol, said in the words of the command that takes it. */
+export const compatOption = (help: string) => choice("compat", "cs50-2021", ["cs50-2021"] as const, help).pipe(optional())
+
 export const noColorOption = flag("no-color", "no colours (as when NO_COLOR is set or the output is not a terminal)")
 
 /**

@@ -36,6 +36,7 @@ import { defaultLinger } from "../server/udpLoop.js"
 import { type GameWeb, GameRoutes, gameRoutesLayer, type GameWebOptions } from "../web/live.js"
 import { GameRefused } from "./errors.js"
 import type { HostMap } from "./maps.js"
+import { StartPace } from "./pace.js"
 import { PortPool, type PortRange } from "./ports.js"
 import { gameStack, rulesFor } from "./stack.js"
 
@@ -165,9 +166,7 @@ export const makeGames = (settings: HostSettings): Effect.Effect<GamesService, A
     let nextMap = 0
     let archived = 0
     const linger = settings.linger ?? defaultLinger
-    const rate = settings.startRate ?? defaultStartRate
-    let tokens = rate.burst
-    let tokensAt = clock.unsafeCurrentTimeMillis()
+    const pace = new StartPace(settings.startRate ?? defaultStartRate, clock.unsafeCurrentTimeMillis())
 
     let version = 0
     let waiting: Deferred.Deferred<void> | undefined
@@ -403,12 +402,11 @@ export const makeGames = (settings: HostSettings): Effect.Effect<GamesService, A
             message: `the host runs its most games at once (${settings.maxGames}): join one, or try again when one ends`
           })
         }
-        const now = clock.unsafeCurrentTimeMillis()
-        tokens = Math.min(rate.burst, tokens + ((now - tokensAt) / 1000) * rate.perSecond)
-        tokensAt = now
-        if (tokens < 1) return yield* new GameRefused({ reason: "TooFast", message: "too many new games at once: try again in a second" })
+        // A request for a map there is not is refused before it costs a place in the pace.
         const choice = yield* choose(wanted)
-        tokens -= 1
+        if (!pace.take(clock.unsafeCurrentTimeMillis())) {
+          return yield* new GameRefused({ reason: "TooFast", message: "too many new games at once: try again in a second" })
+        }
         starting++
         return yield* launch(choice).pipe(Effect.ensuring(Effect.sync(() => starting--)))
       })

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
-import { makeGameHost, type Peer } from "../src/server/host.js"
+import { makeGameHost } from "../src/server/host.js"
+import type { Peer } from "../src/server/peer.js"
 import { KeyLimit, keysPerSecond, maxWaitingKeys } from "../src/server/keyLimit.js"
 import { TestClient } from "./server/harness.js"
 import { loadMap } from "./support.js"

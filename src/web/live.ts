@@ -37,9 +37,9 @@ export const startWeb = (host: GameHost, options: WebOptions): Effect.Effect<Liv
     return { ...listening, watchers: watching.watchers, watchersWhere: watching.watchersWhere }
   })
 
-/** The game's page, when this program serves one (`--web`). */
-export const WebPage = Context.GenericTag<LiveWeb>("nuggets/WebPage")
+/** The game on the web, when this program serves it (`--web`). */
+export const LiveWeb = Context.GenericTag<LiveWeb>("nuggets/LiveWeb")
 
 /** The game hosted here on the web (see `startWeb`), for as long as the program runs. */
 export const webLayer = (options: WebOptions): Layer.Layer<LiveWeb, WebError, GameHost> =>
-  Layer.scoped(WebPage, Effect.flatMap(GameHost, (host) => startWeb(host, options)))
+  Layer.scoped(LiveWeb, Effect.flatMap(GameHost, (host) => startWeb(host, options)))

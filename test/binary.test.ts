@@ -5,7 +5,7 @@ import { join } from "node:path"
 import { buildExecutable } from "../scripts/build.js"
 import { dropRecording, handmadeRecording } from "./archive/recordings.js"
 import { Program, projectDir, run } from "./cli/process.js"
-import { collectAllGold, gridOf, TestClient } from "./server/harness.js"
+import { TestClient } from "./server/harness.js"
 
 /**
  * The real single executable, built into a folder of its own with no node_modules and no
@@ -68,22 +68,6 @@ describe("the single executable, run where there is no node_modules", () => {
       server.child.kill("SIGTERM")
       expect(await server.exitCode()).toBe(0)
     }
-  })
-
-  it("plays a scripted game over UDP to GAMEOVER and exits 0 with the summary", async () => {
-    const server = Program.start([nuggets, "serve", "small.txt", "11", "--host", "127.0.0.1"], { cwd: workDir })
-    const port = Number((await server.line(/^Ready to play, waiting at port \d+$/)).split(" ").at(-1))
-    const player = await TestClient.open(port)
-    const watcher = await TestClient.open(port)
-    player.send("PLAY Alice")
-    expect(await player.next()).toBe("OK A")
-    watcher.send("SPECTATE")
-    const ending = await collectAllGold(player, watcher, gridOf(await watcher.nextStarting("DISPLAY")))
-    expect(ending).toBe("GAMEOVER\nA   250 Alice\n")
-    expect(await server.exitCode()).toBe(0)
-    expect(server.stdout.filter((line) => line !== "").at(-1)).toBe("A   250 Alice")
-    await player.close()
-    await watcher.close()
   })
 
   it("hosts games on its built-in maps and serves the lobby, the game pages and the API from inside the executable", async () => {

@@ -6,12 +6,12 @@ import { addPlayer, addSpectator, sanitizeName } from "../src/core/join.js"
 import { type Envelope, type GameState, standings, type Transition } from "../src/core/state.js"
 import { parseMap, RoomSpot } from "../src/core/map.js"
 import { quitText, refusalText, summaryText } from "../src/protocol/dialect.js"
-import { cell, emptyGame, loadMap, placePlayer, pressKeys, renderView, seeded, seededGame } from "./support.js"
+import { cell, emptyGame, loadMap, placePlayer, pressKeys, renderView, seededGame } from "./support.js"
 
 const map = loadMap("main.txt")
 
-const joined = (state: GameState, client: string, name: string, seed = 1): Transition =>
-  seeded(seed, addPlayer(state, client, name))
+/** A join the game accepts (where it drops the player is drawn from the game state's own generator). */
+const joined = (state: GameState, client: string, name: string): Transition => Either.getOrThrow(addPlayer(state, client, name))
 /** The typed error an effect fails with; throws if it succeeds. */
 const failure = <E>(effect: Effect.Effect<unknown, E>): E => Effect.runSync(Effect.flip(effect))
 const step = (effect: Effect.Effect<Transition, unknown>): Transition => Effect.runSync(effect as Effect.Effect<Transition>)
@@ -47,7 +47,7 @@ describe("joining", () => {
     /** Players already in the game: not sent a DISPLAY, sent one. */
     const told = [0, 0]
     for (let i = 0; i < 26; i++) {
-      const { notices: out, state: next } = joined(state, `c${i}`, `player ${i}`, i)
+      const { notices: out, state: next } = joined(state, `c${i}`, `player ${i}`)
       const me = next.players[i]!
       expect(me.letter).toBe("ABCDEFGHIJKLMNOPQRSTUVWXYZ"[i])
       expect(map.cells[me.position]).toBe(RoomSpot)
@@ -368,7 +368,7 @@ describe("when datagrams are lost", () => {
 describe("a game no one can finish", () => {
   it("ends when every letter has been used and the last player quits: GAMEOVER to the spectator", () => {
     let state = step(addSpectator(seededGame(map, 3), "s")).state
-    for (let i = 0; i < 26; i++) state = joined(state, `c${i}`, `p${i}`, i).state
+    for (let i = 0; i < 26; i++) state = joined(state, `c${i}`, `p${i}`).state
     for (let i = 0; i < 25; i++) state = step(applyKey(state, `c${i}`, "Q")).state
     expect(state.over).toBe(false)
     const last = step(applyKey(state, "c25", "Q"))

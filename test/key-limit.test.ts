@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
-import { makeGameHost, type Peer } from "../src/server/host.js"
+import { makeGameHost } from "../src/server/host.js"
+import type { Peer } from "../src/server/peer.js"
 import { KeyLimit, keysPerSecond, maxWaitingKeys } from "../src/server/keyLimit.js"
 import { TestClient } from "./server/harness.js"
 import { loadMap } from "./support.js"
@@ -92,12 +93,11 @@ describe("the key limit: 60 keys a second per client", () => {
     page.send("PLAY Page")
     await page.nextStarting("DISPLAY")
     // Keys the game refuses, each answered with a short NO: small answers, none lost on the way back.
-    const started = Date.now()
-    for (let i = 0; i < 300; i++) {
+    const burst = 300
+    for (let i = 0; i < burst; i++) {
       udp.send("KEY z")
       page.send("KEY z")
     }
-    const burst = (Date.now() - started) / 1000
     const refusals = async (client: { send: (text: string) => void; next: () => Promise<string> }, name: string) => {
       let count = 0
       const until = async (enough: (count: number) => boolean) => {
@@ -110,9 +110,11 @@ describe("the key limit: 60 keys a second per client", () => {
       for (let message = await client.next(); !message.startsWith("OK"); message = await client.next()) if (message.startsWith("NO")) count++
       return count
     }
+    // Real time passes while the burst goes out, and refills a few places: the exact counts
+    // are the host test's above, on a test clock. Here, that both ways in are limited alike.
     for (const count of await Promise.all([refusals(udp, "Udp"), refusals(page, "Page")])) {
       expect(count).toBeGreaterThanOrEqual(keysPerSecond + maxWaitingKeys)
-      expect(count).toBeLessThanOrEqual(keysPerSecond + maxWaitingKeys + keysPerSecond * burst + 1)
+      expect(count).toBeLessThan(burst)
     }
   })
 })

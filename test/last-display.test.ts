@@ -7,7 +7,8 @@ import type { ClientId, Envelope, GameState, Transition, Viewer } from "../src/c
 import type { Dialect } from "../src/protocol/dialect.js"
 import { expectedPlayerGrid } from "../src/protocol/display.js"
 import { latin1 } from "../src/protocol/transcript.js"
-import { makeGameHost, type Peer } from "../src/server/host.js"
+import { makeGameHost } from "../src/server/host.js"
+import type { Peer } from "../src/server/peer.js"
 import { cell, emptyGame, loadMap, placePlayer, pressKeys, renderView } from "./support.js"
 
 /**

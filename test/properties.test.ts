@@ -8,7 +8,7 @@ import { makeSight } from "../src/core/visibility.js"
 import { patchView, updateView, type View, viewChanged, viewOf } from "../src/core/view.js"
 import { viewText } from "../src/protocol/display.js"
 import { DisplayBuffers } from "../src/server/views.js"
-import { loadMap, renderView, seeded, seededGame } from "./support.js"
+import { loadMap, renderView, seededGame } from "./support.js"
 
 const map = loadMap("main.txt")
 const moveKeys = "hjklyubnHJKLYUBN"
@@ -34,7 +34,7 @@ const apply = (state: GameState, step: Input, spectators: number): Transition | 
 const fullGame = (seed: number, variant: "classic" | "steal"): GameState => {
   let state = seededGame(map, seed)
   state = { ...state, rules: { ...state.rules, variant } }
-  for (let i = 0; i < 26; i++) state = seeded(seed + i, addPlayer(state, `p${i}`, `Player ${i}`)).state
+  for (let i = 0; i < 26; i++) state = Either.getOrThrow(addPlayer(state, `p${i}`, `Player ${i}`)).state
   return state
 }
 

@@ -11,7 +11,8 @@ import { join } from "node:path"
 import { parseMap } from "../../src/core/map.js"
 import { rules2019 } from "../../src/core/rules.js"
 import { recordGame } from "../../src/recording/writer.js"
-import { makeGameHost, type Peer } from "../../src/server/host.js"
+import { makeGameHost } from "../../src/server/host.js"
+import type { Peer } from "../../src/server/peer.js"
 import { round } from "./stats.js"
 
 const encoder = new TextEncoder()

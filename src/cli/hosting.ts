@@ -18,7 +18,7 @@ export interface Hosting {
   readonly udp: UdpOptions
   /** `--record FILE`: the game recorded as it is played. */
   readonly record?: { readonly path: string; readonly overwrite: boolean }
-  /** `--web`: the game's page (`WebPage`). */
+  /** `--web`: the game on the web (`LiveWeb`). */
   readonly web?: WebOptions
 }
 

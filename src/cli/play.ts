@@ -8,7 +8,7 @@ import { lanAddress } from "../net/lan.js"
 import { UdpSocket } from "../net/udp.js"
 import { GameHost } from "../server/host.js"
 import { gameOver, lingerAfterGame } from "../server/udpLoop.js"
-import { WebPage } from "../web/live.js"
+import { LiveWeb } from "../web/live.js"
 import { checkName, keysSections, needsTerminal, printWidth, reportExit } from "./client.js"
 import { command, optionalArg, textArg } from "./command.js"
 import { checkHostingFiles, hostingLayer, hostingOf } from "./hosting.js"
@@ -60,7 +60,7 @@ export const playNode = command(
         const context = yield* Layer.build(hostingLayer(hostingOf(options, { map, seed, dialect: "2019" }, web)))
         const socket = Context.get(context, UdpSocket)
         const host = Context.get(context, GameHost)
-        const page = Context.getOption(context, WebPage)
+        const page = Context.getOption(context, LiveWeb)
         const server = yield* gameOver.pipe(Effect.zipRight(lingerAfterGame()), Effect.provide(context), Effect.forkScoped)
         yield* Effect.logInfo(
           `playing a ${map.rows}x${map.cols} map, seed ${seed}, players silent for ${Duration.format(options.idleTimeout)} count as having quit`

@@ -2,7 +2,7 @@ import { Console, Duration, Effect, Option } from "effect"
 import { UdpSocket } from "../net/udp.js"
 import type { Dialect } from "../protocol/dialect.js"
 import { gameOver, lingerAfterGame } from "../server/udpLoop.js"
-import { WebPage } from "../web/live.js"
+import { LiveWeb } from "../web/live.js"
 import { command, eitherOf } from "./command.js"
 import { checkHostingFiles, hostingLayer, hostingOf } from "./hosting.js"
 import { logging } from "./logging.js"
@@ -44,7 +44,7 @@ export const serveNode = command(
       const { map, seed } = setup
       const serving = Effect.gen(function*() {
         const socket = yield* UdpSocket
-        const page = yield* Effect.serviceOption(WebPage)
+        const page = yield* Effect.serviceOption(LiveWeb)
         // Everything is listening by now: the port line announces a game ready in every way it is offered.
         yield* Console.log(`Ready to play, waiting at port ${socket.local.port}`)
         if (Option.isSome(page)) yield* Console.log(webLines("Watch and play in a browser", page.value))

@@ -33,7 +33,7 @@ import { Udp, type UdpError, UdpSocket } from "../net/udp.js"
 import type { Dialect } from "../protocol/dialect.js"
 import { GameHost, type HostedGame } from "../server/host.js"
 import { defaultLinger } from "../server/udpLoop.js"
-import { type GameWeb, GameRoutes, gameRoutesLayer, type GameWebOptions } from "../web/live.js"
+import { GameWeb, gameRoutesLayer, type GameWebOptions } from "../web/live.js"
 import { GameRefused } from "./errors.js"
 import type { HostMap } from "./maps.js"
 import { StartPace } from "./pace.js"
@@ -255,7 +255,7 @@ export const makeGames = (settings: HostSettings): Effect.Effect<GamesService, A
             port: socket.local.port,
             startedMs: clock.unsafeCurrentTimeMillis(),
             host: Context.get(context, GameHost),
-            web: Context.get(context, GameRoutes)
+            web: Context.get(context, GameWeb)
           }
           return game
         }).pipe(

@@ -1,6 +1,6 @@
 /**
  * The game host: the one owner of a game's state and of every client's peer. Longer than
- * most files (about 400 lines) because `makeGameHost` is one closure over that state (the
+ * most files (about 380 lines) because `makeGameHost` is one closure over that state (the
  * peers, the key limit, last words, who was heard); its parts with a life of their own live
  * beside it (keyLimit.ts, lastWords.ts, silence.ts, views.ts).
  */
@@ -35,22 +35,9 @@ import { defaultLogLimits, type LogLimits, makeLogLimiter } from "../net/logLimi
 import { UdpSocket } from "../net/udp.js"
 import { KeyLimit, keysPerSecond } from "./keyLimit.js"
 import { makeLastWords } from "./lastWords.js"
+import type { Peer } from "./peer.js"
 import { makeSilenceWatch, silenceStep } from "./silence.js"
 import { DisplayBuffers } from "./views.js"
-
-/** A client as the server reaches it: over UDP, or over a browser's WebSocket. */
-export interface Peer {
-  /** How the core tells clients apart: an address and port, or a WebSocket's number. */
-  readonly id: ClientId
-  /** Sends one message. Never fails: a client that went away is like a datagram lost. */
-  readonly send: (data: Uint8Array | string) => void
-  /**
-   * Whether `send` may still read the bytes it was given after it returns, unknown to
-   * `HostOptions.allSent`: such a peer gets its own copy of each DISPLAY. (UDP sends
-   * leave later too, but the host waits for `allSent` before changing a buffer in place.)
-   */
-  readonly keepsBytes: boolean
-}
 
 export interface HostOptions {
   readonly map: GameMap

@@ -1,11 +1,6 @@
 import { type Duration, Effect, FiberSet, type Scope } from "effect"
 import type { ClientId } from "../core/state.js"
-
-/** Whom last words go to: a client and the way to reach it (the host's `Peer`). */
-interface Peer {
-  readonly id: ClientId
-  readonly send: (data: Uint8Array | string) => void
-}
+import type { Peer } from "./peer.js"
 
 /**
  * What the server says of its own accord at the end (GAMEOVER, a QUIT no one asked for)

@@ -1,7 +1,8 @@
 import { Duration, Effect, Layer } from "effect"
 import type { ClientId } from "../core/state.js"
 import { type Endpoint, UdpSocket } from "../net/udp.js"
-import { GameHost, type GameResult, type Peer } from "./host.js"
+import { GameHost, type GameResult } from "./host.js"
+import type { Peer } from "./peer.js"
 
 /** The shell's name for a UDP client: its address and port. */
 const clientKey = (from: Endpoint): ClientId =>

@@ -71,15 +71,15 @@ export const startWeb = (host: GameHost, options: WebOptions): Effect.Effect<Liv
     return { ...listening, watchers: web.watchers, watchersWhere: web.watchersWhere }
   })
 
-/** The game's page, when this program serves one (`--web`). */
-export const WebPage = Context.GenericTag<LiveWeb>("nuggets/WebPage")
+/** The game on the web, when this program serves it (`--web`). */
+export const LiveWeb = Context.GenericTag<LiveWeb>("nuggets/LiveWeb")
 
 /** The game hosted here on the web (see `startWeb`), for as long as the program runs. */
 export const webLayer = (options: WebOptions): Layer.Layer<LiveWeb, WebError, GameHost> =>
-  Layer.scoped(WebPage, Effect.flatMap(GameHost, (host) => startWeb(host, options)))
+  Layer.scoped(LiveWeb, Effect.flatMap(GameHost, (host) => startWeb(host, options)))
 
 /** The routes of a game served by another program's web server (`nuggets host`): see `gameWeb`. */
-export const GameRoutes = Context.GenericTag<GameWeb>("nuggets/GameRoutes")
+export const GameWeb = Context.GenericTag<GameWeb>("nuggets/GameWeb")
 
 export const gameRoutesLayer = (options: GameWebOptions = {}): Layer.Layer<GameWeb, never, GameHost> =>
-  Layer.scoped(GameRoutes, Effect.flatMap(GameHost, (host) => gameWeb(host, options)))
+  Layer.scoped(GameWeb, Effect.flatMap(GameHost, (host) => gameWeb(host, options)))

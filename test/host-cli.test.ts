@@ -102,6 +102,7 @@ describe("nuggets host on the command line", () => {
     [["host", "--compat", "cs50"], "--compat — must be cs50-2021, not 'cs50'"],
     [["host", "--log", "/nonexistent/x.log"], "/nonexistent/x.log — cannot write it: no such file or folder"],
     [["host", "extra"], "unexpected argument 'extra' — try 'nuggets help host'"],
+    [["host", "--host", "nosuch.invalid"], "nosuch.invalid — unknown host"],
     [["join", "http://127.0.0.1:8080"], "NAME — missing: a lobby finds a place for a player (nuggets join http://127.0.0.1:8080 NAME)"],
     [["join", "http://127.0.0.1:8080", "Eve", "extra"], "unexpected argument 'extra' — try 'nuggets help join'"],
     [["join", "http://", "Eve"], "HOST — 'http://' is not a lobby's address: write http://HOST:PORT"]

@@ -10,6 +10,7 @@ import { builtInMaps, type HostMap, mapsInFolder } from "../host/maps.js"
 import { parsePortRange, type PortRange, rangeSize } from "../host/ports.js"
 import { HostWeb, hostWebLayer } from "../host/web.js"
 import { lanAddress } from "../net/lan.js"
+import { Udp } from "../net/udp.js"
 import { dataOption } from "./archive.js"
 import { command, optional, text, wholeNumber, withDefault } from "./command.js"
 import { CliError, toCliError } from "./error.js"
@@ -87,6 +88,8 @@ export const hostNode = command(
         onNone: () => Effect.succeed(builtInMaps()),
         onSome: (folder) => Effect.mapError(mapsInFolder(folder), (error) => new CliError({ message: error.message }))
       })
+      // The games' address, tried once before anything starts: a typo is one line, not a game that cannot open.
+      yield* Effect.scoped(Effect.flatMap(Udp, (udp) => udp.open({ host: options.host, family: isIPv6(options.host) ? "udp6" : "udp4" })))
       const dataDir = dataDirectory({ flag: Option.getOrUndefined(options.data), env: process.env, home: homedir(), cwd: process.cwd() })
       const dialect: Dialect = Option.isSome(options.compat) ? "2021" : "2019"
       const settings: HostSettings = {

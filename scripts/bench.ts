@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --profile] [-- --no-core] [-- --no-web] [-- --no-kit]`: prints the
+ * `npm run bench [-- --quick] [-- --profile] [-- --no-core] [-- --no-web] [-- --no-kit] [-- --no-host] [-- --no-archive]`: prints the
  * figures and writes them to bench/results.json; never asserts them.
  *   1. Core: cost per keystroke (a move, and the views it changed), in process; 1b. what --record adds.
  *   2. Server end to end: the real `nuggets serve` process, 26 players + spectator over loopback UDP;
@@ -10,6 +10,9 @@
  *   5. Watchers in the browser (`serve --web`): CPU per UDP key and a probe's latency with 0, 200 and 1,000.
  *   6. The kit: check server's time to a verdict on our server and on silent, hung and flooding
  *      ones; check client's on our join (not with --quick).
+ *   7. Hosting many games (`nuggets host`): 100 games of 4 players at a person's pace (800 keys
+ *      a second) against a lone game of 4: latency p99, CPU per key, resident memory (--no-host).
+ *   8. The archive of 100,000 games: a filtered page, the leaderboard, the start (--no-archive).
  * The server is the single executable, built as `npm run build` builds it; --bundle runs the
  * esbuild bundle it is made of with node instead, --from-source runs the source with tsx.
  * --profile runs it from source under --cpu-prof (its figures are then slower), without the
@@ -18,7 +21,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { cpus, tmpdir } from "node:os"
 import { join } from "node:path"
+import { benchArchive } from "./bench/archive.js"
 import { benchCore } from "./bench/core.js"
+import { benchHost, type HostFigures, hostTable } from "./bench/host.js"
 import { benchKit, type KitFigures } from "./bench/kit.js"
 import { benchRecording } from "./bench/recording.js"
 import { bundleFloorServer, startFloorServer } from "./bench/floor.js"
@@ -195,6 +200,30 @@ if (!args.has("--no-kit") && !profile) {
   if (kit.checkClient) console.table({ "check client, our join": kit.checkClient })
 }
 
+// 7. Many games in one process.
+let host: HostFigures | undefined
+if (!args.has("--no-host") && !profile) {
+  process.stderr.write("bench: nuggets host, 100 games...\n")
+  host = await benchHost({ nuggets, ...(quick ? { warmup: 3, seconds: 8, blocks: 2 } : {}) })
+  console.log(`\n7. nuggets host: ${host.host.games} games of 4 players at a person's pace (a key every 250-750 ms), against a lone game of 4` +
+    `\n   measured in alternating blocks; latency from a KEY to the DISPLAY that answers it; CPU over every key, timers included`)
+  console.table(hostTable(host))
+  console.log(
+    `   host / lone: latency p99 ${host.ratio.latencyP99}x (target ≤ 2), CPU per key ${host.ratio.cpuPerKey}x (target ≤ 1.1); ` +
+      `RSS ${host.host.rssMB} MB (target ≤ ${host.rssTargetMB}); a game adds ${host.rssPerGameMB} MB (target ≤ 1.5)`
+  )
+}
+
+// 8. The archive.
+let archive: Awaited<ReturnType<typeof benchArchive>> | undefined
+if (!args.has("--no-archive") && !profile) {
+  process.stderr.write("bench: the archive of 100,000 games...\n")
+  archive = await benchArchive(quick ? { games: 10_000 } : {})
+  console.log(`\n8. The archive of ${archive.games} games: each query ${quick ? "" : "200 times "}(ms; target: a filtered page under 50 ms)`)
+  console.table(archive.queries)
+  console.log(`   opened in ${archive.openMs} ms, reconciled at start in ${archive.startReconcileMs} ms; ${archive.databaseMB} MB; integrity ${archive.integrity}`)
+}
+
 for (const map of maps) {
   const hot = figures[map]!.profile
   if (!hot) continue
@@ -217,7 +246,9 @@ const results = {
   recordingCost,
   maps: figures,
   web,
-  kit
+  kit,
+  host,
+  archive
 }
 mkdirSync(join(root, "bench"), { recursive: true })
 writeFileSync(join(root, "bench/results.json"), JSON.stringify(results, null, 2) + "\n")

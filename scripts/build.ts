@@ -10,7 +10,7 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as esbuild from "esbuild"
 import { sqliteAddonAsset } from "../src/archive/addon.js"
-import { pageBuildOptions } from "../src/web/pageBuild.js"
+import { lobbyBuildOptions, pageBuildOptions } from "../src/web/pageBuild.js"
 
 const root = fileURLToPath(new URL("../", import.meta.url))
 const require = createRequire(import.meta.url)
@@ -27,19 +27,35 @@ const embedDefaultMap: esbuild.Plugin = {
 }
 
 /** The page's script, bundled for browsers from `src/web/page/` (as `src/web/pageAssets.ts` does when run from source). */
-export const pageScript = async (): Promise<string> => {
-  const built = await esbuild.build({ ...pageBuildOptions, write: false })
+export const pageScript = async (options: esbuild.BuildOptions = pageBuildOptions): Promise<string> => {
+  const built = await esbuild.build({ ...options, write: false })
   return built.outputFiles[0]!.text
 }
 
-/** Replaces the module that bundles the page when it loads with the page's script and style themselves. */
+const style = (file: string) => readFileSync(join(root, "src/web", file), "utf8")
+
+/** Replaces the module that bundles the pages when asked with the pages' scripts and styles themselves (the game's, the lobby's). */
 const embedPage: esbuild.Plugin = {
   name: "embed-page",
   setup(build) {
     build.onLoad({ filter: /[\\/]src[\\/]web[\\/]pageAssets\.ts$/ }, async () => ({
-      contents: `const assets = { script: ${JSON.stringify(await pageScript())}, ` +
-        `style: ${JSON.stringify(readFileSync(join(root, "src/web/page/style.css"), "utf8"))} }\n` +
-        "export const pageAssets = () => assets\n",
+      contents: `const page = { script: ${JSON.stringify(await pageScript())}, style: ${JSON.stringify(style("page/style.css"))} }\n` +
+        `const lobby = { script: ${JSON.stringify(await pageScript(lobbyBuildOptions))}, ` +
+        `style: ${JSON.stringify(style("page/style.css") + style("lobby/style.css"))} }\n` +
+        "export const pageAssets = () => page\nexport const lobbyAssets = () => lobby\n",
+      loader: "ts"
+    }))
+  }
+}
+
+/** Replaces the module that reads the host's built-in maps from disk with their texts. */
+const embedHostMaps: esbuild.Plugin = {
+  name: "embed-host-maps",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]host[\\/]builtInMaps\.ts$/ }, () => ({
+      contents: `export const builtInMapTexts = ${
+        JSON.stringify(["main", "small", "hole"].map((name) => [name, readFileSync(join(root, `maps/${name}.txt`), "utf8")]))
+      }`,
       loader: "ts"
     }))
   }
@@ -108,7 +124,7 @@ export const bundle = async (outfile: string, options: { readonly minify?: boole
     logLevel: "warning",
     // The web's WebSocket library would look for optional native add-ons a single executable cannot load.
     define: { "process.env.WS_NO_BUFFER_UTIL": '"1"', "process.env.WS_NO_UTF_8_VALIDATE": '"1"' },
-    plugins: [embedDefaultMap, embedPage, leftOut, sqliteAddon]
+    plugins: [embedDefaultMap, embedPage, embedHostMaps, leftOut, sqliteAddon]
   })
 }
 

@@ -70,6 +70,22 @@ describe("the single executable, run where there is no node_modules", () => {
     }
   })
 
+  it("hosts games on its built-in maps and serves the lobby, the game pages and the API from inside the executable", async () => {
+    const alone = mkdtempSync(join(tmpdir(), "nuggets-host-alone-"))
+    const host = Program.start([nuggets, "host", "--open", "3", "--web", "127.0.0.1:0", "--host", "127.0.0.1", "--data", "data"], { cwd: alone })
+    try {
+      const lobby = (await host.line(/^Lobby: http:\/\/\S+$/)).slice("Lobby: ".length)
+      const games = (await (await fetch(new URL("/api/games", lobby))).json()) as { games: Array<{ map: string; page: string }> }
+      expect(games.games.map((game) => game.map).sort()).toEqual(["hole", "main", "small"])
+      expect(await (await fetch(lobby)).text()).toContain('id="new-game"')
+      expect(await (await fetch(new URL(games.games[0]!.page, lobby))).text()).toContain('id="grid"')
+    } finally {
+      host.child.kill("SIGTERM")
+      expect(await host.exitCode()).toBe(0)
+      rmSync(alone, { recursive: true, force: true })
+    }
+  })
+
   it("keeps an archive with SQLite alone in an empty folder: the addon comes out of the executable and leaves no file behind", async () => {
     const alone = mkdtempSync(join(tmpdir(), "nuggets-alone-"))
     try {

@@ -40,6 +40,7 @@ const gameAt = (i: number) => {
     durationMs: 300_000,
     moves: 2000,
     end: i % 50 === 0 ? "shut down" : "game over",
+    failure: undefined,
     standings: players.map((each) => ({ ...each, rank: 1 + players.filter((other) => other.purse > each.purse).length }))
   }
   return { id: `g${String(i).padStart(6, "0")}`, mapName: maps[i % maps.length]!, facts }

@@ -3,7 +3,7 @@ import { standings as standingsOfState } from "../core/state.js"
 import type { Variant } from "../core/rules.js"
 import type { Dialect } from "../protocol/dialect.js"
 import { parseStandings, byPlace } from "../protocol/summary.js"
-import { isMessage, parseRecording, type Recording } from "../recording/format.js"
+import { type Ending, isMessage, parseRecording, type Recording } from "../recording/format.js"
 import { replayRecording } from "../recording/replay.js"
 import { UnreadableRecording } from "./errors.js"
 import type { Standing } from "./model.js"
@@ -23,7 +23,9 @@ export interface RecordingFacts {
   readonly durationMs: number
   readonly moves: number
   /** How the recording ends; undefined when it stops before the end (its host died). */
-  readonly end: "game over" | "shut down" | undefined
+  readonly end: Ending | undefined
+  /** What stopped the game, when a defect did (`failed`). */
+  readonly failure: string | undefined
   readonly standings: ReadonlyArray<Standing>
 }
 
@@ -66,6 +68,7 @@ export const recordingFacts = (file: string, text: string): Effect.Effect<Record
       durationMs: last?.t ?? 0,
       moves: entries.filter(isMessage).length,
       end: end?.end,
+      failure: end?.failure,
       standings
     }
   })

@@ -13,7 +13,7 @@ export type GameId = string
  * How a game ended. `playing`: not yet (or its host died, until the next start marks it
  * `interrupted`); `game over`: every nugget collected; `shut down`: its host stopped it;
  * `interrupted`: its host died, and the recording stops where it did; `failed`: a defect
- * ended it (the host said so; its recording says `shut down`).
+ * ended it (its recording says so, or its host did).
  */
 export const outcomes = ["playing", "game over", "shut down", "interrupted", "failed"] as const
 export type Outcome = typeof outcomes[number]

@@ -103,8 +103,9 @@ export const makeOwner = (dataDir: string, sql: SqliteClient): Effect.Effect<Arc
           Effect.tapError(() => Option.isSome(row) ? removeGames(sql, [id]) : Effect.void)
         )
         const mapName = Option.isSome(row) ? row.value.map_name : yield* mapNameFor(facts.mapDigest, known)
+        // The recording says `failed` itself; `defect` is for one that could not (see `gameEnded`).
         const outcome: Outcome = defect !== undefined ? "failed" : facts.end ?? "interrupted"
-        yield* indexOnce(id, mapName, outcome, defect, facts)
+        yield* indexOnce(id, mapName, outcome, defect ?? facts.failure, facts)
         return outcome
       })
 

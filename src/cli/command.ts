@@ -63,8 +63,16 @@ const refuse = (why: string): Effect.Effect<never, ValidationError.ValidationErr
 
 /**
  * Only digits (and a decimal point where allowed): no sign, exponent or hex. A negative
- * number is out of range rather than "not a number".
+ * number is out of range rather than "not a number". Why `text` is refused, or undefined.
  */
+export const numberProblem = (label: string, text: string, min: number, max: number, decimals = false): string | undefined => {
+  const kind = decimals ? "number" : "whole number"
+  if (!(decimals ? /^-?\d+(\.\d+)?$/ : /^-?\d+$/).test(text)) return `${label} — '${text}' is not a ${kind}`
+  const value = Number(text)
+  if (value < min || value > max) return `${label} — must be ${min}..${max}, not ${text}`
+  return undefined
+}
+
 const readNumber = (
   label: string,
   text: string,
@@ -72,11 +80,8 @@ const readNumber = (
   max: number,
   decimals: boolean
 ): Effect.Effect<number, ValidationError.ValidationError> => {
-  const kind = decimals ? "number" : "whole number"
-  if (!(decimals ? /^-?\d+(\.\d+)?$/ : /^-?\d+$/).test(text)) return refuse(`${label} — '${text}' is not a ${kind}`)
-  const value = Number(text)
-  if (value < min || value > max) return refuse(`${label} — must be ${min}..${max}, not ${text}`)
-  return Effect.succeed(value)
+  const problem = numberProblem(label, text, min, max, decimals)
+  return problem === undefined ? Effect.succeed(Number(text)) : refuse(problem)
 }
 
 const valued = <A>(

@@ -5,9 +5,8 @@ import type { Variant } from "../core/rules.js"
 import { type Udp, type UdpError, udpLayer, type UdpOptions, type UdpSocket } from "../net/udp.js"
 import type { Dialect } from "../protocol/dialect.js"
 import type { RecordingError } from "../recording/writer.js"
-import { GameHost, gameHostLayer, type HostedGame } from "../server/host.js"
-import { recorderLayer } from "../server/recorder.js"
-import { udpLoopLayer } from "../server/udpLoop.js"
+import { gameStack } from "../host/stack.js"
+import type { GameHost, HostedGame } from "../server/host.js"
 import type { WebError } from "../web/error.js"
 import { webLayer, type WebOptions } from "../web/live.js"
 import { checkOutputs } from "./files.js"
@@ -23,25 +22,14 @@ export interface Hosting {
   readonly web?: WebOptions
 }
 
-/**
- * The Layers of a hosted game, built in this order: the UDP socket, the game host, what
- * watches the game (the recorder, the web page), and last the UDP loop, so that no
- * datagram is taken before everything that watches the game is listening.
- */
-export const hostingLayer = (hosting: Hosting): Layer.Layer<GameHost | UdpSocket, UdpError | RecordingError | WebError, Udp> => {
-  const { game, record, web } = hosting
-  const watchers = Layer.mergeAll(
-    record === undefined
-      ? Layer.empty
-      : recorderLayer({ path: record.path, overwrite: record.overwrite, seed: game.seed, dialect: game.dialect, map: game.map }),
-    web === undefined ? Layer.empty : webLayer(web)
-  )
-  return udpLoopLayer.pipe(
-    Layer.provideMerge(watchers),
-    Layer.provideMerge(gameHostLayer(game)),
-    Layer.provideMerge(udpLayer(hosting.udp))
-  )
-}
+/** The Layers of a hosted game (see `gameStack`): its socket, the game, its recording, its page. */
+export const hostingLayer = (hosting: Hosting): Layer.Layer<GameHost | UdpSocket, UdpError | RecordingError | WebError, Udp> =>
+  gameStack({
+    game: hosting.game,
+    socket: udpLayer(hosting.udp),
+    ...(hosting.record === undefined ? {} : { record: hosting.record }),
+    ...(hosting.web === undefined ? {} : { web: webLayer(hosting.web) })
+  })
 
 /** What a command that hosts a game was given (see `hostingOptions`), as far as hosting goes. */
 export interface HostingChoices {

@@ -5,6 +5,7 @@ import { archiveNode } from "./archive.js"
 import { botNode } from "./bot.js"
 import { checkNode } from "./check.js"
 import { group } from "./command.js"
+import { hostNode } from "./host.js"
 import { joinNode } from "./join.js"
 import { mapNode } from "./map.js"
 import { playNode } from "./play.js"
@@ -16,7 +17,7 @@ import { serveNode } from "./serve.js"
 export const nuggets = group(
   "nuggets",
   "Nuggets: a multiplayer exploration game over UDP. Try 'nuggets play'.",
-  [playNode, serveNode, joinNode, botNode, replayNode, mapNode, archiveNode, proxyNode, checkNode]
+  [playNode, serveNode, hostNode, joinNode, botNode, replayNode, mapNode, archiveNode, proxyNode, checkNode]
 )
 
 /** Help's width: the terminal's, or 80 when it is not shown on one. */

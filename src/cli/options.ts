@@ -1,6 +1,5 @@
 import { Duration, Effect, Option } from "effect"
-import { rules2021, type Rules, rules2019, type Variant, variants } from "../core/rules.js"
-import type { Dialect } from "../protocol/dialect.js"
+import { type Variant, variants } from "../core/rules.js"
 import { parseWebAddress, parseWebName } from "../web/address.js"
 import type { Listening, ListenOptions } from "../web/listen.js"
 import {
@@ -47,11 +46,8 @@ export const variantOption = choice(
   "classic (the spec's), or steal: moving onto a player also takes 10% of its purse"
 ).pipe(withDefault<Variant>("classic"))
 
-/** The rules a server plays by: the dialect's preset, with the chosen variant. */
-export const rulesFor = (dialect: Dialect, variant: Variant): Rules => ({
-  ...(dialect === "2019" ? rules2019 : rules2021),
-  variant
-})
+/** The rules a server plays by (one home: `host/stack.ts`, where every game is composed). */
+export { rulesFor } from "../host/stack.js"
 
 export const recordOption = text(
   "record",
@@ -111,6 +107,9 @@ export const idleTimeoutOption = duration(
   "a player silent this long is counted as having quit, so that a client that died frees its letter: " +
     "minutes, or 90s, 2h, ..."
 ).pipe(withDefault(defaultIdleTimeout, "10 (minutes)"))
+
+/** `--compat cs50-2021`: the later CS50 form of the protocol, said in the words of the command that takes it. */
+export const compatOption = (help: string) => choice("compat", "cs50-2021", ["cs50-2021"] as const, help).pipe(optional())
 
 export const noColorOption = flag("no-color", "no colours (as when NO_COLOR is set or the output is not a terminal)")
 

@@ -88,6 +88,8 @@ export const replayNode = command(
           ? "and the summary match"
           : result.ended === "shut down"
           ? "and the summary match (the server was stopped before the end)"
+          : result.ended === "failed"
+          ? "and the summary match (a defect in the server stopped the game)"
           : "match (the recording stops before the end)"
         return yield* Console.log(`${file}: OK — ${result.moves} moves, ${result.checkpoints} checkpoints ${end}`)
       }

@@ -3,11 +3,12 @@ import { UdpSocket } from "../net/udp.js"
 import type { Dialect } from "../protocol/dialect.js"
 import { gameOver, lingerAfterGame } from "../server/udpLoop.js"
 import { LiveWeb } from "../web/live.js"
-import { choice, command, eitherOf, optional } from "./command.js"
+import { command, eitherOf } from "./command.js"
 import { checkHostingFiles, hostingLayer, hostingOf } from "./hosting.js"
 import { logging } from "./logging.js"
 import { gameSetup, logWarnings } from "./maps.js"
 import {
+  compatOption,
   hostingOptions,
   hostingRules,
   logLevelOption,
@@ -18,12 +19,6 @@ import {
   webLines
 } from "./options.js"
 
-const compatOption = choice(
-  "compat",
-  "cs50-2021",
-  ["cs50-2021"] as const,
-  "speak the later CS50 protocol: QUIT GAME OVER, ERROR, sight through room spots only"
-).pipe(optional())
 
 export const serveNode = command(
   "serve",
@@ -32,7 +27,7 @@ export const serveNode = command(
     args: { mapArg, seedArg },
     options: {
       ...hostingOptions,
-      compat: compatOption,
+      compat: compatOption("speak the later CS50 protocol: QUIT GAME OVER, ERROR, sight through room spots only"),
       log: logOption("instead of stderr"),
       logLevel: logLevelOption
     },

@@ -62,8 +62,19 @@ export type Message = typeof Message.Type
 export const Checkpoint = Schema.Struct({ t: Schema.Number, moves: Schema.Number, digest: Schema.String })
 export type Checkpoint = typeof Checkpoint.Type
 
-/** How the game ended, and its summary. */
-export const End = Schema.Struct({ t: Schema.Number, end: Schema.Literal("game over", "shut down"), summary: Schema.String })
+/**
+ * How the game ended, and its summary: `game over` (every nugget collected), `shut down`
+ * (its server stopped it), or `failed` (a defect in its server stopped it: `failure` says
+ * which; the game as it stood then is still the game recorded).
+ */
+export const endings = ["game over", "shut down", "failed"] as const
+export type Ending = typeof endings[number]
+export const End = Schema.Struct({
+  t: Schema.Number,
+  end: Schema.Literal(...endings),
+  summary: Schema.String,
+  failure: Schema.optional(Schema.String)
+})
 export type End = typeof End.Type
 
 export const Entry = Schema.Union(Message, Checkpoint, End)

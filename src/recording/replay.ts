@@ -5,7 +5,7 @@ import { parseMap } from "../core/map.js"
 import { refusalText, summaryText } from "../protocol/dialect.js"
 import { decodeClientMessage } from "../protocol/messages.js"
 import { version } from "../version.js"
-import { type Entry, isCheckpoint, isMessage, type Recording, stateDigest } from "./format.js"
+import { type Ending, type Entry, isCheckpoint, isMessage, type Recording, stateDigest } from "./format.js"
 
 /** Where a replay left the recorded game: the first difference, in words. */
 export class ReplayMismatch extends Data.TaggedError("ReplayMismatch")<{ readonly message: string }> {}
@@ -24,7 +24,7 @@ export interface ReplayResult {
   readonly moves: number
   readonly checkpoints: number
   /** How the recorded game ended (its summary matched), or undefined when the recording stops before that. */
-  readonly ended: "game over" | "shut down" | undefined
+  readonly ended: Ending | undefined
 }
 
 /** The recording's own client number, as the core names clients in a replay. */

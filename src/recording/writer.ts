@@ -87,6 +87,8 @@ export interface RecordedGame {
   readonly state: () => GameState
   /** The summary of the game as it stands (or as it ended). */
   readonly summary: () => string
+  /** The defect that stopped the game, in words, if one did: the recording then ends `failed`. */
+  readonly failure?: () => string | undefined
 }
 
 /** A checkpoint after this many messages: a desync is caught within that many moves. */
@@ -145,10 +147,15 @@ export const recordGame = (host: RecordedGame, options: RecordingOptions): Effec
       Effect.sync(() => {
         stop()
         if (ended) return flush()
-        // Stopped before the end (SIGINT, SIGTERM): the game so far, checked and summed up.
+        // Stopped before the end (SIGINT, SIGTERM, a defect): the game so far, checked and summed up.
         const state = host.state()
+        const failure = host.failure?.()
         write({ t: elapsed(), moves, digest: stateDigest(state) })
-        write({ t: elapsed(), end: "shut down", summary: host.summary() })
+        write(
+          failure === undefined
+            ? { t: elapsed(), end: "shut down", summary: host.summary() }
+            : { t: elapsed(), end: "failed", summary: host.summary(), failure }
+        )
       }).pipe(Effect.ensuring(Effect.sync(flush)))
     )
   })

@@ -1,6 +1,6 @@
 /**
  * The game host: the one owner of a game's state and of every client's peer. Longer than
- * most files (about 360 lines) because `makeGameHost` is one closure over that state (the
+ * most files (about 380 lines) because `makeGameHost` is one closure over that state (the
  * peers, the key limit, last words, who was heard); its parts with a life of their own live
  * beside it (keyLimit.ts, lastWords.ts, silence.ts, views.ts).
  */
@@ -56,6 +56,13 @@ export interface HostOptions {
   readonly idleTimeout?: Duration.DurationInput
   /** How many log lines each source of datagrams may cause. */
   readonly logLimits?: LogLimits
+  /**
+   * What a defect (a bug) in handling a message does. `log` (`serve`, `play`): it is
+   * logged, the message is lost and the game goes on, as one bad message must not end it
+   * for everyone. `end` (a game of `nuggets host`, beside others): the game takes no more
+   * messages, and `failed` says why, for its owner to end it (see `failure`).
+   */
+  readonly defects?: "log" | "end"
 }
 
 export interface GameResult {
@@ -92,6 +99,10 @@ export interface GameHost {
   readonly finished: Effect.Effect<GameResult>
   /** Succeeds once every repeat of the last words (GAMEOVER, QUIT) has been sent. */
   readonly lastWordsSent: Effect.Effect<void>
+  /** With `defects: "end"`: succeeds, with the defect in words, once one has stopped the game; never otherwise. */
+  readonly failed: Effect.Effect<string>
+  /** The defect that stopped the game, in words, if one did. */
+  readonly failure: () => string | undefined
 }
 
 export const GameHost = Context.GenericTag<GameHost>("nuggets/GameHost")
@@ -112,6 +123,10 @@ const isLastWord = ({ notice }: Envelope) =>
 
 const quitKey: Request = { _tag: "Key", key: "Q" }
 
+/** A defect in words, for the log and the recording: its message, one line. */
+const defectWords = (defect: unknown): string =>
+  (defect instanceof Error ? `${defect.name}: ${defect.message}` : String(defect)).split("\n")[0]!.slice(0, 500)
+
 /**
  * The game as the server runs it: messages from any peer are decoded, handed to the core,
  * and the core's notices sent out, each DISPLAY from the viewer's patched buffer. The game
@@ -128,6 +143,9 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, neve
     const peers = new Map<ClientId, Peer>()
     const listeners = new Set<(handled: Handled) => void>()
     const finished = yield* Deferred.make<GameResult>()
+    const failed = yield* Deferred.make<string>()
+    /** The defect that stopped the game (`defects: "end"`): no message is taken after it. */
+    let failure: string | undefined
     const lastWords = yield* makeLastWords({
       copies: lastWordsCopies,
       spacing: options.lastWordsSpacing ?? defaultLastWordsSpacing
@@ -274,6 +292,11 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, neve
       try {
         return handle(peer, data, admitted)
       } catch (defect) {
+        if (options.defects === "end") {
+          failure ??= defectWords(defect)
+          Deferred.unsafeDone(failed, Exit.succeed(failure))
+          return undefined
+        }
         // A bug in handling one message must not end the game for everyone.
         return Effect.logError(`${peer.id}: internal error while handling a message`, defect)
       }
@@ -301,6 +324,7 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, neve
     )
 
     const receive = (peer: Peer, data: Uint8Array): Effect.Effect<void> | undefined => {
+      if (failure !== undefined) return undefined
       silence?.heard(peer.id)
       // After the end, a client of this game that asks anything learns how it ended.
       if (state.over) {
@@ -335,7 +359,9 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, neve
         return Effect.logInfo("the game was ended early: everyone got the standings").pipe(Effect.zipRight(lastWords.allSaid))
       }),
       finished: Deferred.await(finished),
-      lastWordsSent: lastWords.allSaid
+      lastWordsSent: lastWords.allSaid,
+      failed: Deferred.await(failed),
+      failure: () => failure
     }
   })
 

@@ -1,6 +1,7 @@
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, FiberSet, type Scope } from "effect"
 import { causeWords, errnoOf } from "../net/errno.js"
@@ -23,6 +24,18 @@ export interface ListenOptions extends WebAddress {
   readonly names?: ReadonlyArray<string>
 }
 
+/** How the server words its own refusals (no such route, a name it does not answer to, a path with `..`). */
+export type Refuse = (status: number, text: string, request: HttpServerRequest.HttpServerRequest) => HttpServerResponse.HttpServerResponse
+
+/** A line of text, as every refusal of the game's page is. */
+const plainRefusal: Refuse = (status, text) => refusal(status, text)
+
+/** A path with a `..` segment, as sent or percent-encoded: no route has one, and none is served. */
+export const climbsUp = (url: string): boolean => {
+  const path = url.split("?")[0]!
+  return /(^|\/|\\|%2f|%5c)(\.|%2e){2}(\/|\\|%2f|%5c|$)/i.test(path)
+}
+
 /** A request with no body needs no more than this to arrive: a slow sender is cut off. */
 const requestTimeoutMs = 10_000
 /**
@@ -39,8 +52,6 @@ const listenFailure = (address: WebAddress, cause: unknown): WebError => {
   return new WebError({ reason, cause, message: `${address.host}:${address.port} — cannot serve the web page: ${causeWords(cause)}` })
 }
 
-const notFound = refusal(404, "Not found.")
-const misdirected = refusal(421, "This server does not answer to that name.")
 
 /**
  * Serves `router` over HTTP on `address` for as long as the scope lasts. Every request's
@@ -50,7 +61,13 @@ const misdirected = refusal(421, "This server does not answer to that name.")
  */
 export const listen = <E>(
   router: HttpRouter.HttpRouter<E, never>,
-  options: ListenOptions
+  options: ListenOptions,
+  refusals: {
+    /** How its refusals are worded (a line of text unless said). */
+    readonly refuse?: Refuse
+    /** A path with `..` in it is refused (400) before any route: for a server whose routes take names from the path. */
+    readonly climbing?: boolean
+  } = {}
 ): Effect.Effect<Listening, WebError, Scope.Scope> =>
   Effect.gen(function*() {
     const node = new GatedServer({ requestTimeout: requestTimeoutMs, headersTimeout: requestTimeoutMs, maxHeaderSize: 8192 })
@@ -73,14 +90,17 @@ export const listen = <E>(
     node.on("error", (error) => run(warn("server", `web: the web server: ${error.message}`)))
 
     const names = new Set([...machineNames(), ...(options.names ?? [])])
-    const routes = Effect.catchTag(router, "RouteNotFound", () => Effect.succeed(notFound))
+    const refuse = refusals.refuse ?? plainRefusal
     const app = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
       const named = request.headers["host"]
-      if (hostAllowed(named, names)) return routes
-      return warn(
-        "host",
-        `web: refused a request for ${JSON.stringify(named?.slice(0, 100))}; serve that name with --web-name NAME`
-      ).pipe(Effect.as(misdirected))
+      if (!hostAllowed(named, names)) {
+        return warn(
+          "host",
+          `web: refused a request for ${JSON.stringify(named?.slice(0, 100))}; serve that name with --web-name NAME`
+        ).pipe(Effect.as(refuse(421, "This server does not answer to that name.", request)))
+      }
+      if (refusals.climbing === true && climbsUp(request.url)) return Effect.succeed(refuse(400, "A path with .. in it is never served.", request))
+      return Effect.catchTag(router, "RouteNotFound", () => Effect.succeed(refuse(404, "Not found.", request)))
     })
     yield* HttpServer.serveEffect(app, untilConnectionCloses).pipe(Effect.provideService(HttpServer.HttpServer, server))
     // Runs before the server's own close, which would otherwise wait for every open stream.

@@ -2,7 +2,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
 import { safeHeaders } from "./headers.js"
-import { pageAssets } from "./pageAssets.js"
+import { type PageAssets, pageAssets } from "./pageAssets.js"
 
 /**
  * The one page, live or replay: everything it needs is in it, so it works with no
@@ -20,6 +20,7 @@ const pageHtml = (pageStyle: string, pageScript: string) => `<!doctype html>
 <body data-mode="connecting">
 <header>
   <h1>Nuggets</h1>
+  <a id="lobby" href="/" hidden>all games</a>
   <span id="left"></span>
   <span id="watchers"></span>
   <span id="conn" role="status"></span>
@@ -59,7 +60,7 @@ const pageHtml = (pageStyle: string, pageScript: string) => `<!doctype html>
 const sha256 = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`
 
 /** Only this page's own script and style run, and it talks to this server only. */
-const contentSecurityPolicy = (pageStyle: string, pageScript: string) => [
+export const contentSecurityPolicy = (pageStyle: string, pageScript: string) => [
   "default-src 'none'",
   `script-src ${sha256(pageScript)}`,
   `style-src ${sha256(pageStyle)}`,
@@ -70,17 +71,23 @@ const contentSecurityPolicy = (pageStyle: string, pageScript: string) => [
   "frame-ancestors 'none'"
 ].join("; ")
 
-/** The page's reply, made the first time it is asked for. */
-let page: HttpServerResponse.HttpServerResponse | undefined
-const makePage = () => {
-  const { script, style } = pageAssets()
+/**
+ * A page whose script and style are inline (it needs nothing else), allowed to run by
+ * their digests and nothing else: `html` puts them in their places.
+ */
+export const inlinePage = (assets: PageAssets, html: (style: string, script: string) => string) => {
+  const { script, style } = assets
   // Inline, a `</script` in one of the script's strings would end it early.
   const inline = script.replace(/<\/(script)/gi, "<\\/$1")
-  return HttpServerResponse.uint8Array(new TextEncoder().encode(pageHtml(style, inline)), {
+  return HttpServerResponse.uint8Array(new TextEncoder().encode(html(style, inline)), {
     contentType: "text/html; charset=utf-8",
     headers: { ...safeHeaders, "content-security-policy": contentSecurityPolicy(style, inline) }
   })
 }
 
-/** `/`: the page. */
+/** The page's reply, made the first time it is asked for. */
+let page: HttpServerResponse.HttpServerResponse | undefined
+const makePage = () => inlinePage(pageAssets(), pageHtml)
+
+/** The page: at `/` (`serve --web`), or at a game's own path in a lobby (its feed and socket beside it). */
 export const pageRoute = Effect.sync(() => page ??= makePage())

@@ -66,12 +66,44 @@ const handshakeProblem = (headers: Readonly<Record<string, string | undefined>>)
  * game goes back as one WebSocket message (DISPLAY as binary, the rest as text). Closing
  * the socket quits its player. Everything a connection holds (its place among the
  * connections, its peer in the game, its sender, its listener) is a resource of its
- * request's scope, given back however the connection ends.
+ * request's scope, given back however the connection ends; and the end of this scope (the
+ * game's) ends every connection still open.
  */
-export const playRoute = (
+export const playerSockets = (
   host: GameHost,
   options: PlayerSocketOptions
-): Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest | Scope.Scope> => {
+): Effect.Effect<{ readonly route: PlayRoute }, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    /** The connections open now, each with its raw socket: cut when the game's scope ends. */
+    const open = new Set<NetSocket>()
+    let closed = false
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() => {
+        closed = true
+        for (const raw of open) raw.destroy()
+      })
+    )
+    const route = playRoute(host, options, {
+      opened: (raw) => {
+        if (closed) return false
+        open.add(raw)
+        return true
+      },
+      closed: (raw) => void open.delete(raw)
+    })
+    return { route }
+  })
+
+type PlayRoute = Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest | Scope.Scope>
+
+/** Where the connections of one game's route are kept (see `playerSockets`). */
+interface Connections {
+  /** A connection is to be upgraded; false if the game is gone. */
+  readonly opened: (raw: NetSocket) => boolean
+  readonly closed: (raw: NetSocket) => void
+}
+
+const playRoute = (host: GameHost, options: PlayerSocketOptions, connected: Connections): PlayRoute => {
   let connections = 0
   let made = 0
   const place = Effect.acquireRelease(Effect.sync(() => connections++), () => Effect.sync(() => connections--))
@@ -88,6 +120,8 @@ export const playRoute = (
     // The library drops a socket already half closed without a word, and the platform would wait on it for good.
     if (!raw.readable || !raw.writable) return refusal(400, "The connection closed before the WebSocket opened.")
     yield* place
+    const kept = yield* Effect.acquireRelease(Effect.sync(() => connected.opened(raw)), () => Effect.sync(() => connected.closed(raw)))
+    if (!kept) return refusal(410, "This game is over.")
 
     const socket = yield* request.upgrade.pipe(Effect.orDie)
     const write = yield* socket.writer

@@ -1,10 +1,13 @@
 /**
- * What the hostile-client tests share: `nuggets serve --web` as a real process, raw TCP
- * clients that send what a browser never would, and the checks every attack must pass
- * (the process lives, a UDP player still gets its DISPLAY, a fresh page still watches and
- * plays, and the process's memory comes back).
+ * What the hostile-client tests share: a game's web side as a real process (`nuggets serve
+ * --web`, or a game of `nuggets host` under its lobby), raw TCP clients that send what a
+ * browser never would, and the checks every attack must pass (the process lives, a UDP
+ * player still gets its DISPLAY, a fresh page still watches and plays, and the process's
+ * memory comes back).
  */
-import { readFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { connect, type Socket } from "node:net"
 import { nuggetsCommand, Program } from "../cli/process.js"
 import { TestClient } from "../server/harness.js"
@@ -17,8 +20,12 @@ export interface ServedGame {
   readonly program: Program
   /** The game's UDP port. */
   readonly port: number
-  /** The page's address as printed. */
+  /** The game page's address: as printed by `serve`, or the game's under the lobby. */
   readonly url: string
+  /** The path of the game's page, its feed and its socket beside it: `/`, or `/games/ID/`. */
+  readonly base: string
+  /** More paths the server answers (the lobby's), attacked as the game's are. */
+  readonly morePaths: ReadonlyArray<string>
   readonly pid: number
   /** Resident memory once the game was up and served once. */
   readonly startRssMB: number
@@ -44,8 +51,42 @@ export const serveWeb = async (webArgs: ReadonlyArray<string> = ["--web", "127.0
   try {
     const port = Number(/\d+$/.exec(await program.line(/^Ready to play, waiting at port \d+$/))![0])
     const url = /http:\/\/\S+/.exec(await program.line(/^Watch and play in a browser: http:\/\/\S+/))![0]
-    const game = { program, port, url, pid: program.child.pid!, startRssMB: 0, stop }
+    const game = { program, port, url, base: "/", morePaths: [], pid: program.child.pid!, startRssMB: 0, stop }
     // Warmed up the way the checks will use it, so that the first figure is not the lowest it can be.
+    await stillServing(game, { rss: false })
+    return { ...game, startRssMB: rssMB(game.pid) }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}
+
+/**
+ * `nuggets host --web ...` as its own process, keeping one game open, attacked through
+ * that game's page under the lobby (`/games/ID/`) and the lobby's own routes.
+ */
+export const hostWeb = async (webArgs: ReadonlyArray<string> = ["--web", "127.0.0.1:0"]): Promise<ServedGame> => {
+  const data = mkdtempSync(join(tmpdir(), "nuggets-hostile-"))
+  const program = Program.start([...(await nuggetsCommand()), "host", "--open", "1", "--host", "127.0.0.1", "--data", data, ...webArgs])
+  const stop = async () => {
+    program.child.kill("SIGKILL")
+    await program.exited
+    rmSync(data, { recursive: true, force: true })
+  }
+  try {
+    const lobby = /http:\/\/\S+/.exec(await program.line(/^Lobby: http:\/\/\S+/))![0]
+    const { games } = await (await fetch(new URL("/api/games", lobby))).json() as { games: Array<{ port: number; page: string }> }
+    const { page, port } = games[0]!
+    const game = {
+      program,
+      port,
+      url: new URL(page, lobby).href,
+      base: page,
+      morePaths: ["/events", "/api/games", "/archive"],
+      pid: program.child.pid!,
+      startRssMB: 0,
+      stop
+    }
     await stillServing(game, { rss: false })
     return { ...game, startRssMB: rssMB(game.pid) }
   } catch (error) {
@@ -223,7 +264,7 @@ export const maskedTextFrame = (text: string): Buffer => {
 export const rawWebSocket = async (url: string, first: string, until: RegExp): Promise<{ socket: Socket; text: string }> => {
   const socket = await connectTo(url)
   const answered = readUntil(socket, /\r\n\r\n/)
-  socket.write(requestText("/play", {
+  socket.write(requestText(new URL("play", url).pathname, {
     host: hostOf(url),
     connection: "Upgrade",
     upgrade: "websocket",

@@ -1,7 +1,7 @@
 /**
- * The page's script, live or replay. Watching: `/watch` (Server-Sent Events, see
- * `feed.ts`) sends the map once, then snapshots: who stands where, the piles left, the
- * roster, the watchers, the end. Playing: a WebSocket to `/play` (see `player.ts`), and the
+ * The page's script, live or replay. Watching: `watch` beside the page (Server-Sent Events,
+ * see `feed.ts`) sends the map once, then snapshots: who stands where, the piles left, the
+ * roster, the watchers, the end. Playing: a WebSocket to `play` (see `player.ts`), and the
  * page shows the player's own view and status line. A replay sends every move at once and
  * the page plays them with its own controls (see `playback.ts`).
  *
@@ -72,7 +72,8 @@ const showSnapshot = (snapshot: Snapshot) => {
 }
 
 // ---- Watching ----
-const source = new EventSource("/watch")
+// Relative: the page may live under a path of its own (`/games/ID/` in a lobby), its feed beside it.
+const source = new EventSource("watch")
 source.addEventListener(FeedEvent.hello, (event) => {
   const hello = JSON.parse((event as MessageEvent<string>).data) as Hello
   map = hello
@@ -167,5 +168,8 @@ document.addEventListener("keydown", (event) => {
   noteLine.textContent = ""
   player.key(key)
 })
+
+// Served under a lobby (`nuggets host`), the page links back to it.
+byId("lobby").hidden = location.pathname === "/"
 
 setMode("connecting")

@@ -3,7 +3,7 @@ import { encodeClientMessage } from "../../protocol/messages.js"
 import { type GameReport, newReport, readDatagram, type SessionEnd } from "../../protocol/reader.js"
 
 /**
- * The page's player: a WebSocket to `/play` carrying the protocol's own messages (PLAY,
+ * The page's player: a WebSocket to `play` beside the page carrying the protocol's own messages (PLAY,
  * KEY out; OK, GRID, GOLD, DISPLAY, QUIT, GAMEOVER, NO in), read by the same reader as the
  * terminal client and the bots, and sent as the terminal client sends them (the name cut
  * as the spec asks).
@@ -37,7 +37,9 @@ export class PlayerSession {
   private over = false
 
   constructor(name: string, private readonly events: PlayerEvents) {
-    const socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/play`)
+    const url = new URL("play", location.href)
+    url.protocol = location.protocol === "https:" ? "wss:" : "ws:"
+    const socket = new WebSocket(url.href)
     socket.binaryType = "arraybuffer"
     socket.onopen = () => socket.send(encodeClientMessage(joinMessage({ _tag: "Player", name })))
     socket.onmessage = (event: MessageEvent<string | ArrayBuffer>) =>

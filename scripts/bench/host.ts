@@ -1,0 +1,288 @@
+/**
+ * `nuggets host` under the load it is made for: 100 games at once, 4 players in each at a
+ * person's pace (a key every 250 to 750 ms, 2 a second on average: about 800 keys a second
+ * in all), against a lone game (`nuggets serve --record`, as every hosted game is recorded)
+ * with its 4 players at the same pace. Each player's latency is from its KEY to the next
+ * DISPLAY it gets (every move key is answered with one; a DISPLAY caused by another's move
+ * in between cuts a sample short, alike for both); the server's CPU per key over all
+ * keys, timers included; the host's resident memory, and what a game adds to it (100
+ * games against 1). The lone game and the host are measured in alternating blocks.
+ * `node --import tsx scripts/bench/host.ts [--quick] [--games N]` prints the figures.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { Client, pickKey, seededRandom } from "./load.js"
+import { cpuMicros, peakRssMB, root, startProcess } from "./process.js"
+import { bundleNuggets, type Nuggets, serverSeed } from "./server.js"
+import { round, summarize } from "./stats.js"
+
+/** Resident memory now (VmRSS), MB. */
+const rssMB = (pid: number) => Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN) / 1024
+
+const commandOf = (nuggets: Nuggets): { program: string; args: ReadonlyArray<string> } =>
+  "binary" in nuggets
+    ? { program: nuggets.binary, args: [] }
+    : { program: process.execPath, args: "bundle" in nuggets ? [nuggets.bundle] : ["--import", "tsx", "src/main.ts"] }
+
+interface HostProcess {
+  readonly pid: number
+  readonly ports: ReadonlyArray<number>
+  readonly stop: () => Promise<void>
+}
+
+/** `nuggets host --open N` on loopback with only main.txt to play: its N games' ports. */
+const startHost = async (nuggets: Nuggets, games: number, dir: string): Promise<HostProcess> => {
+  const maps = join(dir, `maps-${games}`)
+  mkdirSync(maps, { recursive: true })
+  copyFileSync(join(root, "maps/main.txt"), join(maps, "main.txt"))
+  const { args, program } = commandOf(nuggets)
+  const child: ChildProcess = spawn(program, [
+    ...args,
+    "host",
+    "--open", String(games),
+    "--max-games", String(games),
+    "--maps", maps,
+    "--data", join(dir, `data-${games}`),
+    "--web", "127.0.0.1:0",
+    "--host", "127.0.0.1",
+    "--log-level", "warning"
+  ], { cwd: root, stdio: ["ignore", "pipe", "pipe"] })
+  let stderr = ""
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-10_000)))
+  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve))
+  const lobby = await new Promise<string>((resolve, reject) => {
+    let stdout = ""
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk
+      const found = /^Lobby: (http:\S+)$/m.exec(stdout)
+      if (found) resolve(found[1]!)
+    })
+    void exited.then((code) => reject(new Error(`nuggets host exited with ${code}\n${stderr}`)))
+  })
+  const listed = (await (await fetch(new URL("/api/games", lobby))).json()) as { games: Array<{ port: number }> }
+  return {
+    pid: child.pid!,
+    ports: listed.games.map((game) => game.port),
+    stop: async () => {
+      child.kill("SIGTERM")
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5000)
+      await exited
+      clearTimeout(timer)
+    }
+  }
+}
+
+/** A player at a person's pace: a key every 250 to 750 ms; the time from each key to the DISPLAY that answers it. */
+class PacedPlayer {
+  private sentAt: number | undefined
+  private timer: ReturnType<typeof setTimeout> | undefined
+  keys = 0
+  readonly samples: Array<number> = []
+  measuring = false
+
+  constructor(readonly client: Client, private readonly random: (bound: number) => number) {
+    client.onDisplay = () => {
+      if (this.sentAt === undefined) return
+      if (this.measuring) this.samples.push((performance.now() - this.sentAt) * 1000)
+      this.sentAt = undefined
+    }
+  }
+
+  start(): void {
+    this.sentAt = undefined
+    const next = () => {
+      this.timer = setTimeout(() => {
+        this.sentAt = performance.now()
+        if (this.measuring) this.keys++
+        this.client.send(`KEY ${pickKey(this.client, this.random)}`)
+        next()
+      }, 250 + this.random(500))
+    }
+    next()
+  }
+
+  stop(): void {
+    clearTimeout(this.timer)
+  }
+}
+
+/** `players` players on each port, joined one game at a time. */
+const joinAll = async (ports: ReadonlyArray<number>, players: number): Promise<Array<Client>> => {
+  const clients: Array<Client> = []
+  for (const port of ports) {
+    await Promise.all(Array.from({ length: players }, async (_, i) => {
+      const client = await Client.open(port)
+      clients.push(client)
+      const displayed = new Promise<void>((resolve) => (client.onDisplay = () => resolve()))
+      client.send(`PLAY bench-${i + 1}`)
+      await displayed
+    }))
+  }
+  return clients
+}
+
+export interface PaceFigures {
+  readonly games: number
+  readonly players: number
+  readonly keys: number
+  readonly keysPerSecond: number
+  readonly latencyMedianMicros: number
+  readonly latencyP99Micros: number
+  readonly cpuMicrosPerKey: number
+  readonly rssMB: number
+  readonly peakRssMB: number
+}
+
+/** A server under its players' load: measured a block at a time, its players idle between. */
+class Paced {
+  readonly players: ReadonlyArray<PacedPlayer>
+  private cpu = 0
+  private seconds = 0
+
+  constructor(readonly pid: number, clients: ReadonlyArray<Client>, readonly games: number) {
+    const random = seededRandom(serverSeed)
+    this.players = clients.map((client) => new PacedPlayer(client, random))
+  }
+
+  /** `seconds` of keys; measured unless it is a warm-up (after a second of keys, so that every player is at its pace). */
+  async block(seconds: number, measured: boolean): Promise<void> {
+    for (const player of this.players) player.start()
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    for (const player of this.players) player.measuring = measured
+    const cpuBefore = cpuMicros(this.pid).micros
+    const started = performance.now()
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000))
+    for (const player of this.players) {
+      player.stop()
+      player.measuring = false
+    }
+    if (!measured) return
+    this.cpu += cpuMicros(this.pid).micros - cpuBefore
+    this.seconds += (performance.now() - started) / 1000
+  }
+
+  figures(): PaceFigures {
+    const keys = this.players.reduce((sum, player) => sum + player.keys, 0)
+    const latency = summarize(this.players.flatMap((player) => player.samples))
+    return {
+      games: this.games,
+      players: this.players.length,
+      keys,
+      keysPerSecond: round(keys / this.seconds),
+      latencyMedianMicros: round(latency.median),
+      latencyP99Micros: round(latency.p99),
+      cpuMicrosPerKey: round(this.cpu / keys),
+      rssMB: round(rssMB(this.pid)),
+      peakRssMB: round(peakRssMB(this.pid))
+    }
+  }
+}
+
+export interface HostFigures {
+  readonly lone: PaceFigures
+  readonly hostOfOne: PaceFigures
+  readonly host: PaceFigures
+  /** What each game beyond the first adds to the host's resident memory, MB. */
+  readonly rssPerGameMB: number
+  readonly ratio: { readonly latencyP99: number; readonly cpuPerKey: number }
+  readonly rssTargetMB: number
+}
+
+/**
+ * The lone game and the host of `games` run side by side, measured in alternating blocks
+ * (the lone game twice as long: it takes a hundredth of the keys), so that a busy moment of
+ * the machine weighs on both alike; a host of one game first, alone, for what a game costs.
+ */
+export const benchHost = async (
+  options: { readonly nuggets?: Nuggets; readonly games?: number; readonly warmup?: number; readonly seconds?: number; readonly blocks?: number } = {}
+): Promise<HostFigures> => {
+  const { blocks = 6, games = 100, seconds = 24, warmup = 10 } = options
+  const dir = mkdtempSync(join(tmpdir(), "nuggets-bench-host-"))
+  const running: Array<{ stop: () => Promise<void> }> = []
+  const clients: Array<Client> = []
+  const joined = async (pid: number, ports: ReadonlyArray<number>) => {
+    const players = await joinAll(ports, 4)
+    clients.push(...players)
+    return new Paced(pid, players, ports.length)
+  }
+  try {
+    const nuggets = options.nuggets ?? (await bundleNuggets(dir))
+    const { args, program } = commandOf(nuggets)
+    const one = await startHost(nuggets, 1, dir)
+    running.push(one)
+    const ofOne = await joined(one.pid, one.ports)
+    await ofOne.block(warmup, false)
+    await ofOne.block(seconds / 2, true)
+    const hostOfOne = ofOne.figures()
+    await one.stop()
+
+    const loneServer = await startProcess(
+      [...args, "serve", join(root, "maps/main.txt"), String(serverSeed), "--host", "127.0.0.1", "--record", join(dir, "lone.ndjson")],
+      program
+    )
+    running.push(loneServer)
+    const many = await startHost(nuggets, games, dir)
+    running.push(many)
+    const lone = await joined(loneServer.pid, [loneServer.port])
+    const hosted = await joined(many.pid, many.ports)
+    await lone.block(warmup, false)
+    await hosted.block(warmup, false)
+    for (let block = 0; block < blocks; block++) {
+      await lone.block((2 * seconds) / blocks, true)
+      await hosted.block(seconds / blocks, true)
+    }
+    const [loneFigures, host] = [lone.figures(), hosted.figures()]
+    return {
+      lone: loneFigures,
+      hostOfOne,
+      host,
+      rssPerGameMB: round((host.rssMB - hostOfOne.rssMB) / (games - 1), 2),
+      ratio: {
+        latencyP99: round(host.latencyP99Micros / loneFigures.latencyP99Micros, 2),
+        cpuPerKey: round(host.cpuMicrosPerKey / loneFigures.cpuMicrosPerKey, 2)
+      },
+      rssTargetMB: 100 + 1.5 * games
+    }
+  } finally {
+    await Promise.all(clients.map((client) => client.close().catch(() => undefined)))
+    await Promise.all(running.map((each) => each.stop().catch(() => undefined)))
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** The figures as a table, with the targets. */
+export const hostTable = (figures: HostFigures) => {
+  const row = (pick: (each: PaceFigures) => number | string, target = "") => ({
+    "lone game (serve --record)": pick(figures.lone),
+    "host, 1 game": pick(figures.hostOfOne),
+    [`host, ${figures.host.games} games`]: pick(figures.host),
+    target
+  })
+  return {
+    "players": row((each) => each.players),
+    "keys measured": row((each) => each.keys),
+    "keys per second": row((each) => each.keysPerSecond, `about ${figures.host.games * 8}`),
+    "latency median µs": row((each) => each.latencyMedianMicros),
+    "latency p99 µs": row((each) => each.latencyP99Micros, `≤ 2x the lone game's: ${round(figures.lone.latencyP99Micros * 2)}`),
+    "CPU µs per key": row((each) => each.cpuMicrosPerKey, `≤ 1.1x the lone game's: ${round(figures.lone.cpuMicrosPerKey * 1.1)}`),
+    "RSS MB (at the end)": row((each) => each.rssMB, `≤ ${figures.rssTargetMB} (100 + 1.5 a game)`),
+    "peak RSS MB": row((each) => each.peakRssMB)
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const args = process.argv.slice(2)
+  const quick = args.includes("--quick")
+  const at = args.indexOf("--games")
+  const games = at === -1 ? 100 : Number(args[at + 1])
+  const figures = await benchHost({ games, ...(quick ? { warmup: 3, seconds: 8, blocks: 2 } : {}) })
+  console.log(`nuggets host: ${figures.host.games} games of 4 players at a person's pace, against a lone game of 4`)
+  console.table(hostTable(figures))
+  console.log(
+    `host / lone: latency p99 ${figures.ratio.latencyP99}x (target ≤ 2), CPU per key ${figures.ratio.cpuPerKey}x (target ≤ 1.1); ` +
+      `a game adds ${figures.rssPerGameMB} MB (target ≤ 1.5)`
+  )
+}

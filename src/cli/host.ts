@@ -1,0 +1,133 @@
+import { Console, Context, Effect, Either, Layer, Option } from "effect"
+import { homedir, hostname, networkInterfaces } from "node:os"
+import { isIPv6 } from "node:net"
+import { setFlagsFromString } from "node:v8"
+import { archiveLayer, archiveOwnerLayer } from "../archive/archive.js"
+import { archiveFiles, dataDirectory } from "../archive/dataDir.js"
+import type { Dialect } from "../protocol/dialect.js"
+import { Games, gamesLayer, type HostSettings } from "../host/games.js"
+import { builtInMaps, type HostMap, mapsInFolder } from "../host/maps.js"
+import { parsePortRange, type PortRange, rangeSize } from "../host/ports.js"
+import { HostWeb, hostWebLayer } from "../host/web.js"
+import { lanAddress } from "../net/lan.js"
+import { Udp } from "../net/udp.js"
+import { dataOption } from "./archive.js"
+import { command, optional, text, wholeNumber, withDefault } from "./command.js"
+import { CliError, toCliError } from "./error.js"
+import { checkOutputs } from "./files.js"
+import { logging } from "./logging.js"
+import {
+  compatOption,
+  hostOption,
+  idleTimeoutOption,
+  logLevelOption,
+  logOption,
+  variantOption,
+  webAddress,
+  webLines,
+  webNameOption
+} from "./options.js"
+
+/** Where the lobby is served unless `--web` says: this machine only, on a port people know. */
+const defaultWeb = "8080"
+/** Games at once unless `--max-games` says: what the bench holds a small machine to (about 250 MB for 100). */
+export const defaultMaxGames = 100
+
+const hostOptions = {
+  web: text("web", "[HOST:]PORT", "where the lobby is served: the games, a new game, past games, the leaderboard, the JSON API " +
+    "(HOST 127.0.0.1 unless given; 0.0.0.0 for a LAN)").pipe(withDefault(defaultWeb, "8080, on 127.0.0.1")),
+  data: dataOption,
+  ports: text("ports", "FIRST-LAST", "the UDP ports games take, one each (CS50 clients reach a game by its port)").pipe(
+    optional("free ports the system picks")
+  ),
+  maps: text("maps", "DIR", "the maps games are played on, in turn: every DIR/*.txt, named by its file").pipe(
+    optional("the built-in maps: main, small, hole")
+  ),
+  open: wholeNumber("open", "N", 0, 1000, "keep N games with free places open: when one fills up or ends, another starts").pipe(
+    withDefault(1)
+  ),
+  maxGames: wholeNumber("max-games", "N", 1, 10_000, "the most games at once; a request for one more is refused").pipe(
+    withDefault(defaultMaxGames)
+  ),
+  host: hostOption,
+  webName: webNameOption,
+  idleTimeout: idleTimeoutOption,
+  variant: variantOption,
+  compat: compatOption(
+    "games speak the later CS50 protocol unless asked otherwise (most CS50 clients do): QUIT GAME OVER, ERROR, sight through room spots only"
+  ),
+  log: logOption("instead of stderr"),
+  logLevel: logLevelOption
+}
+
+export const hostNode = command(
+  "host",
+  {
+    summary: "Host many games in one process, each on its own UDP port, with a lobby in the browser, a JSON API, " +
+      "and an archive of every game (recorded in the data directory). Stops with Ctrl-C or SIGTERM.",
+    options: hostOptions
+  },
+  (options) =>
+    Effect.gen(function*() {
+      const web = Option.getOrThrow(yield* webAddress(Option.some(options.web), options.webName))
+      const ports = yield* Option.match(options.ports, {
+        onNone: () => Effect.succeed<PortRange | undefined>(undefined),
+        onSome: (text) => Either.mapLeft(parsePortRange(text), (error) => new CliError({ message: error.message }))
+      })
+      if (ports !== undefined && rangeSize(ports) < options.maxGames) {
+        const given = Option.getOrElse(options.ports, () => "")
+        return yield* new CliError({
+          message: `--max-games — ${options.maxGames} games need as many ports; --ports ${given} has ${rangeSize(ports)}`
+        })
+      }
+      if (options.open > options.maxGames) {
+        return yield* new CliError({ message: `--open — ${options.open} games cannot stay open with --max-games ${options.maxGames}` })
+      }
+      yield* checkOutputs(Option.toArray(options.log).map((path) => ({ path, flag: "--log", append: true })), [], false)
+      const maps: ReadonlyArray<HostMap> = yield* Option.match(options.maps, {
+        onNone: () => Effect.succeed(builtInMaps()),
+        onSome: (folder) => Effect.mapError(mapsInFolder(folder), (error) => new CliError({ message: error.message }))
+      })
+      // The games' address, tried once before anything starts: a typo is one line, not a game that cannot open.
+      yield* Effect.scoped(Effect.flatMap(Udp, (udp) => udp.open({ host: options.host, family: isIPv6(options.host) ? "udp6" : "udp4" })))
+      const dataDir = dataDirectory({ flag: Option.getOrUndefined(options.data), env: process.env, home: homedir(), cwd: process.cwd() })
+      const dialect: Dialect = Option.isSome(options.compat) ? "2021" : "2019"
+      const settings: HostSettings = {
+        maps,
+        udpHost: options.host,
+        ports,
+        open: options.open,
+        maxGames: options.maxGames,
+        idleTimeout: options.idleTimeout,
+        variant: options.variant,
+        dialect,
+        joinAddress: lanAddress(options.host, networkInterfaces(), hostname())
+      }
+      const hosting = hostWebLayer(web).pipe(
+        Layer.provideMerge(gamesLayer(settings)),
+        Layer.provideMerge(archiveOwnerLayer),
+        Layer.provideMerge(archiveLayer({ dataDir, create: true }))
+      )
+      const running = Effect.gen(function*() {
+        // A host is busy: its young generation may grow as V8 would grow it (main.ts keeps a lone server's at its first size).
+        setFlagsFromString("--semi-space-growth-factor=2")
+        yield* Effect.forEach(maps.flatMap((each) => each.warnings), (warning) => Effect.logWarning(warning), { discard: true })
+        const context = yield* Layer.build(hosting)
+        const games = Context.get(context, Games)
+        const lobby = Context.get(context, HostWeb)
+        const files = archiveFiles(dataDir)
+        yield* Console.log(`Data directory: ${dataDir} (the recordings in ${files.games}, their index in ${files.database})`)
+        yield* Console.log(webLines("Lobby", lobby))
+        yield* Effect.logInfo(
+          `hosting up to ${options.maxGames} games (${options.open} kept open) on ${maps.map((each) => each.name).join(", ")}` +
+            `, UDP on ${isIPv6(options.host) ? `[${options.host}]` : options.host}` +
+            (ports === undefined ? " (free ports)" : ` ports ${ports.first}-${ports.last}`) +
+            `, ${dialect} dialect` + (options.variant === "classic" ? "" : `, ${options.variant} variant`) +
+            `, lobby at ${lobby.url}, data in ${dataDir}`
+        )
+        // Stopped (Ctrl-C, SIGTERM): every game ends as `serve` ends its game, before the lobby closes.
+        yield* Effect.never.pipe(Effect.onInterrupt(() => games.stopAll))
+      })
+      yield* Effect.scoped(running).pipe(Effect.provide(logging({ file: options.log, level: options.logLevel, screen: false })))
+    }).pipe(Effect.mapError(toCliError))
+)

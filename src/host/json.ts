@@ -1,0 +1,50 @@
+import type { ArchivedGame } from "../archive/model.js"
+import type { LiveGameJson, PastGameJson } from "../web/lobbyApi.js"
+import { hasFreePlace, type HostSettings, type RunningGame } from "./games.js"
+
+/** How the lobby tells of the games: the JSON of `web/lobbyApi.ts`, made from the host's own nouns. */
+
+export const gamePage = (id: string) => `/games/${id}/`
+export const replayPage = (id: string) => `/archive/${id}/`
+export const recordingPath = (id: string) => `/api/archive/${id}/recording`
+
+export const liveGameJson = (game: RunningGame, settings: HostSettings): LiveGameJson => {
+  const state = game.host.state()
+  return {
+    id: game.id,
+    live: true,
+    map: game.choice.map.name,
+    port: game.port,
+    variant: game.choice.variant,
+    dialect: game.choice.dialect,
+    started: new Date(game.startedMs).toISOString(),
+    players: state.players.map(({ active, letter, name, purse }) => ({ letter, name, purse, playing: active })),
+    spectator: state.spectator !== undefined,
+    nuggetsLeft: state.goldRemaining,
+    watchers: game.web.watchers(),
+    freePlaces: hasFreePlace(game.host) ? state.rules.maxPlayers - state.players.length : 0,
+    over: state.over,
+    join: `nuggets join ${settings.joinAddress} ${game.port} NAME`,
+    page: gamePage(game.id)
+  }
+}
+
+/** A past game as scripts and the page see it: where the host keeps its file is no one's business. */
+export const pastGameJson = (game: ArchivedGame): PastGameJson => ({
+  id: game.id,
+  live: false,
+  map: game.map,
+  seed: game.seed,
+  variant: game.variant,
+  dialect: game.dialect,
+  program: game.program,
+  started: game.started,
+  durationMs: game.durationMs ?? null,
+  moves: game.moves ?? null,
+  outcome: game.outcome,
+  failure: game.failure ?? null,
+  standings: game.standings,
+  winners: game.winners,
+  replay: replayPage(game.id),
+  recording: recordingPath(game.id)
+})

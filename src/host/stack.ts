@@ -1,0 +1,49 @@
+import { Layer } from "effect"
+import { type Rules, rules2019, rules2021, type Variant } from "../core/rules.js"
+import type { UdpSocket } from "../net/udp.js"
+import type { Dialect } from "../protocol/dialect.js"
+import type { RecordingError } from "../recording/writer.js"
+import { type GameHost, gameHostLayer, type HostedGame } from "../server/host.js"
+import { recorderLayer } from "../server/recorder.js"
+import { udpLoopLayer } from "../server/udpLoop.js"
+
+/** The rules a server plays by: the dialect's preset, with the chosen variant. */
+export const rulesFor = (dialect: Dialect, variant: Variant): Rules => ({
+  ...(dialect === "2019" ? rules2019 : rules2021),
+  variant
+})
+
+/** What one hosted game is made of, below what it is served by: the game, its socket, its recording, its web side. */
+export interface GameStack<S, W, E, R> {
+  readonly game: HostedGame & { readonly dialect: Dialect }
+  /** The game's UDP socket. */
+  readonly socket: Layer.Layer<UdpSocket, E, R>
+  /** The game recorded as it is played: to `path` (`overwrite`: replacing a file there). */
+  readonly record?: { readonly path: string; readonly overwrite: boolean }
+  /** The game on the web (its own page, or its routes on a lobby's server). */
+  readonly web?: Layer.Layer<W, S, GameHost>
+}
+
+/**
+ * The Layers of a hosted game, built in this order: the UDP socket, the game host, what
+ * watches the game (the recorder, the web side), and last the UDP loop, so that no
+ * datagram is taken before everything that watches the game is listening. Released in
+ * reverse: the socket last, once the last words are out. The one home of that order, for
+ * `serve` and `play` (a game a process) and for each game of `nuggets host`.
+ */
+export const gameStack = <S = never, W = never, E = never, R = never>(
+  stack: GameStack<S, W, E, R>
+): Layer.Layer<GameHost | UdpSocket | W, E | S | RecordingError, R> => {
+  const { game, record, web } = stack
+  const watchers = Layer.mergeAll(
+    record === undefined
+      ? Layer.empty
+      : recorderLayer({ path: record.path, overwrite: record.overwrite, seed: game.seed, dialect: game.dialect, map: game.map }),
+    web ?? (Layer.empty as unknown as Layer.Layer<W, S, GameHost>)
+  )
+  return udpLoopLayer.pipe(
+    Layer.provideMerge(watchers),
+    Layer.provideMerge(gameHostLayer(game)),
+    Layer.provideMerge(stack.socket)
+  )
+}

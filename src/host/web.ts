@@ -1,0 +1,89 @@
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { Context, Effect, Either, Layer, type Scope } from "effect"
+import { Archive } from "../archive/archive.js"
+import type { WebError } from "../web/error.js"
+import { refusal, safeHeaders } from "../web/headers.js"
+import { type Listening, listen, type ListenOptions, type Refuse } from "../web/listen.js"
+import { gameIdPattern } from "../web/lobbyApi.js"
+import { lobbyRoute } from "../web/lobbyRoute.js"
+import { pageRoute } from "../web/pageRoute.js"
+import { apiRoutes, jsonError } from "./api.js"
+import { Games } from "./games.js"
+import { gamePage, replayPage } from "./json.js"
+import { lobbyFeed } from "./lobbyFeed.js"
+import { replayRoutes } from "./replays.js"
+
+/**
+ * The host on the web, one server for everything: the lobby (`/`, `/archive`,
+ * `/leaderboard`, and its feed `/events`), each game being played at `/games/ID/` (today's
+ * page, its feed and its players' socket beside it), each past game replayed in that page at
+ * `/archive/ID/`, and the JSON API (`/api/...`). The same hardening as a game's own page
+ * (`listen`): the Host allow-list, one request at a time per connection, and each
+ * request's scope ending with its connection.
+ */
+
+/** The lobby's refusals: JSON under `/api/`, a line of text elsewhere. */
+const refuse: Refuse = (status, text, request) =>
+  request.url.startsWith("/api/") ? jsonError(status, text.replace(/\.$/, "").toLowerCase()) : refusal(status, text)
+
+const redirect = (to: string, status: 302 | 308) => HttpServerResponse.redirect(to, { status, headers: safeHeaders })
+
+const pathOf = (request: HttpServerRequest.HttpServerRequest) => request.url.split("?")[0]!
+
+export const startHostWeb = (options: ListenOptions): Effect.Effect<Listening, WebError, Scope.Scope | Games | Archive> =>
+  Effect.gen(function*() {
+    const games = yield* Games
+    const archive = yield* Archive
+    const feed = yield* lobbyFeed(games)
+    const replays = replayRoutes(archive)
+    const idParam = Effect.map(HttpRouter.params, (params) => params["id"] ?? "")
+
+    /** A live game's page, its feed or its socket; a game that is over goes to its replay. */
+    const live = (pick: "page" | "watch" | "play") =>
+      Effect.gen(function*() {
+        const id = yield* idParam
+        const request = yield* HttpServerRequest.HttpServerRequest
+        if (!gameIdPattern.test(id)) return refusal(404, "No such game.")
+        const game = games.find(id)
+        if (pick === "page" && !pathOf(request).endsWith("/")) return redirect(gamePage(id), 308)
+        if (game === undefined) {
+          if (pick !== "page") return refusal(404, "This game is not being played: it is over, or never was.")
+          const past = yield* Effect.either(archive.game(id))
+          return Either.isRight(past) ? redirect(replayPage(id), 302) : refusal(404, "No such game.")
+        }
+        return yield* (pick === "page" ? pageRoute : pick === "watch" ? game.web.watch : game.web.play)
+      })
+
+    const replay = Effect.gen(function*() {
+      const id = yield* idParam
+      const request = yield* HttpServerRequest.HttpServerRequest
+      if (!gameIdPattern.test(id)) return refusal(404, "No such game.")
+      if (!pathOf(request).endsWith("/")) return redirect(replayPage(id), 308)
+      return yield* pageRoute
+    })
+
+    const router = HttpRouter.empty.pipe(
+      HttpRouter.get("/", lobbyRoute),
+      HttpRouter.get("/archive", lobbyRoute),
+      HttpRouter.get("/leaderboard", lobbyRoute),
+      HttpRouter.get("/events", feed.route),
+      HttpRouter.get("/games/:id", live("page")),
+      HttpRouter.get("/games/:id/watch", live("watch")),
+      HttpRouter.get("/games/:id/play", live("play")),
+      HttpRouter.get("/archive/:id", replay),
+      HttpRouter.get("/archive/:id/watch", replays.watch),
+      HttpRouter.concat(apiRoutes(games, archive))
+    )
+    const listening = yield* listen(router, options, { refuse, climbing: true })
+    // Before the server closes every connection: the lobby's feeds end as streams do.
+    yield* Effect.addFinalizer(() => feed.endAll)
+    return listening
+  })
+
+/** The lobby's web server, when the host runs. */
+export class HostWeb extends Context.Tag("nuggets/HostWeb")<HostWeb, Listening>() {}
+
+export const hostWebLayer = (options: ListenOptions): Layer.Layer<HostWeb, WebError, Games | Archive> =>
+  Layer.scoped(HostWeb, startHostWeb(options))

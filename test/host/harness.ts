@@ -1,0 +1,91 @@
+import { Context, Duration, Effect, Exit, Layer, Logger, LogLevel, Scope } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Archive, archiveLayer, archiveOwnerLayer, type ArchiveService } from "../../src/archive/archive.js"
+import { Games, gamesLayer, type GamesService, type HostSettings } from "../../src/host/games.js"
+import { builtInMaps } from "../../src/host/maps.js"
+import { HostWeb, hostWebLayer } from "../../src/host/web.js"
+import { nodeUdpLayer } from "../../src/net/nodeUdp.js"
+import type { ErrorJson } from "../../src/web/lobbyApi.js"
+
+export interface TestHost {
+  /** The lobby, `http://127.0.0.1:PORT/`. */
+  readonly url: string
+  readonly games: GamesService
+  readonly archive: ArchiveService
+  readonly dataDir: string
+  /** Every line logged so far, `LEVEL message`. */
+  readonly log: Array<string>
+  /** Stops the host as SIGTERM does (every game told to quit), then removes its data directory unless kept. */
+  readonly stop: (options?: { readonly keepData?: boolean }) => Promise<void>
+}
+
+const text = (message: unknown): string => (Array.isArray(message) ? message.map(text).join(" ") : String(message))
+
+/**
+ * `nuggets host` in this process, composed of the same Layers as the command, on loopback:
+ * the lobby on a free port, each game on a free UDP port, its data in a folder of its own.
+ * Games end quickly (last words 20 ms apart, no lingering) and take keys as fast as sent.
+ */
+export const startHost = async (settings: Partial<HostSettings> & { readonly dataDir?: string } = {}): Promise<TestHost> => {
+  const { dataDir = mkdtempSync(join(tmpdir(), "nuggets-host-")), ...chosen } = settings
+  const log: Array<string> = []
+  const logger = Logger.make(({ logLevel, message }) => void log.push(`${logLevel.label} ${text(message)}`))
+  const layers = hostWebLayer({ host: "127.0.0.1", port: 0 }).pipe(
+    Layer.provideMerge(gamesLayer({
+      maps: builtInMaps(),
+      udpHost: "127.0.0.1",
+      ports: undefined,
+      open: 0,
+      maxGames: 10,
+      idleTimeout: Duration.minutes(10),
+      variant: "classic",
+      dialect: "2019",
+      joinAddress: "127.0.0.1",
+      linger: 0,
+      startRate: { perSecond: 100, burst: 100 },
+      gameOptions: { lastWordsSpacing: "20 millis", keysPerSecond: Infinity },
+      ...chosen
+    })),
+    Layer.provideMerge(archiveOwnerLayer),
+    Layer.provideMerge(archiveLayer({ dataDir, create: true })),
+    Layer.provide(nodeUdpLayer)
+  )
+  const scope = Effect.runSync(Scope.make())
+  const logging = Logger.replace(Logger.defaultLogger, logger)
+  const context = await Effect.runPromise(
+    Layer.buildWithScope(layers, scope).pipe(Effect.provide(logging), Logger.withMinimumLogLevel(LogLevel.Debug))
+  )
+  const games = Context.get(context, Games)
+  return {
+    url: Context.get(context, HostWeb).url,
+    games,
+    archive: Context.get(context, Archive),
+    dataDir,
+    log,
+    stop: async (options = {}) => {
+      await Effect.runPromise(games.stopAll.pipe(Effect.zipRight(Scope.close(scope, Exit.void))))
+      if (!options.keepData) rmSync(dataDir, { recursive: true, force: true })
+    }
+  }
+}
+
+/** A request to the lobby: the status, and the body read as JSON (or the text, when it is not). */
+export const call = async (url: string, path: string, init: RequestInit = {}): Promise<{ status: number; body: any; headers: Headers }> => {
+  const response = await fetch(new URL(path, url), init)
+  const body = await response.text()
+  let parsed: unknown = body
+  try {
+    parsed = JSON.parse(body)
+  } catch {
+    // A page, or a line of text.
+  }
+  return { status: response.status, body: parsed, headers: response.headers }
+}
+
+/** `POST /api/games` with `body` (JSON unless a string is given). */
+export const postGame = (url: string, body: unknown = {}) =>
+  call(url, "/api/games", { method: "POST", headers: { "content-type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) })
+
+export const errorOf = (body: unknown): string => (body as ErrorJson).error

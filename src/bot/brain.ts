@@ -49,11 +49,16 @@ export interface Decision {
   readonly key: string | undefined
 }
 
-/** The next key: a random possible move, or (greedy) a step toward gold or the unknown. */
+/**
+ * The next key: a random possible move, or (greedy) a step toward gold or the unknown. A
+ * view that does not show the bot (gold, or another player, drawn over it) gets a random
+ * move too: once it moves, the next view shows it again.
+ */
 export const decide = (brain: Brain, rng: Random.Random): Effect.Effect<Decision> =>
   Effect.suspend(() => {
     const { ending, position, view } = brain.report
-    if (ending || view === undefined || position === undefined) return Effect.succeed({ brain, key: undefined })
+    if (ending || view === undefined) return Effect.succeed({ brain, key: undefined })
+    if (position === undefined) return randomMove(brain, rng)
     if (brain.strategy === "greedy") {
       const rows = view.length
       const cols = view[0]!.length
@@ -80,7 +85,7 @@ export const possibleMoves = (brain: Brain): Array<string> => {
 
 const randomMove = (brain: Brain, rng: Random.Random): Effect.Effect<Decision> => {
   const possible = possibleMoves(brain)
-  // Hemmed in on every side cannot happen on a valid map; still press something.
+  // Hemmed in on every side cannot happen on a valid map, and nowhere to be seen tells nothing: still press something.
   const choices = possible.length > 0 ? possible : MoveKeys
   return rng.nextIntBetween(0, choices.length).pipe(Effect.map((i) => ({ brain, key: choices[i]! })))
 }

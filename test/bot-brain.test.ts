@@ -183,4 +183,12 @@ describe("bot brain: what the server says", () => {
     const ended = hear(seeing("random", room), "QUIT")
     expect(keyOf(ended)).toBeUndefined()
   })
+  it("presses a move key when its view does not show it (gold or another player drawn over it), and plays from its letter drawn for @", () => {
+    const hidden = room.map((line) => line.replace("@", "*"))
+    for (const strategy of ["random", "greedy"] as const) {
+      for (let seed = 1; seed <= 8; seed++) expect(keyOf(seeing(strategy, hidden), seed)).toMatch(/^[hjklyubn]$/)
+    }
+    // Its own letter where @ would be: the same key as from @.
+    expect(keyOf(seeing("greedy", room.map((line) => line.replace("@", "A"))))).toBe(keyOf(seeing("greedy", room)))
+  })
 })

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Fiber, Logger, LogLevel, Scope, TestClock } from "effect"
+import { Effect, Exit, Fiber, Layer, Logger, LogLevel, Queue, Scope, Stream, TestClock } from "effect"
 import { hear, newBrain } from "../src/bot/brain.js"
 import { result, resultLine, runBots } from "../src/bot/bots.js"
 import { nodeUdpLayer } from "../src/net/nodeUdp.js"
+import { type BoundSocket, type Datagram, Udp, type UdpFailure } from "../src/net/udp.js"
 import { fakeServer } from "./client/fakes.js"
 
 const quiet = Logger.withMinimumLogLevel(process.env.TEST_LOG ? LogLevel.Debug : LogLevel.None)
@@ -152,5 +153,47 @@ describe("a bot stopped by a signal", () => {
       // Q goes again 300 ms later, to the closed port, and that ends it: well before the 3 s it may take at most.
       yield* Fiber.join(stopping).pipe(Effect.timeout("1 second"))
       expect(logs.lines.filter((line) => line.includes("port is closed"))).toEqual(["WARN bot-1: the server's port is closed"])
+    }))
+})
+
+describe("a bot whose server exits right after its game over", () => {
+  /** A Udp whose one socket the test drives: what arrives, what the system reports, and what was sent. */
+  const scriptedUdp = Effect.gen(function*() {
+    const incoming = yield* Queue.unbounded<Datagram>()
+    const failures = yield* Queue.unbounded<UdpFailure>()
+    const sent = yield* Queue.unbounded<string>()
+    const text = (data: Uint8Array | string) => typeof data === "string" ? data : new TextDecoder().decode(data)
+    const socket: BoundSocket = {
+      local: { address: "127.0.0.1", port: 1 },
+      incoming: Stream.fromQueue(incoming),
+      onDatagram: () => Effect.void,
+      failures: Stream.fromQueue(failures),
+      send: (data) => Queue.offer(sent, text(data)),
+      sendNow: (data) => void Queue.unsafeOffer(sent, text(data)),
+      allSent: () => true
+    }
+    const datagram = (data: string): Datagram => ({ data: new TextEncoder().encode(data), address: "127.0.0.1", port: 2 })
+    return {
+      layer: Layer.succeed(Udp, { open: () => Effect.succeed(socket) }),
+      arrive: (...texts: ReadonlyArray<string>) => Queue.offerAll(incoming, texts.map(datagram)),
+      portClosed: Queue.offer(failures, { code: "ECONNREFUSED", message: "connect ECONNREFUSED" }),
+      sent: Queue.take(sent)
+    }
+  })
+
+  it.scoped("reads the GAMEOVER still waiting behind the system's report of the closed port", () =>
+    Effect.gen(function*() {
+      const udp = yield* scriptedUdp
+      const bot = yield* Effect.fork(
+        runBots({ host: "127.0.0.1", port: 2, count: 1, strategy: "greedy", seed: 1, rate: 1 }).pipe(quiet, Effect.provide(udp.layer))
+      )
+      expect(yield* udp.sent).toBe("PLAY bot-1")
+      yield* udp.arrive("OK A", "GRID 3 5", "GOLD 0 0 250", "DISPLAY\n+---+\n|.@*|\n+---+\n")
+      expect(yield* udp.sent).toMatch(/^KEY /)
+      // The key drew an ICMP "port unreachable", reported before the game over queued before it.
+      yield* udp.portClosed
+      yield* udp.arrive("GAMEOVER\nA 250 bot-1\n")
+      const [done] = yield* Fiber.join(bot)
+      expect(done).toMatchObject({ letter: "A", purse: 250, outcome: { _tag: "GameOver" } })
     }))
 })

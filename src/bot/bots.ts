@@ -48,6 +48,9 @@ export const botName = (index: number) => `bot-${index + 1}`
 
 const defaultPatience = Duration.seconds(10)
 
+/** How long the datagrams read after a closed port's report may still end the game otherwise. */
+const closedPortGrace = Duration.millis(100)
+
 /**
  * PLAY goes out again while nothing at all has come back: after 1 s, then 2, then every
  * 4. Longer than a slow round trip, since most CS50 servers make a new player for every
@@ -139,10 +142,15 @@ const playOne = (
     yield* socket.failures.pipe(
       Stream.filter((failure) => failure.code === "ECONNREFUSED"),
       // Said once: a bot that goes on sending to a closed port hears of it for every datagram.
+      // The system reports it before the datagrams still waiting to be read, the server's
+      // last words among them (a server that exits at game over): those have the last word.
       Stream.runForEach(() =>
         portClosed ? Effect.void : Effect.suspend(() => {
           portClosed = true
-          return Effect.logWarning(`${name}: the server's port is closed`).pipe(Effect.zipRight(Deferred.succeed(ended, { _tag: "Lost" })))
+          return Effect.logWarning(`${name}: the server's port is closed`).pipe(
+            Effect.zipRight(Effect.sleep(closedPortGrace)),
+            Effect.zipRight(Deferred.succeed(ended, { _tag: "Lost" }))
+          )
         })
       ),
       Effect.forkScoped

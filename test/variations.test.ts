@@ -72,7 +72,7 @@ const evidence: Record<string, (player: ReadonlyArray<string>, spectator: Readon
   "A one-line message ending with a newline": (player, spectator) =>
     [...player, ...spectator].some((each) => /^(GOLD|QUIT|ERROR|NO)[^\n]*\n$/.test(each) && !each.startsWith("QUIT GAME OVER")),
   "A message type followed by a stop: ERROR.": (player, spectator) => [...player, ...spectator].some((each) => each.startsWith("ERROR.")),
-  "More than one space, or a tab, between numbers": (player) => player.some((each) => /^(GRID|GOLD) .*( {2}|\t)/.test(each)),
+  "More than one space, or a tab, between numbers": (player) => player.some((each) => /^(GRID|GOLD) .*( {2}|\t)|^(GRID|GOLD) {2}/.test(each)),
   "GOLD 0 -1 r to the spectator: it has no purse": (_, spectator) => spectator.some((each) => /^GOLD 0 -1 \d+$/.test(each)),
   "The 2021 dialect's game over: QUIT GAME OVER: and the summary": (player) => player.some((each) => each.startsWith("QUIT GAME OVER:\n")),
   "QUIT GAME OVER: \\n, a space before the newline, and QUIT GAME OVER\\n, no colon": (player) =>

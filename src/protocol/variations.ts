@@ -87,14 +87,14 @@ export const variations: ReadonlyArray<Variation> = [
   },
   {
     rule: "DISPLAY \\n: a space between the type word and the newline",
-    seen: [{ implementation: binaryBrigade, source: "game/game.c:411 and :453" }],
+    seen: [{ implementation: binaryBrigade, source: "game/game.c:411 and :453", captured: true }],
     start: "joined",
     example: ["DISPLAY \n" + rows.map((row) => row + "\n").join("")],
     means: [spec(...rows)]
   },
   {
     rule: "GRID written columns first (GRID 5 3 for a 3x5 map), before OK: the DISPLAY's own shape wins",
-    seen: [{ implementation: nunchuck, source: "serverCmds.c joinUser: GRID (:325) before OK (:364), nrows from the x of the map's size" }],
+    seen: [{ implementation: nunchuck, source: "serverCmds.c joinUser: GRID (:325) before OK (:364), nrows from the x of the map's size", captured: true }],
     start: "new",
     example: ["GRID 5 3", "OK A", "GOLD 0 0 250", spec(...rows)],
     means: ["OK A", "GRID 3 5", "GOLD 0 0 250", spec(...rows)]
@@ -108,7 +108,7 @@ export const variations: ReadonlyArray<Variation> = [
   },
   {
     rule: "A DISPLAY larger than GRID by blank padding: rows padded with spaces, and a blank last row",
-    seen: [{ implementation: ryanxyong, source: "common/grid.c:161 (rows 0..numRows, columns 0..numCols) and :91 (numCols one more than the map)" }],
+    seen: [{ implementation: ryanxyong, source: "common/grid.c:161 (rows 0..numRows, columns 0..numCols) and :91 (numCols one more than the map)", captured: true }],
     start: "joined",
     example: [spec(...rows.map((row) => row + " "), "      ")],
     means: [spec(...rows)]
@@ -122,7 +122,7 @@ export const variations: ReadonlyArray<Variation> = [
   },
   {
     rule: "OK with a lower-case letter: OK a is player A",
-    seen: [{ implementation: danieldong, source: "server/server.c:280, handlePlayMessage: game.numPlayers + 'a'" }],
+    seen: [{ implementation: danieldong, source: "server/server.c:280, handlePlayMessage: game.numPlayers + 'a'", captured: true }],
     start: "new",
     example: ["OK a", "GRID 3 5", "GOLD 0 0 250", spec(...rows)],
     means: ["OK A", "GRID 3 5", "GOLD 0 0 250", spec(...rows)]
@@ -137,7 +137,7 @@ export const variations: ReadonlyArray<Variation> = [
   {
     rule: "The player's own spot not drawn at all (gold, or another player, drawn over it): a view with no position",
     seen: [
-      { implementation: danieldong, source: "grid/grid.c gridPrint draws gold over players; gridMakeMaster drops two piles on one spot" },
+      { implementation: danieldong, source: "grid/grid.c gridPrint draws gold over players; gridMakeMaster drops two piles on one spot", captured: true },
       { implementation: binaryBrigade, source: "game/game.c:93-94 drops a player where another stands" }
     ],
     start: "joined",
@@ -165,14 +165,14 @@ export const variations: ReadonlyArray<Variation> = [
   },
   {
     rule: "More than one space, or a tab, between numbers",
-    seen: [{ implementation: danieldong, source: "server/server.c sendGridMessage: \"GRID  10 30\"" }],
+    seen: [{ implementation: danieldong, source: "server/server.c sendGridMessage: \"GRID  10 30\"", captured: true }],
     start: "joined",
     example: ["GOLD 4  4\t246"],
     means: ["GOLD 4 4 246"]
   },
   {
     rule: "GOLD 0 -1 r to the spectator: it has no purse",
-    seen: [{ implementation: nunchuck, source: "serverCmds.c:491" }],
+    seen: [{ implementation: nunchuck, source: "serverCmds.c:491", captured: true }],
     start: "spectator",
     example: ["GRID 3 5", "GOLD 0 -1 250"],
     means: ["GRID 3 5", "GOLD 0 0 250"]
@@ -183,7 +183,7 @@ export const variations: ReadonlyArray<Variation> = [
       { implementation: zhouselena, captured: true },
       { implementation: ribhuhooja, captured: true },
       { implementation: nitya, captured: true },
-      { implementation: hemlock, source: "server/server.c:660" }
+      { implementation: hemlock, source: "server/server.c:660", captured: true }
     ],
     start: "joined",
     example: ["QUIT GAME OVER:\nA       5 Alice"],
@@ -192,8 +192,8 @@ export const variations: ReadonlyArray<Variation> = [
   {
     rule: "QUIT GAME OVER: \\n, a space before the newline, and QUIT GAME OVER\\n, no colon",
     seen: [
-      { implementation: nunchuck, source: "common/gameInfo.c:430" },
-      { implementation: willDinauer, source: "server/server.c:585" }
+      { implementation: nunchuck, source: "common/gameInfo.c:430", captured: true },
+      { implementation: willDinauer, source: "server/server.c:585", captured: true }
     ],
     start: "joined",
     example: ["QUIT GAME OVER: \nA 5 Alice\n"],
@@ -209,9 +209,9 @@ export const variations: ReadonlyArray<Variation> = [
   {
     rule: "Summary lines with tabs: L\\tpurse name, L \\tpurse \\tname, L\\tpurse\\tname",
     seen: [
-      { implementation: danieldong, source: "server/server.c:773" },
-      { implementation: nunchuck, source: "common/gameInfo.c:431" },
-      { implementation: willDinauer, source: "server/server.c buildGameOverString" }
+      { implementation: danieldong, source: "server/server.c:773", captured: true },
+      { implementation: nunchuck, source: "common/gameInfo.c:431", captured: true },
+      { implementation: willDinauer, source: "server/server.c:607, buildGameOverString", captured: true }
     ],
     start: "joined",
     example: ["QUIT GAME OVER:\nA\t  5 Alice\nB \t7 \tBob\nC\t0\tCarol\n"],
@@ -233,7 +233,14 @@ export const variations: ReadonlyArray<Variation> = [
   },
   {
     rule: "ERROR where the spec says NO (the 2021 dialect)",
-    seen: [{ implementation: zhouselena }, { implementation: ribhuhooja }, { implementation: nitya }, { implementation: hemlock }, { implementation: ryanxyong }],
+    seen: [
+      { implementation: zhouselena },
+      { implementation: ribhuhooja },
+      { implementation: nitya },
+      { implementation: hemlock },
+      { implementation: ryanxyong },
+      { implementation: danieldong, source: "server/server.c:496, and a move into a wall: ERROR Player cannot make this move" }
+    ],
     start: "joined",
     example: ["ERROR unknown keystroke."],
     means: ["NO unknown keystroke."],
@@ -279,14 +286,18 @@ export const habits: ReadonlyArray<{ readonly rule: string; readonly seen: Reado
     rule: "No answer at all to an unknown key, Ctrl-L included: the client's quiet asks go unanswered, which means nothing",
     seen: [
       { implementation: binaryBrigade, source: "game/game.c:183" },
-      { implementation: nunchuck },
+      { implementation: nunchuck, source: "network.c:354-362" },
+      { implementation: willDinauer, source: "server/serverUtils.c validateAction" },
       { implementation: hemlock, source: "server/server.c:430-433, to the spectator" },
+      { implementation: aadil, source: "server.c:190-199, to the spectator" },
       unnamed
     ]
   },
   {
     rule: "No answer to a move into a wall: only a move the view says is possible must be answered",
-    seen: [{ implementation: hemlock }, { implementation: ryanxyong }, { implementation: nunchuck }]
+    seen: [{ implementation: ribhuhooja }, { implementation: zhouselena }, { implementation: hemlock }, { implementation: binaryBrigade }, {
+      implementation: willDinauer
+    }]
   }
 ]
 

@@ -14,6 +14,7 @@ import { ReaderNote } from "./notes.js"
  * a test (`test/variations.test.ts`), and where a server we have captured sends it, a
  * fixture (`test/fixtures/peers/`). `seen` names the servers that send it, among those we
  * have played with (see the README); none, for a variation read because its meaning is plain.
+ * (A list of data, one entry per variation: it grows with every server we meet.)
  */
 
 /** Where a variation was seen: an implementation (its GitHub repository) and, when known, where in its C code. */

@@ -84,3 +84,16 @@ describe("nuggets bot and SIGTERM, as a program", () => {
     expect(bots.stderr.match(/the server's port is closed/g)).toHaveLength(2)
   }, 60_000)
 })
+
+describe("nuggets bot and a port where nothing listens", () => {
+  it("says so at once, without waiting out its --timeout", async () => {
+    const socket = dgram.createSocket("udp4")
+    await new Promise<void>((resolve) => socket.bind(0, "127.0.0.1", resolve))
+    const port = socket.address().port
+    await new Promise<void>((resolve) => socket.close(() => resolve()))
+    const bots = Program.start([...await nuggetsCommand(), "bot", "127.0.0.1", String(port), "--count", "2", "--timeout", "60"])
+    cleanups.push(() => void bots.child.kill("SIGKILL"))
+    expect(await within(5_000, "the program's exit", bots.exited)).toBe(1)
+    expect(bots.stderr.trim().split("\n").at(-1)).toBe(`nuggets: 127.0.0.1:${port} — no Nuggets server answered`)
+  }, 60_000)
+})

@@ -179,12 +179,14 @@ const playOne = (
     )
 
     const play = socket.send(encodeClientMessage({ _tag: "Play", name }), server)
+    // A closed port ends the wait at once: no server is there to answer.
     const heard = yield* Deferred.await(answered).pipe(
       Effect.raceFirst(play.pipe(Effect.repeat(joinRetries), Effect.zipRight(Effect.never))),
+      Effect.raceFirst(Deferred.await(ended)),
       Effect.timeout(options.answerTimeout ?? "5 seconds"),
       Effect.option
     )
-    if (heard._tag === "None") {
+    if (heard._tag === "None" || !(yield* Deferred.isDone(answered))) {
       yield* Effect.logWarning(`${name}: no answer from ${options.host}:${options.port}`)
       return result(name, brain, { _tag: "NoAnswer" })
     }

@@ -39,10 +39,12 @@ const run = (state: ClientState, ...timed: ReadonlyArray<readonly [number, Clien
 }
 const sent = (updates: ReadonlyArray<ClientUpdate>) => updates.flatMap((each) => each.send)
 
-const playing = receiveAll(player, "OK A", "GRID 2 3", "GOLD 0 0 250", "DISPLAY\n+-+\n|@|\n")
+/** In the game a while: its first ask, to learn whether the server answers one, has gone out unanswered. */
+const probed = (state: ClientState): ClientState => ({ ...state, probed: true })
+const playing = probed(receiveAll(player, "OK A", "GRID 2 3", "GOLD 0 0 250", "DISPLAY\n+-+\n|@|\n"))
 /** A player with room to move: left and right are floor, up and down are walls. */
 const roomy = "DISPLAY\n+---+\n|.@.|\n+---+\n"
-const roaming = receiveAll(player, "OK A", "GRID 3 5", "GOLD 0 0 250", roomy)
+const roaming = probed(receiveAll(player, "OK A", "GRID 3 5", "GOLD 0 0 250", roomy))
 /** The same, from a server known to answer Ctrl-L (it refused one): silence after an ask means something. */
 const answering = { ...roaming, answersAsks: true }
 
@@ -349,6 +351,23 @@ describe("a lost view, and a server that stops answering", () => {
       expect(sent(later)).toEqual([{ _tag: "Key", key: "\f" }])
       expect(update(later.at(-1)!.state, { _tag: "Datagram", data: "GOLD 0 0 250" }, t + 14_100).state.alert).toBeUndefined()
     }
+  })
+
+  it("asks once as soon as it is in, and learns from the answer whether silence after an ask means something", () => {
+    const joined = receiveAll(player, "OK A", "GRID 3 5", "GOLD 0 0 250", roomy)
+    const first = run(joined, [100, tick], [499, tick], [500, tick], [600, tick])
+    expect(first.map((each) => each.send)).toEqual([[], [], [{ _tag: "Key", key: "\f" }], []])
+    const asked = first.at(-1)!.state
+    // Our server's answer (OK, a GOLD that changes nothing), or a refusal, teaches it; another's move does not.
+    for (const answer of ["OK A", "GOLD 0 0 250", "ERROR unknown keystroke"]) {
+      expect(update(asked, { _tag: "Datagram", data: answer }, 650).state.answersAsks, answer).toBe(true)
+    }
+    for (const other of [roomy, "GOLD 0 0 240"]) {
+      expect(update(asked, { _tag: "Datagram", data: other }, 650).state.answersAsks, other).toBe(false)
+    }
+    // The spectator asks too.
+    const watching = receiveAll(spectator, "GRID 2 3", "GOLD 0 0 250", "DISPLAY\n+-+\n|.|\n")
+    expect(sent(run(watching, [600, tick]))).toEqual([{ _tag: "Key", key: "\f" }])
   })
 
   it("never says a healthy server is not answering because it answers no Ctrl-L: silence after an ask means nothing from a server that never answered one", () => {

@@ -62,10 +62,13 @@ export interface ClientState {
    * key or Ctrl-L with silence, as the spec allows: silence after those means nothing.
    */
   readonly unansweredSince: number | undefined
-  /** The server has answered an ask (Ctrl-L) before: silence after one means something. */
+  /**
+   * The server has answered an ask (Ctrl-L), or refused a key: silence after one means
+   * something. The client asks once as soon as it is in, to learn it.
+   */
   readonly answersAsks: boolean
-  /** When the client asked a server that had been silent a while: what comes soon after is the answer. */
-  readonly quietAskAt: number | undefined
+  /** That first ask has gone out. */
+  readonly probed: boolean
   /** The server has not answered for a while, or is gone: Q leaves at once. */
   readonly serverSilent: boolean
   /** Refusals still to come for the Ctrl-L keys we sent: a server that knows no Ctrl-L says NO. */
@@ -149,7 +152,7 @@ export const startClient = (
     awaitingViewSince: undefined,
     unansweredSince: undefined,
     answersAsks: false,
-    quietAskAt: undefined,
+    probed: false,
     serverSilent: false,
     refusalsToHide: 0,
     quitSentAt: undefined,
@@ -191,9 +194,19 @@ export const heard = (state: ClientState, data: Uint8Array | string, now: number
     : state.roundTrip === undefined
     ? sample
     : Math.round((7 * state.roundTrip + sample) / 8)
-  // After a long silence, what comes right after our ask is its answer.
-  const answered = state.quietAskAt !== undefined && now - state.quietAskAt <= patience(state, state.timings.viewRepair)
-  return { ...next, heardAt: now, roundTrip, quietAskAt: undefined, answersAsks: next.answersAsks || answered }
+  return { ...next, heardAt: now, roundTrip, answersAsks: next.answersAsks || answersAsk(state, next, now) }
+}
+
+/**
+ * Whether a datagram is surely an answer to our latest ask: soon after it, a GOLD that
+ * changes nothing (our server's answer), which no one else's move sends. A DISPLAY alone
+ * could be anyone's move; refusals and OK count wherever they come (see `withReport`).
+ */
+const answersAsk = (before: ClientState, after: ClientState, now: number): boolean => {
+  const soon = before.refusalsToHide > 0 && now - before.askedAt <= patience(before, before.timings.viewRepair)
+  const { purse, remaining } = before.report
+  return soon && after.report.latest === "Gold" && after.report.purse === purse && after.report.remaining === remaining &&
+    remaining !== undefined
 }
 
 export const receive = (state: ClientState, data: Uint8Array | string): ClientState =>
@@ -223,8 +236,9 @@ const withReport = (state: ClientState, report: GameReport): ClientState => {
     : report.ending ??
       // Our Q went through and its QUIT was lost: a server without the last word no longer knows us.
       (forgottenNow && state.leaving !== undefined ? { _tag: "UserQuit", how: leftBy } : undefined)
-  // A refusal of our Ctrl-L, or our server's OK again, answers an ask.
-  const answersAsks = state.answersAsks || hidden || (report.latest === "Ok" && state.report.letter !== undefined)
+  // A refusal, once in (of our Ctrl-L or any key), or our server's OK again (its answer to Ctrl-L): the server answers what moves nothing.
+  const answersAsks = state.answersAsks || (refusal && state.report.joined && report.ending === undefined) ||
+    (report.latest === "Ok" && state.report.letter !== undefined)
   return {
     ...state,
     report,
@@ -270,13 +284,13 @@ export const rejoin = (state: ClientState, now: number): ClientUpdate => {
   return { ...fresh, state: { ...fresh.state, roundTrip: state.roundTrip, joinRetryIn: retry } }
 }
 
-/** Ctrl-L goes out: `quiet` when the server had been silent a while, so that what comes next answers it. */
-export const askForView = (state: ClientState, now: number, quiet = false): ClientState => ({
+/** Ctrl-L goes out: silence after it means something only from a server known to answer it. */
+export const askForView = (state: ClientState, now: number): ClientState => ({
   ...state,
   askedAt: now,
+  probed: true,
   awaitingViewSince: undefined,
   unansweredSince: state.answersAsks ? state.unansweredSince ?? now : state.unansweredSince,
-  quietAskAt: quiet ? now : state.quietAskAt,
   refusalsToHide: state.refusalsToHide + 1
 })
 

@@ -54,12 +54,14 @@ export const onTick = (state: ClientState, now: number): ClientUpdate => {
   const viewLost = state.awaitingViewSince !== undefined && now - state.awaitingViewSince >= repairAfter
   const goldLost = report.remaining === undefined && sinceAsked >= repairAfter
   const endLost = report.remaining === 0 && sinceAsked >= repairAfter
+  // Once in, an ask anyway: whether this server answers one tells what its silence means later.
+  const probe = !state.probed && sinceAsked >= repairAfter
   const letterLost = report.role === "player" && report.letter === undefined && state.letterAsks < maxLetterAsks &&
     sinceAsked >= repairAfter
   // Long silence: an idle player or the spectator would never learn otherwise that the server died.
   const quiet = now - (state.heardAt ?? state.startedAt) >= timings.liveness && sinceAsked >= timings.liveness
-  if (viewLost || goldLost || endLost || letterLost || quiet) {
-    next = askForView(letterLost ? { ...next, letterAsks: next.letterAsks + 1 } : next, now, quiet)
+  if (viewLost || goldLost || endLost || letterLost || quiet || probe) {
+    next = askForView(letterLost ? { ...next, letterAsks: next.letterAsks + 1 } : next, now)
     send.push(redrawKey)
   }
   if (next.unansweredSince !== undefined && now - next.unansweredSince >= timings.silence && !next.serverSilent) {

@@ -330,7 +330,7 @@ describe("a lost view, and a server that stops answering", () => {
   })
 
   it("an idle player or the spectator asks a server silent for a few seconds, and, once it has answered an ask, says it is not answering when its asks are not", () => {
-    const watching = receiveAll(spectator, "GRID 2 3", "GOLD 0 0 250", "DISPLAY\n+-+\n|.|\n")
+    const watching = receiveAll(spectator, "GRID 2 3", "GOLD 0 0 250", "DISPLAY\n+-+\n|A|\n")
     for (const idle of [playing, watching]) {
       // Asked after 5 s of silence, the server answers at once: it answers asks.
       const first = run(idle, [5000, tick], [5050, { _tag: "Datagram", data: idle.report.role === "player" ? "OK A" : "GOLD 0 0 250" }])
@@ -365,13 +365,20 @@ describe("a lost view, and a server that stops answering", () => {
     for (const other of [roomy, "GOLD 0 0 240"]) {
       expect(update(asked, { _tag: "Datagram", data: other }, 650).state.answersAsks, other).toBe(false)
     }
-    // The spectator asks too.
-    const watching = receiveAll(spectator, "GRID 2 3", "GOLD 0 0 250", "DISPLAY\n+-+\n|.|\n")
-    expect(sent(run(watching, [600, tick]))).toEqual([{ _tag: "Key", key: "\f" }])
+    // The spectator does not: the spec lets it type only Q, and it asks only when it must.
+    const watching = receiveAll(spectator, "GRID 2 3", "GOLD 0 0 250", "DISPLAY\n+-+\n|A|\n")
+    expect(sent(run(watching, [600, tick]))).toEqual([])
+  })
+
+  it("the spectator asks only with a player in view: one server crashes on its keys while no player is in", () => {
+    const empty = receiveAll(spectator, "GRID 2 3", "GOLD 0 0 250", "DISPLAY\n+-+\n|.|\n")
+    expect(sent(run(empty, [5000, tick], [10_000, tick], [20_000, tick]))).toEqual([])
+    const someone = receive(empty, "DISPLAY\n+-+\n|B|\n")
+    expect(sent(run(someone, [5000, tick]))).toEqual([{ _tag: "Key", key: "\f" }])
   })
 
   it("never says a healthy server is not answering because it answers no Ctrl-L: silence after an ask means nothing from a server that never answered one", () => {
-    const watching = receiveAll(spectator, "GRID 2 3", "GOLD 0 0 250", "DISPLAY\n+-+\n|.|\n")
+    const watching = receiveAll(spectator, "GRID 2 3", "GOLD 0 0 250", "DISPLAY\n+-+\n|A|\n")
     for (const idle of [roaming, watching]) {
       const updates = run(idle, ...Array.from({ length: 600 }, (_, i) => [(i + 1) * 100, tick] as const))
       expect(sent(updates).length).toBeGreaterThan(5)

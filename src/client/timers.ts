@@ -54,13 +54,16 @@ export const onTick = (state: ClientState, now: number): ClientUpdate => {
   const viewLost = state.awaitingViewSince !== undefined && now - state.awaitingViewSince >= repairAfter
   const goldLost = report.remaining === undefined && sinceAsked >= repairAfter
   const endLost = report.remaining === 0 && sinceAsked >= repairAfter
-  // Once in, an ask anyway: whether this server answers one tells what its silence means later.
-  const probe = !state.probed && sinceAsked >= repairAfter
+  // Once in, a player asks anyway: whether this server answers one tells what its silence means later.
+  const probe = report.role === "player" && !state.probed && sinceAsked >= repairAfter
   const letterLost = report.role === "player" && report.letter === undefined && state.letterAsks < maxLetterAsks &&
     sinceAsked >= repairAfter
   // Long silence: an idle player or the spectator would never learn otherwise that the server died.
   const quiet = now - (state.heardAt ?? state.startedAt) >= timings.liveness && sinceAsked >= timings.liveness
-  if (viewLost || goldLost || endLost || letterLost || quiet || probe) {
+  // The spec lets the spectator type only Q, and one server crashes on any other key from
+  // it while no player is in (WillDinauer/Nuggets-Game): it asks only with a player in view.
+  const mayAsk = report.role === "player" || report.view?.some((row) => /[A-Z]/.test(row)) === true
+  if (mayAsk && (viewLost || goldLost || endLost || letterLost || quiet || probe)) {
     next = askForView(letterLost ? { ...next, letterAsks: next.letterAsks + 1 } : next, now)
     send.push(redrawKey)
   }

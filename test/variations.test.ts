@@ -129,6 +129,18 @@ describe("what servers do that our client copes with", () => {
     expect(updates.every((each) => each.state.alert === undefined)).toBe(true)
   })
 
+  const crash = habits.find((each) => each.rule.startsWith("A crash at a key other than Q from the spectator"))!
+  it(`${crash.rule}: ${where(crash.seen)}`, () => {
+    const watch = (display: string) =>
+      ["GRID 3 5", "GOLD 0 0 250", display].reduce(
+        (state, data) => update(state, { _tag: "Datagram", data }, 0).state,
+        startClient({ _tag: "Spectator" }, "peer:1", window, 0, defaultTimings).state
+      )
+    const ticks = Array.from({ length: 300 }, (_, i) => [(i + 1) * 100, tick] as const)
+    expect(run(watch("DISPLAY\n+---+\n|...|\n+---+\n"), ticks).flatMap((each) => each.send)).toEqual([])
+    expect(run(watch("DISPLAY\n+---+\n|.A.|\n+---+\n"), ticks).flatMap((each) => each.send)).toContainEqual({ _tag: "Key", key: "\f" })
+  })
+
   it(`${walls.rule}: ${where(walls.seen)}`, () => {
     // Up is the wall: no answer, and none needed. Right is floor: a move there must be answered.
     const blocked = run(playing, [[1000, key("k")], [4000, tick], [4100, tick]])

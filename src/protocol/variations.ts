@@ -295,6 +295,10 @@ export const habits: ReadonlyArray<{ readonly rule: string; readonly seen: Reado
     ]
   },
   {
+    rule: "A crash at a key other than Q from the spectator while no player is in: the spectator asks only with a player in view",
+    seen: [{ implementation: willDinauer, source: "server/server.c:313-355: the spectator's key moves the player findPlayerITR never found" }]
+  },
+  {
     rule: "No answer to a move into a wall: only a move the view says is possible must be answered",
     seen: [{ implementation: ribhuhooja }, { implementation: zhouselena }, { implementation: hemlock }, { implementation: binaryBrigade }, {
       implementation: willDinauer

@@ -85,6 +85,26 @@ describe("bot brain: greedy", () => {
     expect(brain.memory!.gold.size).toBe(0)
   })
 
+  it("with nothing left to explore, steps onto the blanks beside it, those by a wall first: a room some servers never show from its doorway", () => {
+    const lines = [
+      "+-----+",
+      "|.....|",
+      "+--#--+",
+      "   @   ",
+      "       "
+    ]
+    let brain = seeing("greedy", lines)
+    const keys: Array<string> = []
+    for (let i = 0; i < 5; i++) {
+      // Each key bumps into rock: the same view comes back, the bot where it was.
+      const decision = Effect.runSync(decide(brain, Random.make(1)))
+      keys.push(decision.key!)
+      brain = decision.brain
+    }
+    expect(keys.slice(0, 2).sort()).toEqual(["h", "l"])
+    expect(keys.slice(2).sort()).toEqual(["b", "j", "n"])
+  })
+
   it("never presses a key that does not move: a whole game alone on each map, every key moves", () => {
     for (const [file, seed] of [["small.txt", 4], ["main.txt", 9]] as const) {
       let state: GameState = seededGame(loadMap(file), seed)
@@ -182,5 +202,13 @@ describe("bot brain: what the server says", () => {
     expect(keyOf(newBrain("random"))).toBeUndefined()
     const ended = hear(seeing("random", room), "QUIT")
     expect(keyOf(ended)).toBeUndefined()
+  })
+  it("presses a move key when its view does not show it (gold or another player drawn over it), and plays from its letter drawn for @", () => {
+    const hidden = room.map((line) => line.replace("@", "*"))
+    for (const strategy of ["random", "greedy"] as const) {
+      for (let seed = 1; seed <= 8; seed++) expect(keyOf(seeing(strategy, hidden), seed)).toMatch(/^[hjklyubn]$/)
+    }
+    // Its own letter where @ would be: the same key as from @.
+    expect(keyOf(seeing("greedy", room.map((line) => line.replace("@", "A"))))).toBe(keyOf(seeing("greedy", room)))
   })
 })

@@ -24,7 +24,10 @@ describe("the real join, against each C server's captured game played back over 
         const server = yield* fakeServer
         const { client, terminal } = yield* join(server.port, "player-1")
         expect(yield* server.receive).toBe("PLAY player-1")
+        // On the way: the status line with our letter, and the map with us in it.
+        const playing = yield* Effect.fork(terminal.frameWhere((lines) => lines[0]!.startsWith("Player A has") && lines.slice(1).some((line) => /[|.#]@|@[|.#]/.test(line))))
         yield* server.send(...datagrams(capture.transcript, "server", 0).map(latin1))
+        yield* Fiber.join(playing)
         const standings = yield* terminal.frameWhere((lines) => text(lines).includes("GAME OVER"))
         expect(text(standings)).toMatch(/1\. A +\d+ player-1 +<- winner, you/)
         yield* TestClock.adjust("5 seconds")

@@ -1,4 +1,4 @@
-import { Clock, Deferred, Duration, Effect, Queue, Random, Schedule, Stream } from "effect"
+import { Clock, Deferred, Duration, Effect, Fiber, Queue, Random, Schedule, Stream } from "effect"
 import { type ConnectError, resolveHost } from "../net/resolve.js"
 import { type Endpoint, Udp, type UdpError } from "../net/udp.js"
 import { encodeClientMessage } from "../protocol/messages.js"
@@ -21,13 +21,20 @@ export interface BotsOptions {
   readonly answerTimeout?: Duration.DurationInput
   /** How long a bot plays at most before it quits: a game that never ends must not keep it for ever. */
   readonly deadline?: Duration.DurationInput
+  /** How long a bot goes on with no word from the server, or nothing it can read, before giving up (10 s). */
+  readonly patience?: Duration.DurationInput
 }
 
-/** How a bot's game ended: as the server said, with no answer, when the server fell silent, or at the deadline. */
+/**
+ * How a bot's game ended: as the server said, with no answer, when the server fell silent
+ * (or its port closed), when what it sent could not be read, or at the deadline.
+ */
 export type BotOutcome =
   | SessionEnd
   | { readonly _tag: "NoAnswer" }
   | { readonly _tag: "Lost" }
+  /** No view to play from for a while, the last thing heard unreadable: `reason` says why. */
+  | { readonly _tag: "Unreadable"; readonly reason: string }
   | { readonly _tag: "Deadline" }
 
 export interface BotResult {
@@ -39,8 +46,10 @@ export interface BotResult {
 
 export const botName = (index: number) => `bot-${index + 1}`
 
-/** How long a bot goes on pressing keys with no word from the server before giving up. */
-const silenceMillis = 10_000
+const defaultPatience = Duration.seconds(10)
+
+/** How long the datagrams read after a closed port's report may still end the game otherwise. */
+const closedPortGrace = Duration.millis(100)
 
 /**
  * PLAY goes out again while nothing at all has come back: after 1 s, then 2, then every
@@ -90,9 +99,14 @@ const playOne = (
     // After a key, wait for it to show before deciding again, but not for ever: a key
     // can be overtaken (someone swapped places with this bot first) and not move at all.
     const moveTimeout = Duration.millis(Math.min(1000, Math.max(50, 3000 / options.rate)))
+    const patience = Duration.toMillis(options.patience ?? defaultPatience)
 
     let brain: Brain = newBrain(options.strategy)
     let lastHeard = 0
+    // When the bot last had a new view to play from, and what it could not read since.
+    let lastView = 0
+    let problem: string | undefined
+    let portClosed = false
     const answered = yield* Deferred.make<void>()
     const ended = yield* Deferred.make<BotOutcome>()
     const moved = yield* Queue.sliding<void>(1)
@@ -112,6 +126,11 @@ const playOne = (
         if (report.letter !== undefined && before.letter === undefined) {
           yield* Effect.logInfo(`${name}: joined as ${report.letter}`)
         }
+        if (report.view !== before.view) {
+          lastView = lastHeard
+          problem = undefined
+        }
+        if (report.note?._tag === "BadDisplay" || report.note?._tag === "BadMessage") problem = noteText(report.note)
         if (report.note !== undefined) yield* Effect.logDebug(`${name}: ${noteText(report.note)}`)
         if (report.ending && !before.ending) {
           yield* Effect.logInfo(`${name}: ${describe(report.ending)}`)
@@ -122,16 +141,29 @@ const playOne = (
     yield* socket.incoming.pipe(Stream.runForEach((datagram) => listen(datagram.data)), Effect.forkScoped)
     yield* socket.failures.pipe(
       Stream.filter((failure) => failure.code === "ECONNREFUSED"),
+      // Said once: a bot that goes on sending to a closed port hears of it for every datagram.
+      // The system reports it before the datagrams still waiting to be read, the server's
+      // last words among them (a server that exits at game over): those have the last word.
       Stream.runForEach(() =>
-        Effect.logWarning(`${name}: the server's port is closed`).pipe(Effect.zipRight(Deferred.succeed(ended, { _tag: "Lost" })))
+        portClosed ? Effect.void : Effect.suspend(() => {
+          portClosed = true
+          return Effect.logWarning(`${name}: the server's port is closed`).pipe(
+            Effect.zipRight(Effect.sleep(closedPortGrace)),
+            Effect.zipRight(Deferred.succeed(ended, { _tag: "Lost" }))
+          )
+        })
       ),
       Effect.forkScoped
     )
 
     const pressKeys = Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
-      if (now - lastHeard > silenceMillis) {
-        yield* Effect.logWarning(`${name}: no word from the server for ${silenceMillis / 1000} s; giving up`)
+      if (problem !== undefined && now - lastView > patience) {
+        yield* Effect.logWarning(`${name}: nothing to play from for ${patience / 1000} s, the server's messages unreadable (${problem}); giving up`)
+        return yield* Deferred.succeed(ended, { _tag: "Unreadable", reason: problem })
+      }
+      if (now - lastHeard > patience) {
+        yield* Effect.logWarning(`${name}: no word from the server for ${patience / 1000} s; giving up`)
         return yield* Deferred.succeed(ended, { _tag: "Lost" })
       }
       const decision = yield* decide(brain, rng)
@@ -147,15 +179,18 @@ const playOne = (
     )
 
     const play = socket.send(encodeClientMessage({ _tag: "Play", name }), server)
+    // A closed port ends the wait at once: no server is there to answer.
     const heard = yield* Deferred.await(answered).pipe(
       Effect.raceFirst(play.pipe(Effect.repeat(joinRetries), Effect.zipRight(Effect.never))),
+      Effect.raceFirst(Deferred.await(ended)),
       Effect.timeout(options.answerTimeout ?? "5 seconds"),
       Effect.option
     )
-    if (heard._tag === "None") {
+    if (heard._tag === "None" || !(yield* Deferred.isDone(answered))) {
       yield* Effect.logWarning(`${name}: no answer from ${options.host}:${options.port}`)
       return result(name, brain, { _tag: "NoAnswer" })
     }
+    lastView = lastHeard
     /** Q until the server's QUIT (or any end) comes, or the patience runs out. */
     const quit = socket.send(encodeClientMessage({ _tag: "Key", key: "Q" }), server).pipe(
       Effect.repeat(Schedule.spaced(quitRetry)),
@@ -163,10 +198,19 @@ const playOne = (
       Effect.timeout(quitTimeout),
       Effect.ignore
     )
+    /**
+     * Interrupted (SIGINT, SIGTERM): leave the game politely rather than vanish. A finalizer
+     * runs uninterruptibly, and so would the race in `quit`, which could then never stop its
+     * loser, and Q would go on for ever: it runs in a fiber of its own, interruptible.
+     */
+    const quitOnInterrupt = Effect.gen(function*() {
+      if (!brain.report.joined || brain.report.ending || (yield* Deferred.isDone(ended))) return
+      yield* Fiber.join(yield* Effect.fork(Effect.interruptible(quit)))
+      yield* Effect.logInfo(`${name}: stopped, as ${brain.report.letter ?? "a player whose letter never came"} with ${brain.report.purse} nuggets`)
+    })
     const deadline = Effect.sleep(options.deadline ?? defaultDeadline).pipe(Effect.as("deadline" as const))
     const first = yield* Effect.raceAll([Deferred.await(ended), pressKeys.pipe(Effect.zipRight(Effect.never)), deadline]).pipe(
-      // Interrupted (Ctrl-C): leave the game politely rather than vanish.
-      Effect.onInterrupt(() => brain.report.joined && !brain.report.ending ? quit : Effect.void)
+      Effect.onInterrupt(() => quitOnInterrupt)
     )
     if (first !== "deadline") return result(name, brain, first)
     yield* Effect.logWarning(`${name}: the deadline passed; quitting`)
@@ -204,6 +248,8 @@ export const resultLine = (result: BotResult): string => {
     ? "no answer from the server"
     : outcome._tag === "Lost"
     ? "the server stopped answering"
+    : outcome._tag === "Unreadable"
+    ? `cannot read the server: ${outcome.reason}`
     : outcome._tag === "Deadline"
     ? "the deadline passed"
     : describe(outcome)

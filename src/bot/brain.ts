@@ -34,6 +34,10 @@ export interface Memory {
   readonly rock: Uint8Array
   /** Cells where gold was seen and not yet seen gone. */
   readonly gold: ReadonlySet<number>
+  /** 1 where the bot pressed a key to step from beside a blank onto it, and did not move: rock for sure. */
+  readonly tried: Uint8Array
+  /** Such a step, pressed and not yet seen through: from where, onto which blank. */
+  readonly aim: { readonly from: number; readonly to: number } | undefined
 }
 
 export const newBrain = (strategy: Strategy): Brain => ({ strategy, report: newReport("player"), memory: undefined })
@@ -49,17 +53,27 @@ export interface Decision {
   readonly key: string | undefined
 }
 
-/** The next key: a random possible move, or (greedy) a step toward gold or the unknown. */
+/**
+ * The next key: a random possible move, or (greedy) a step toward gold or the unknown. A
+ * view that does not show the bot (gold, or another player, drawn over it) gets a random
+ * move too: once it moves, the next view shows it again.
+ */
 export const decide = (brain: Brain, rng: Random.Random): Effect.Effect<Decision> =>
   Effect.suspend(() => {
     const { ending, position, view } = brain.report
-    if (ending || view === undefined || position === undefined) return Effect.succeed({ brain, key: undefined })
+    if (ending || view === undefined) return Effect.succeed({ brain, key: undefined })
+    if (position === undefined) return randomMove(brain, rng)
     if (brain.strategy === "greedy") {
       const rows = view.length
       const cols = view[0]!.length
       const at = position.row * cols + position.col
-      const memory = remember(brain.memory, view, at)
-      const key = towardGold(memory, rows, cols, at) ?? towardUnknown(memory, rows, cols, at)
+      let memory = settleAim(remember(brain.memory, view, at), at)
+      let key = towardGold(memory, rows, cols, at) ?? towardUnknown(memory, rows, cols, at)
+      if (key === undefined) {
+        key = towardUntried(memory, rows, cols, at)
+        const onto = key === undefined ? -1 : stepFrom(rows, cols, at, MoveDirections[key]!)
+        if (onto >= 0 && memory.terrain[onto] === Rock) memory = { ...memory, aim: { from: at, to: onto } }
+      }
       const next = memory === brain.memory ? brain : { ...brain, memory }
       if (key !== undefined) return Effect.succeed({ brain: next, key })
       return randomMove(next, rng)
@@ -80,7 +94,7 @@ export const possibleMoves = (brain: Brain): Array<string> => {
 
 const randomMove = (brain: Brain, rng: Random.Random): Effect.Effect<Decision> => {
   const possible = possibleMoves(brain)
-  // Hemmed in on every side cannot happen on a valid map; still press something.
+  // Hemmed in on every side cannot happen on a valid map, and nowhere to be seen tells nothing: still press something.
   const choices = possible.length > 0 ? possible : MoveKeys
   return rng.nextIntBetween(0, choices.length).pipe(Effect.map((i) => ({ brain, key: choices[i]! })))
 }
@@ -102,6 +116,7 @@ export const remember = (memory: Memory | undefined, view: ReadonlyArray<string>
   const fits = memory !== undefined && memory.terrain.length === size
   const terrain = fits ? memory.terrain.slice() : new Uint8Array(size).fill(Rock)
   const rock = fits ? memory.rock.slice() : new Uint8Array(size)
+  const tried = fits ? memory.tried : new Uint8Array(size)
   const gold = new Set(fits ? memory.gold : [])
   for (let row = 0, cell = 0; row < rows; row++) {
     const line = view[row]!
@@ -132,13 +147,47 @@ export const remember = (memory: Memory | undefined, view: ReadonlyArray<string>
     const ch = view[Math.floor(cell / cols)]!.charCodeAt(cell % cols)
     if (ch !== Gold && isVisible(known, position, cell, "roomSpotsOnly")) gold.delete(cell)
   }
-  return { view, terrain, rock, gold }
+  return { view, terrain, rock, gold, tried, aim: fits ? memory.aim : undefined }
+}
+
+/** The step into a blank the last key tried: still where it was, the bot knows that blank is rock. */
+const settleAim = (memory: Memory, position: number): Memory => {
+  const aim = memory.aim
+  if (aim === undefined) return memory
+  if (position !== aim.from) return { ...memory, aim: undefined }
+  const tried = memory.tried.slice()
+  tried[aim.to] = 1
+  return { ...memory, tried, aim: undefined }
 }
 
 const towardGold = (memory: Memory, rows: number, cols: number, position: number): string | undefined =>
   memory.gold.size === 0
     ? undefined
     : firstStepOnGrid(rows, cols, position, (cell) => isWalkable(memory.terrain[cell]!), (cell) => memory.gold.has(cell))
+
+const isWall = (ch: number) => ch === 0x2d || ch === 0x7c || ch === 0x2b // '-' '|' '+'
+
+/**
+ * With no gold known and nothing left to explore, a step onto the nearest blank beside a
+ * spot that the bot has not tried to step onto, first those beside a wall (a room behind
+ * a doorway). Standing beside a blank shows it as rock on a server that follows the
+ * spec's sight, but some servers show nothing of a room from its doorway: a room there is
+ * found only by stepping in.
+ */
+const towardUntried = (memory: Memory, rows: number, cols: number, position: number): string | undefined => {
+  const { terrain, tried } = memory
+  const untried = (cell: number) => terrain[cell] === Rock && tried[cell] === 0
+  const byWall = (cell: number) =>
+    MoveKeys.some((key) => {
+      const next = stepFrom(rows, cols, cell, MoveDirections[key]!)
+      return next >= 0 && isWall(terrain[next]!)
+    })
+  for (const goal of [(cell: number) => untried(cell) && byWall(cell), untried]) {
+    const key = firstStepOnGrid(rows, cols, position, (cell) => isWalkable(terrain[cell]!) || goal(cell), goal)
+    if (key !== undefined) return key
+  }
+  return undefined
+}
 
 /** A step toward the nearest known spot beside a blank that may not be rock. */
 const towardUnknown = (memory: Memory, rows: number, cols: number, position: number): string | undefined => {

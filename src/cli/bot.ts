@@ -50,12 +50,14 @@ const bot = (options: BotCommandOptions) =>
     if (failure !== undefined) return yield* new CliError({ message: failure })
   })
 
-/** Why the run counts as failed, if it does: no server, a server that went away, or no bot let in. */
+/** Why the run counts as failed, if it does: no server, a server that went away or could not be read, or no bot let in. */
 const failureOf = (results: ReadonlyArray<BotResult>, where: string): string | undefined => {
   const count = (tag: string) => results.filter((result) => result.outcome._tag === tag).length
   const silent = count("NoAnswer")
   if (silent === results.length) return `${where} — no Nuggets server answered`
   if (silent > 0) return `${where} — ${silent} of ${results.length} bots had no answer`
+  const unreadable = results.find((result) => result.outcome._tag === "Unreadable")
+  if (unreadable?.outcome._tag === "Unreadable") return `${where} — cannot read the server: ${unreadable.outcome.reason}`
   const lost = count("Lost")
   if (lost > 0) return `${where} — the server stopped answering`
   if (count("Deadline") > 0) return `${where} — the game did not end before the deadline`

@@ -53,10 +53,22 @@ export interface ClientState {
   readonly heardAt: number | undefined
   /** The round trip to the server, measured (smoothed) once known. */
   readonly roundTrip: number | undefined
-  /** When a move key went out that no DISPLAY has answered yet. */
+  /** When a move key went out, one the view says moves the player, that no DISPLAY has answered yet. */
   readonly awaitingViewSince: number | undefined
-  /** When the first key or ask went out that nothing has answered yet. */
+  /**
+   * When the first key or ask went out that nothing has answered yet, of those the server
+   * must answer: a move the view says is possible, and (from a server that answers them) a
+   * key that moves nothing or an ask. Many servers answer a move into a wall, an unknown
+   * key or Ctrl-L with silence, as the spec allows: silence after those means nothing.
+   */
   readonly unansweredSince: number | undefined
+  /**
+   * The server has answered an ask (Ctrl-L), or refused a key: silence after one means
+   * something. The client asks once as soon as it is in, to learn it.
+   */
+  readonly answersAsks: boolean
+  /** That first ask has gone out. */
+  readonly probed: boolean
   /** The server has not answered for a while, or is gone: Q leaves at once. */
   readonly serverSilent: boolean
   /** Refusals still to come for the Ctrl-L keys we sent: a server that knows no Ctrl-L says NO. */
@@ -139,6 +151,8 @@ export const startClient = (
     roundTrip: undefined,
     awaitingViewSince: undefined,
     unansweredSince: undefined,
+    answersAsks: false,
+    probed: false,
     serverSilent: false,
     refusalsToHide: 0,
     quitSentAt: undefined,
@@ -180,7 +194,19 @@ export const heard = (state: ClientState, data: Uint8Array | string, now: number
     : state.roundTrip === undefined
     ? sample
     : Math.round((7 * state.roundTrip + sample) / 8)
-  return { ...next, heardAt: now, roundTrip }
+  return { ...next, heardAt: now, roundTrip, answersAsks: next.answersAsks || answersAsk(state, next, now) }
+}
+
+/**
+ * Whether a datagram is surely an answer to our latest ask: soon after it, a GOLD that
+ * changes nothing (our server's answer), which no one else's move sends. A DISPLAY alone
+ * could be anyone's move; refusals and OK count wherever they come (see `withReport`).
+ */
+const answersAsk = (before: ClientState, after: ClientState, now: number): boolean => {
+  const soon = before.refusalsToHide > 0 && now - before.askedAt <= patience(before, before.timings.viewRepair)
+  const { purse, remaining } = before.report
+  return soon && after.report.latest === "Gold" && after.report.purse === purse && after.report.remaining === remaining &&
+    remaining !== undefined
 }
 
 export const receive = (state: ClientState, data: Uint8Array | string): ClientState =>
@@ -210,9 +236,13 @@ const withReport = (state: ClientState, report: GameReport): ClientState => {
     : report.ending ??
       // Our Q went through and its QUIT was lost: a server without the last word no longer knows us.
       (forgottenNow && state.leaving !== undefined ? { _tag: "UserQuit", how: leftBy } : undefined)
+  // A refusal, once in (of our Ctrl-L or any key), or our server's OK again (its answer to Ctrl-L): the server answers what moves nothing.
+  const answersAsks = state.answersAsks || (refusal && state.report.joined && report.ending === undefined) ||
+    (report.latest === "Ok" && state.report.letter !== undefined)
   return {
     ...state,
     report,
+    answersAsks,
     note: hidden ? state.note : report.note ?? state.note,
     alert: report.forgotten ? Note.AddressChanged() : undefined,
     exit,
@@ -254,11 +284,13 @@ export const rejoin = (state: ClientState, now: number): ClientUpdate => {
   return { ...fresh, state: { ...fresh.state, roundTrip: state.roundTrip, joinRetryIn: retry } }
 }
 
+/** Ctrl-L goes out: silence after it means something only from a server known to answer it. */
 export const askForView = (state: ClientState, now: number): ClientState => ({
   ...state,
   askedAt: now,
+  probed: true,
   awaitingViewSince: undefined,
-  unansweredSince: state.unansweredSince ?? now,
+  unansweredSince: state.answersAsks ? state.unansweredSince ?? now : state.unansweredSince,
   refusalsToHide: state.refusalsToHide + 1
 })
 

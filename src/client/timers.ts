@@ -18,8 +18,9 @@ const maxLetterAsks = 3
  * What the passing of time calls for: PLAY again while nothing at all has come back
  * (backing off), Q again until QUIT comes, the view asked for again when a move's DISPLAY
  * is late or the game's end never came, and a question (Ctrl-L) to a server that has been
- * silent for a while: a refusal proves it alive as well as a view does. Only when the
- * client's own questions go unanswered does it say the server is not answering.
+ * silent for a while: a refusal proves it alive as well as a view does. Only when what the
+ * server must answer goes unanswered (see `ClientState.unansweredSince`) does the client say
+ * the server is not answering; a closed port it hears of at once.
  */
 export const onTick = (state: ClientState, now: number): ClientUpdate => {
   const { report, timings } = state
@@ -53,11 +54,16 @@ export const onTick = (state: ClientState, now: number): ClientUpdate => {
   const viewLost = state.awaitingViewSince !== undefined && now - state.awaitingViewSince >= repairAfter
   const goldLost = report.remaining === undefined && sinceAsked >= repairAfter
   const endLost = report.remaining === 0 && sinceAsked >= repairAfter
+  // Once in, a player asks anyway: whether this server answers one tells what its silence means later.
+  const probe = report.role === "player" && !state.probed && sinceAsked >= repairAfter
   const letterLost = report.role === "player" && report.letter === undefined && state.letterAsks < maxLetterAsks &&
     sinceAsked >= repairAfter
   // Long silence: an idle player or the spectator would never learn otherwise that the server died.
   const quiet = now - (state.heardAt ?? state.startedAt) >= timings.liveness && sinceAsked >= timings.liveness
-  if (viewLost || goldLost || endLost || letterLost || quiet) {
+  // The spec lets the spectator type only Q, and one server crashes on any other key from
+  // it while no player is in (WillDinauer/Nuggets-Game): it asks only with a player in view.
+  const mayAsk = report.role === "player" || report.view?.some((row) => /[A-Z]/.test(row)) === true
+  if (mayAsk && (viewLost || goldLost || endLost || letterLost || quiet || probe)) {
     next = askForView(letterLost ? { ...next, letterAsks: next.letterAsks + 1 } : next, now)
     send.push(redrawKey)
   }

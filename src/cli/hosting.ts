@@ -8,9 +8,10 @@ import type { RecordingError } from "../recording/writer.js"
 import { gameStack } from "../host/stack.js"
 import type { GameHost, HostedGame } from "../server/host.js"
 import type { WebError } from "../web/error.js"
-import { webLayer, type WebOptions } from "../web/live.js"
+import type { WebOptions } from "../web/gameWeb.js"
+import { webLayer } from "../web/live.js"
 import { checkOutputs } from "./files.js"
-import { rulesFor } from "./options.js"
+import { rulesFor } from "../protocol/dialect.js"
 
 /** A game this program hosts: the game, where it listens, and what goes with it. */
 export interface Hosting {

@@ -47,7 +47,6 @@ export const variantOption = choice(
 ).pipe(withDefault<Variant>("classic"))
 
 /** The rules a server plays by (one home: `host/stack.ts`, where every game is composed). */
-export { rulesFor } from "../host/stack.js"
 
 export const recordOption = text(
   "record",

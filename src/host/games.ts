@@ -33,12 +33,14 @@ import { Udp, type UdpError, UdpSocket } from "../net/udp.js"
 import type { Dialect } from "../protocol/dialect.js"
 import { GameHost, type HostedGame } from "../server/host.js"
 import { defaultLinger } from "../server/udpLoop.js"
-import { GameWeb, gameRoutesLayer, type GameWebOptions } from "../web/live.js"
+import { GameWeb, type GameWebOptions } from "../web/gameWeb.js"
+import { gameRoutesLayer } from "../web/live.js"
 import { GameRefused } from "./errors.js"
 import type { HostMap } from "./maps.js"
 import { StartPace } from "./pace.js"
 import { PortPool, type PortRange } from "./ports.js"
-import { gameStack, rulesFor } from "./stack.js"
+import { rulesFor } from "../protocol/dialect.js"
+import { gameStack } from "./stack.js"
 
 /** How a host runs its games (the command line's choices). */
 export interface HostSettings {

@@ -1,17 +1,10 @@
 import { Layer } from "effect"
-import { type Rules, rules2019, rules2021, type Variant } from "../core/rules.js"
 import type { UdpSocket } from "../net/udp.js"
 import type { Dialect } from "../protocol/dialect.js"
 import type { RecordingError } from "../recording/writer.js"
 import { type GameHost, gameHostLayer, type HostedGame } from "../server/host.js"
 import { recorderLayer } from "../server/recorder.js"
 import { udpLoopLayer } from "../server/udpLoop.js"
-
-/** The rules a server plays by: the dialect's preset, with the chosen variant. */
-export const rulesFor = (dialect: Dialect, variant: Variant): Rules => ({
-  ...(dialect === "2019" ? rules2019 : rules2021),
-  variant
-})
 
 /** What one hosted game is made of, below what it is served by: the game, its socket, its recording, its web side. */
 export interface GameStack<S, W, E, R> {

@@ -1,5 +1,6 @@
 import { PlayerLetters } from "../core/constants.js"
 import type { Refusal } from "../core/refusals.js"
+import { type Rules, rules2019, rules2021, type Variant } from "../core/rules.js"
 import type { QuitReason } from "../core/state.js"
 import type { ServerMessage } from "./messages.js"
 
@@ -11,6 +12,12 @@ import type { ServerMessage } from "./messages.js"
  */
 export type Dialect = "2019" | "2021"
 export const dialects: ReadonlyArray<Dialect> = ["2019", "2021"]
+
+/** The rules a server of `dialect` plays by (its sight rule), with the chosen variant. */
+export const rulesFor = (dialect: Dialect, variant: Variant): Rules => ({
+  ...(dialect === "2019" ? rules2019 : rules2021),
+  variant
+})
 
 /** The dialect a recording or a flag names, also in the words earlier versions wrote ("spec", "cs50-2021"). */
 export const dialectNamed = (name: string): Dialect | undefined =>

@@ -1,37 +1,12 @@
 import * as HttpRouter from "@effect/platform/HttpRouter"
-import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { Context, Effect, Layer, type Scope } from "effect"
+import { Effect, Layer, type Scope } from "effect"
 import { GameHost } from "../server/host.js"
 import type { WebError } from "./error.js"
 import { pageRoute } from "./pageRoute.js"
-import { defaultPlayerSocketOptions, type PlayerSocketOptions, playerSockets } from "./playerSockets.js"
-import { type Listening, listen, type ListenOptions } from "./listen.js"
-import { defaultWatchOptions, watchLive, type WatchOptions } from "./watch.js"
-
-export interface GameWebOptions {
-  readonly watch?: Partial<WatchOptions>
-  readonly play?: Partial<PlayerSocketOptions>
-}
-
-export interface WebOptions extends ListenOptions, GameWebOptions {}
-
-/** A route of one game: answers a request, holding what it takes for as long as the request lasts. */
-export type GameRoute = Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest | Scope.Scope>
-
-/** One live game on the web, wherever its routes are served: `watch` the watchers' feed, `play` the players' WebSocket. */
-export interface GameWeb {
-  readonly watch: GameRoute
-  readonly play: GameRoute
-  /** Pages watching now. */
-  readonly watchers: () => number
-  /** Succeeds once the number of watchers satisfies `wanted`. */
-  readonly watchersWhere: (wanted: (count: number) => boolean) => Effect.Effect<void>
-  /** Ends every watcher's feed after the game as it stands (see `Watching.endAll`); the scope's end does it too. */
-  readonly endFeeds: Effect.Effect<void>
-}
-
-export interface LiveWeb extends Listening, Pick<GameWeb, "watchers" | "watchersWhere"> {}
+import { GameWeb, type GameWebOptions, LiveWeb, type WebOptions } from "./gameWeb.js"
+import { listen } from "./listen.js"
+import { defaultPlayerSocketOptions, playerSockets } from "./playerSockets.js"
+import { defaultWatchOptions, watchLive } from "./watch.js"
 
 /**
  * The routes of the game `host` plays, for as long as the scope lasts. Its end ends every
@@ -71,15 +46,10 @@ export const startWeb = (host: GameHost, options: WebOptions): Effect.Effect<Liv
     return { ...listening, watchers: web.watchers, watchersWhere: web.watchersWhere }
   })
 
-/** The game on the web, when this program serves it (`--web`). */
-export const LiveWeb = Context.GenericTag<LiveWeb>("nuggets/LiveWeb")
-
 /** The game hosted here on the web (see `startWeb`), for as long as the program runs. */
 export const webLayer = (options: WebOptions): Layer.Layer<LiveWeb, WebError, GameHost> =>
   Layer.scoped(LiveWeb, Effect.flatMap(GameHost, (host) => startWeb(host, options)))
 
 /** The routes of a game served by another program's web server (`nuggets host`): see `gameWeb`. */
-export const GameWeb = Context.GenericTag<GameWeb>("nuggets/GameWeb")
-
 export const gameRoutesLayer = (options: GameWebOptions = {}): Layer.Layer<GameWeb, never, GameHost> =>
   Layer.scoped(GameWeb, Effect.flatMap(GameHost, (host) => gameWeb(host, options)))

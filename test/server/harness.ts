@@ -10,7 +10,7 @@ import { UdpSocket } from "../../src/net/udp.js"
 import { GameHost, type GameResult, type HostedGame } from "../../src/server/host.js"
 import { gameOver, lingerAfterGame } from "../../src/server/udpLoop.js"
 import type { Dialect } from "../../src/protocol/dialect.js"
-import { LiveWeb, type WebOptions } from "../../src/web/live.js"
+import { LiveWeb, type WebOptions } from "../../src/web/gameWeb.js"
 
 export interface TestServerOptions extends HostedGame {
   readonly dialect?: Dialect

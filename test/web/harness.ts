@@ -1,7 +1,7 @@
 import * as Socket from "@effect/platform/Socket"
 import * as NodeSocket from "@effect/platform-node/NodeSocket"
 import { Effect, Option } from "effect"
-import type { WebOptions } from "../../src/web/live.js"
+import type { WebOptions } from "../../src/web/gameWeb.js"
 import { Inbox } from "../inbox.js"
 import { startServer, type TestServerOptions } from "../server/harness.js"
 

@@ -1,19 +1,15 @@
-import { afterEach, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import * as dgram from "node:dgram"
 import { nuggetsInProcess } from "./cli/in-process.js"
 import { nuggetsCommand, run } from "./cli/process.js"
 import { startServer } from "./server/harness.js"
 import { loadMap } from "./support.js"
-
-const cleanups: Array<() => Promise<void>> = []
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!()
-})
+import { owned } from "./owned.js"
 
 describe("nuggets bot, as a program", () => {
   it("plays a game to the end, prints one line per bot on stdout and exits 0; logs on stderr", async () => {
     const server = await startServer({ map: loadMap("small.txt"), seed: 4 })
-    cleanups.push(server.stop)
+    owned(server, (server) => server.stop())
     const bot = await run([...await nuggetsCommand(), "bot", "127.0.0.1", String(server.port), "--count", "3", "--rate", "1000", "--seed", "9", "--name", "tester"])
     expect(bot.code).toBe(0)
     const lines = bot.stdout.split("\n").filter((line) => line !== "")
@@ -26,7 +22,7 @@ describe("nuggets bot, as a program", () => {
   it("rejects bad arguments, an unknown host, and a port where no server answers, with one line and exit 1", async () => {
     const silent = dgram.createSocket("udp4")
     await new Promise<void>((resolve) => silent.bind(0, "127.0.0.1", resolve))
-    cleanups.push(() => new Promise((resolve) => silent.close(() => resolve())))
+    owned(silent, (silent) => new Promise<void>((resolve) => silent.close(() => resolve())))
     const cases: ReadonlyArray<readonly [ReadonlyArray<string>, RegExp]> = [
       [["bot", "127.0.0.1", "0"], /^nuggets: PORT — must be 1\.\.65535, not 0$/],
       [["bot", "127.0.0.1", "4000", "--count", "0"], /^nuggets: --count — must be 1\.\.100, not 0$/],

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { Effect, Logger, LogLevel } from "effect"
 import * as dgram from "node:dgram"
 import { type BotsOptions, resultLine, runBots } from "../src/bot/bots.js"
@@ -7,15 +7,11 @@ import type { Dialect } from "../src/protocol/dialect.js"
 import { nodeUdpLayer } from "../src/net/nodeUdp.js"
 import { startServer } from "./server/harness.js"
 import { loadMap } from "./support.js"
-
-const cleanups: Array<() => Promise<void>> = []
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!()
-})
+import { owned } from "./owned.js"
 
 const serve = async (seed: number, observe?: (handled: Handled) => void, dialect: Dialect = "2019") => {
   const server = await startServer({ map: loadMap("small.txt"), seed, dialect, ...(observe ? { observe } : {}) })
-  cleanups.push(server.stop)
+  owned(server, (server) => server.stop())
   return server
 }
 
@@ -76,7 +72,7 @@ describe("bots over loopback UDP", () => {
   it("reports no answer when nothing answers at that port", async () => {
     const silent = dgram.createSocket("udp4")
     await new Promise<void>((resolve) => silent.bind(0, "127.0.0.1", resolve))
-    cleanups.push(() => new Promise((resolve) => silent.close(() => resolve())))
+    owned(silent, (silent) => new Promise<void>((resolve) => silent.close(() => resolve())))
     const [result] = await bots({ port: silent.address().port, answerTimeout: "200 millis" })
     expect(result!.outcome._tag).toBe("NoAnswer")
     expect(resultLine(result!)).toBe("-     0 bot-1 (no answer from the server)")

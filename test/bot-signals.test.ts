@@ -1,14 +1,10 @@
-import { afterEach, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import * as dgram from "node:dgram"
 import type { Handled } from "../src/core/state.js"
 import { nuggetsCommand, Program } from "./cli/process.js"
 import { startServer } from "./server/harness.js"
 import { loadMap } from "./support.js"
-
-const cleanups: Array<() => Promise<void> | void> = []
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!()
-})
+import { owned } from "./owned.js"
 
 /** A promise and the function that keeps it. */
 const signal = <A = void>() => {
@@ -26,7 +22,7 @@ const within = <A>(ms: number, what: string, promise: Promise<A>): Promise<A> =>
 
 const startBots = async (port: number, count: number) => {
   const bots = Program.start([...await nuggetsCommand(), "bot", "127.0.0.1", String(port), "--count", String(count), "--rate", "0.5", "--seed", "1"])
-  cleanups.push(() => void bots.child.kill("SIGKILL"))
+  owned(bots, (bots) => bots.child.kill("SIGKILL"))
   return bots
 }
 
@@ -45,7 +41,7 @@ describe("nuggets bot and SIGTERM, as a program", () => {
         if (quits.length === 2) quitted.keep()
       }
     })
-    cleanups.push(server.stop)
+    owned(server, (server) => server.stop())
     const bots = await startBots(server.port, 2)
     // A key pressed: a bot has its view, so it is in the game.
     await within(15_000, "a bot's first key", keyed.promise)
@@ -67,7 +63,7 @@ describe("nuggets bot and SIGTERM, as a program", () => {
         open = false
         resolve()
       })) : Promise.resolve()
-    cleanups.push(closeSocket)
+    owned(socket, () => closeSocket())
     const pressed = new Set<number>()
     const bothPressed = signal()
     socket.on("message", (data, from) => {
@@ -92,7 +88,7 @@ describe("nuggets bot and a port where nothing listens", () => {
     const port = socket.address().port
     await new Promise<void>((resolve) => socket.close(() => resolve()))
     const bots = Program.start([...await nuggetsCommand(), "bot", "127.0.0.1", String(port), "--count", "2", "--timeout", "60"])
-    cleanups.push(() => void bots.child.kill("SIGKILL"))
+    owned(bots, (bots) => bots.child.kill("SIGKILL"))
     expect(await within(5_000, "the program's exit", bots.exited)).toBe(1)
     expect(bots.stderr.trim().split("\n").at(-1)).toBe(`nuggets: 127.0.0.1:${port} — no Nuggets server answered`)
   }, 60_000)

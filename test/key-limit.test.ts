@@ -1,13 +1,12 @@
-import { afterEach, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import { makeGameHost } from "../src/server/host.js"
 import type { Peer } from "../src/server/peer.js"
 import { KeyLimit, keysPerSecond, maxWaitingKeys } from "../src/server/keyLimit.js"
 import { TestClient } from "./server/harness.js"
+import { owned } from "./owned.js"
 import { loadMap } from "./support.js"
-import { closeAll, later, PageSocket, startWebGame } from "./web/harness.js"
-
-afterEach(closeAll)
+import { PageSocket, startWebGame } from "./web/harness.js"
 
 const encoder = new TextEncoder()
 const redraw = encoder.encode("KEY \f")
@@ -85,9 +84,9 @@ describe("the key limit: 60 keys a second per client", () => {
     }))
 
   it("UDP and WebSocket alike: a burst of 300 keys gets a second's worth of answers at once, a few more at the rate", async () => {
-    const game = later(await startWebGame({ map: loadMap("main.txt"), seed: 3, keysPerSecond }), (game) => game.stop())
-    const udp = later(await TestClient.open(game.port), (client) => client.close())
-    const page = later(await PageSocket.open(game.url), (page) => page.close())
+    const game = owned(await startWebGame({ map: loadMap("main.txt"), seed: 3, keysPerSecond }), (game) => game.stop())
+    const udp = owned(await TestClient.open(game.port), (client) => client.close())
+    const page = owned(await PageSocket.open(game.url), (page) => page.close())
     udp.send("PLAY Udp")
     await udp.nextStarting("DISPLAY")
     page.send("PLAY Page")

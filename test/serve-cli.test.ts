@@ -1,25 +1,21 @@
-import { afterEach, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { nuggetsCommand, Program, run } from "./cli/process.js"
 import { collectAllGold, gridOf, TestClient } from "./server/harness.js"
-
-const cleanups: Array<() => unknown> = []
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!()
-})
+import { owned } from "./owned.js"
 
 const startServe = async (...args: Array<string>) => {
   const server = Program.start([...(await nuggetsCommand()), "serve", ...args, "--host", "127.0.0.1"])
-  cleanups.push(() => server.child.kill("SIGKILL"))
+  owned(server, (server) => server.child.kill("SIGKILL"))
   const ready = await server.line(/^Ready to play, waiting at port \d+$/)
   return { server, port: Number(ready.split(" ").at(-1)) }
 }
 
 const open = async (port: number) => {
   const client = await TestClient.open(port)
-  cleanups.push(() => client.close())
+  owned(client, (client) => client.close())
   return client
 }
 
@@ -71,7 +67,7 @@ describe("nuggets serve, as a program", () => {
 
   it("--log FILE and --log-level debug (in either form), --map and --seed: the log goes to the file, at that level", async () => {
     const log = join(mkdtempSync(join(tmpdir(), "nuggets-serve-")), "server.log")
-    cleanups.push(() => rmSync(dirname(log), { recursive: true, force: true }))
+    owned(dirname(log), (folder) => rmSync(folder, { recursive: true, force: true }))
     const { port, server } = await startServe("--log-level=debug", "--log", log, "--map", "maps/small.txt", "--seed", "11")
     const player = await open(port)
     player.send("PLAY Alice")

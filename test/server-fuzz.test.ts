@@ -1,10 +1,11 @@
-import { afterEach, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { Either, FastCheck as fc } from "effect"
 import { readFileSync } from "node:fs"
 import type { GameState } from "../src/core/state.js"
 import { isSpot, parseMap } from "../src/core/map.js"
 import { mapsDir } from "./support.js"
 import { startServer, TestClient } from "./server/harness.js"
+import { owned } from "./owned.js"
 
 const map = Either.getOrThrow(parseMap(readFileSync(mapsDir + "main.txt", "utf8")))
 
@@ -29,11 +30,6 @@ const checkInvariants = (state: GameState) => {
   if (state.players.length > 26) throw new Error("too many players")
 }
 
-const cleanups: Array<() => Promise<void>> = []
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!()
-})
-
 describe("serve under fire", () => {
   it("thousands of random and malformed datagrams from many addresses: no crash, invariants hold, PLAY still works", async () => {
     const states: Array<GameState> = []
@@ -50,11 +46,11 @@ describe("serve under fire", () => {
         }
       }
     })
-    cleanups.push(server.stop)
+    owned(server, (server) => server.stop())
     const senders = await Promise.all(Array.from({ length: 16 }, () => TestClient.open(server.port)))
-    cleanups.push(...senders.map((s) => () => s.close()))
+    for (const sender of senders) owned(sender, (sender) => sender.close())
     const sentinel = await TestClient.open(server.port)
-    cleanups.push(() => sentinel.close())
+    owned(sentinel, (sentinel) => sentinel.close())
     sentinel.send("PLAY Sentinel")
     await sentinel.nextStarting("DISPLAY")
     /** Asks until answered: under a flood the kernel may drop the probe itself. */
@@ -88,7 +84,7 @@ describe("serve under fire", () => {
     expect(batches).toBeGreaterThan(10)
 
     const newcomer = await TestClient.open(server.port)
-    cleanups.push(() => newcomer.close())
+    owned(newcomer, (newcomer) => newcomer.close())
     newcomer.send("PLAY Newcomer")
     expect(await newcomer.nextStarting("OK ", 10_000)).toMatch(/^OK [A-Z]$/)
     expect(await newcomer.next()).toBe("GRID 21 79")

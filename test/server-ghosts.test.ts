@@ -7,14 +7,12 @@ import { lineLogger } from "../src/log.js"
 import type { Handled } from "../src/core/state.js"
 import { makeGameHost } from "../src/server/host.js"
 import type { Peer } from "../src/server/peer.js"
-import { perTest, startServer, TestClient } from "./server/harness.js"
+import { ownedClient as client, ownedServer, startServer, TestClient } from "./server/harness.js"
 import { loadMap } from "./support.js"
 
 /** No ghosts: last words that stop when untrue, quitting acknowledged, silent players dropped, and a log no flood can fill. */
 
-const tested = perTest()
-const { cleanups, client } = tested
-const serve = (options: Partial<Parameters<typeof startServer>[0]> = {}) => tested.serve({ map: loadMap("small.txt"), seed: 3, ...options })
+const serve = (options: Partial<Parameters<typeof startServer>[0]> = {}) => ownedServer({ map: loadMap("small.txt"), seed: 3, ...options })
 const spectate = async (c: TestClient) => {
   c.send("SPECTATE")
   await c.nextStarting("DISPLAY")
@@ -109,11 +107,12 @@ describe("--idle-timeout", () => {
 describe("a flood of hostile datagrams", () => {
   it.scoped("100,000 of them write less than 100 KB of log at the default level, and the counts are logged", () =>
     Effect.gen(function*() {
-      const folder = mkdtempSync(join(tmpdir(), "nuggets-flood-"))
-      cleanups.push(() => rmSync(folder, { recursive: true, force: true }))
+      const folder = yield* Effect.acquireRelease(
+        Effect.sync(() => mkdtempSync(join(tmpdir(), "nuggets-flood-"))),
+        (folder) => Effect.sync(() => rmSync(folder, { recursive: true, force: true }))
+      )
       const path = join(folder, "server.log")
-      const fd = openSync(path, "a")
-      cleanups.push(() => closeSync(fd))
+      const fd = yield* Effect.acquireRelease(Effect.sync(() => openSync(path, "a")), (fd) => Effect.sync(() => closeSync(fd)))
       const flood = Effect.gen(function*() {
         const host = yield* makeGameHost({ map: loadMap("small.txt") })
         const hostile = [

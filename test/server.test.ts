@@ -5,13 +5,12 @@ import { find, firstStepToward, gridLines } from "./server/walk.js"
 import { rules2019 } from "../src/core/rules.js"
 import { parseMap } from "../src/core/map.js"
 import { mapsDir } from "./support.js"
-import { collectAllGold, gridOf, perTest, TestClient } from "./server/harness.js"
+import { collectAllGold, gridOf, ownedClient as client, ownedServer as serve, TestClient } from "./server/harness.js"
 
 const mapOf = (file: string) => Either.getOrThrow(parseMap(readFileSync(mapsDir + file, "utf8")))
 const main = mapOf("main.txt")
 const small = mapOf("small.txt")
 
-const { serve, client } = perTest()
 
 /** PLAY, and the four answers the spec promises, in order. */
 const joinAs = async (port: number, name: string) => {

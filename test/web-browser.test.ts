@@ -2,7 +2,7 @@
  * The page in a real browser: Debian's chromium, headless, driven by playwright-core,
  * against a real game server (UDP and web) in this process.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Exit, Logger, LogLevel, Scope } from "effect"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -16,7 +16,8 @@ import { parseRecording } from "../src/recording/format.js"
 import { startReplayWeb } from "../src/web/recorded.js"
 import { collectAllGold, gridOf, startServer, TestClient } from "./server/harness.js"
 import { loadMap, renderView } from "./support.js"
-import { closeAll, later, startWebGame } from "./web/harness.js"
+import { owned } from "./owned.js"
+import { startWebGame } from "./web/harness.js"
 
 /** What the tests touch in the page, inside functions that run there: the project's types have no DOM. */
 declare const document: any
@@ -34,18 +35,16 @@ beforeAll(async () => {
 })
 afterAll(() => browser?.close())
 
-afterEach(closeAll)
-
 const game = async (options: Partial<Parameters<typeof startWebGame>[0]> = {}) =>
-  later(await startWebGame({ map: main, seed: 11, ...options }), (game) => game.stop())
-const udpClient = async (port: number) => later(await TestClient.open(port), (client) => client.close())
+  owned(await startWebGame({ map: main, seed: 11, ...options }), (game) => game.stop())
+const udpClient = async (port: number) => owned(await TestClient.open(port), (client) => client.close())
 const open = async (url: string): Promise<Page> => {
-  const page = later(await browser.newPage({ viewport: { width: 1366, height: 768 } }), (page) => page.close())
+  const page = owned(await browser.newPage({ viewport: { width: 1366, height: 768 } }), (page) => page.close())
   const problems: Array<string> = []
   page.on("pageerror", (error) => problems.push(String(error)))
   page.on("console", (message) => message.type() === "error" && problems.push(message.text()))
   // Checked as the test ends: the page's own errors fail it.
-  later(problems, (seen) => expect(seen.filter((text) => !text.includes("ERR_CONNECTION_REFUSED"))).toEqual([]))
+  owned(problems, (seen) => expect(seen.filter((text) => !text.includes("ERR_CONNECTION_REFUSED"))).toEqual([]))
   await page.goto(url)
   return page
 }
@@ -203,7 +202,7 @@ describe("the page in a browser", () => {
 
 /** A short game played by bots and recorded, then served as a replay: its page's address and the game's summary. */
 const recordedReplay = async () => {
-  const dir = later(mkdtempSync(join(tmpdir(), "nuggets-web-replay-")), (dir) => rmSync(dir, { recursive: true, force: true }))
+  const dir = owned(mkdtempSync(join(tmpdir(), "nuggets-web-replay-")), (dir) => rmSync(dir, { recursive: true, force: true }))
   const file = join(dir, "game.ndjson")
   const server = await startServer({ map: loadMap("small.txt"), seed: 4, record: file })
   await Effect.runPromise(runBots({ host: "127.0.0.1", port: server.port, count: 2, strategy: "greedy", seed: 2, rate: 300 }).pipe(quiet, Effect.provide(nodeUdpLayer)))
@@ -211,7 +210,7 @@ const recordedReplay = async () => {
   await server.stop()
   const recording = Either.getOrThrow(parseRecording(readFileSync(file, "utf8")))
   const scope = Effect.runSync(Scope.make())
-  later(scope, (scope) => Effect.runPromise(Scope.close(scope, Exit.void)))
+  owned(scope, (scope) => Effect.runPromise(Scope.close(scope, Exit.void)))
   const { url } = await Effect.runPromise(startReplayWeb(recording, { host: "127.0.0.1", port: 0 }).pipe(Scope.extend(scope)))
   return { summary, url }
 }

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Deferred, Effect, Either, Exit, Scope } from "effect"
@@ -9,23 +9,22 @@ import { startWeb } from "../src/web/live.js"
 import { listen } from "../src/web/listen.js"
 import { Outbox } from "../src/web/outbox.js"
 import { collectAllGold, gridOf, TestClient } from "./server/harness.js"
+import { owned } from "./owned.js"
 import { loadMap } from "./support.js"
-import { closeAll, later, PageSocket, startWebGame, Watcher } from "./web/harness.js"
+import { PageSocket, startWebGame, Watcher } from "./web/harness.js"
 import { maskedTextFrame, rawWebSocket, readUntil } from "./web/hostile.js"
 
 const main = loadMap("main.txt")
-
-afterEach(closeAll)
 
 /** `effect`, awaited for at most 3 s; a failure names what never happened. */
 const within = (effect: Effect.Effect<void>, what: string) =>
   Effect.runPromise(effect.pipe(Effect.timeoutFail({ duration: "3 seconds", onTimeout: () => new Error(`no ${what} within 3 s`) })))
 
 const game = async (options: Partial<Parameters<typeof startWebGame>[0]> = {}) =>
-  later(await startWebGame({ map: main, seed: 7, ...options }), (game) => game.stop())
-const watcher = async (url: string) => later(await Watcher.open(url), (watcher) => watcher.close())
-const page = async (url: string) => later(await PageSocket.open(url), (page) => page.close())
-const udpClient = async (port: number) => later(await TestClient.open(port), (client) => client.close())
+  owned(await startWebGame({ map: main, seed: 7, ...options }), (game) => game.stop())
+const watcher = async (url: string) => owned(await Watcher.open(url), (watcher) => watcher.close())
+const page = async (url: string) => owned(await PageSocket.open(url), (page) => page.close())
+const udpClient = async (port: number) => owned(await TestClient.open(port), (client) => client.close())
 
 /** A raw HTTP request, with headers fetch would not send (Host, Upgrade, Origin): its status. */
 const rawGet = (url: string, path: string, headers: Record<string, string>) =>
@@ -149,7 +148,7 @@ describe("web: routes", () => {
       Effect.as(HttpServerResponse.empty())
     )
     const scope = Effect.runSync(Scope.make())
-    later(scope, (scope) => Effect.runPromise(Scope.close(scope, Exit.void)))
+    owned(scope, (scope) => Effect.runPromise(Scope.close(scope, Exit.void)))
     const { url } = await Effect.runPromise(listen(HttpRouter.empty.pipe(HttpRouter.get("/stuck", stuck)), { host: "127.0.0.1", port: 0 }).pipe(Scope.extend(scope)))
     const { hostname, port } = new URL(url)
     const socket = connect(Number(port), hostname, () => socket.write(`GET /stuck HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`))
@@ -160,7 +159,7 @@ describe("web: routes", () => {
   })
 
   it("a port in use is a WebError, PortInUse", async () => {
-    const taken = later(createServer(), (server) => new Promise((resolve) => server.close(resolve)))
+    const taken = owned(createServer(), (server) => new Promise((resolve) => server.close(resolve)))
     await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve))
     const port = (taken.address() as { port: number }).port
     const { host } = await game()
@@ -219,7 +218,7 @@ describe("web: watching", () => {
   it("a watcher that half-closes its connection (sends its FIN, still reading) gives its place back", async () => {
     const { url, web } = await game()
     const { hostname, port } = new URL(url)
-    const socket = later(connect(Number(port), hostname), (socket) => socket.destroy())
+    const socket = owned(connect(Number(port), hostname), (socket) => socket.destroy())
     socket.on("error", () => undefined)
     const hello = readUntil(socket, /event: snapshot\n/)
     socket.write(`GET /watch HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`)
@@ -244,7 +243,7 @@ describe("web: watching", () => {
     const { port, url, web } = await game({ map: loadMap("large.txt"), web: { watch: { snapshotInterval: 0 } } })
     const { hostname, port: webPort } = new URL(url)
     // Connected and asking, but never reading: its buffers fill and the game must not care.
-    const stalled = later(
+    const stalled = owned(
       await new Promise<Socket>((resolve) => {
         const socket: Socket = connect(Number(webPort), hostname, () => resolve(socket))
       }),
@@ -341,7 +340,7 @@ describe("web: playing over a WebSocket", () => {
   it("many small messages in one burst are not taken for one unfinished message", async () => {
     const { url } = await game()
     const { socket } = await rawWebSocket(url, "PLAY Burst", /OK A/)
-    later(socket, (socket) => socket.destroy())
+    owned(socket, (socket) => socket.destroy())
     const answer = readUntil(socket, /OK A/, 3000)
     // 3,000 keys (33 KB) in one write, then the same PLAY again, answered with the same OK.
     socket.write(Buffer.concat([...Array.from({ length: 3000 }, () => maskedTextFrame("KEY z")), maskedTextFrame("PLAY Burst")]))

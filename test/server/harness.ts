@@ -1,7 +1,7 @@
-import { afterEach } from "@effect/vitest"
 import { Context, Duration, Effect, Exit, Fiber, Layer, Logger, LogLevel, Scope } from "effect"
 import * as dgram from "node:dgram"
 import { Inbox } from "../inbox.js"
+import { owned } from "../owned.js"
 import { find, firstStepToward, gridLines } from "./walk.js"
 import { hostingLayer } from "../../src/cli/hosting.js"
 import type { Handled } from "../../src/core/state.js"
@@ -122,26 +122,8 @@ export const collectAllGold = async (player: TestClient, spectator: TestClient, 
   throw new Error("the game did not end")
 }
 
-/**
- * A test file's servers and UDP clients, each stopped or closed after the test that opened
- * it; `cleanups` takes anything else to undo.
- */
-export const perTest = () => {
-  const cleanups: Array<() => Promise<void> | void> = []
-  afterEach(async () => {
-    while (cleanups.length > 0) await cleanups.pop()!()
-  })
-  return {
-    cleanups,
-    serve: async (options: TestServerOptions) => {
-      const server = await startServer(options)
-      cleanups.push(server.stop)
-      return server
-    },
-    client: async (port: number) => {
-      const client = await TestClient.open(port)
-      cleanups.push(() => client.close())
-      return client
-    }
-  }
-}
+/** A server owned by the test that starts it: stopped when the test finishes (see `owned`). */
+export const ownedServer = async (options: TestServerOptions) => owned(await startServer(options), (server) => server.stop())
+
+/** A UDP client owned by the test that opens it: closed when the test finishes. */
+export const ownedClient = async (port: number) => owned(await TestClient.open(port), (client) => client.close())

@@ -103,12 +103,3 @@ export class PageSocket {
   }
 }
 
-/** What a test opened, closed after it (each test file runs `closeAll` after each test), last first. */
-const cleanups: Array<() => unknown> = []
-export const closeAll = async () => {
-  while (cleanups.length > 0) await cleanups.pop()!()
-}
-export const later = <A>(resource: A, close: (resource: A) => unknown): A => {
-  cleanups.push(() => close(resource))
-  return resource
-}

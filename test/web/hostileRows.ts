@@ -3,7 +3,7 @@
  * `stillServing`: run against `nuggets serve --web` (web-hostile.test.ts) and against a
  * game of `nuggets host` under its lobby (host-hostile.test.ts), the same rows for both.
  */
-import { afterEach, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { hostname, networkInterfaces } from "node:os"
 import type { Socket } from "node:net"
 import {
@@ -21,6 +21,7 @@ import {
   statusOf,
   stillServing
 } from "./hostile.js"
+import { owned } from "../owned.js"
 
 /** Runs `task` `count` times, `concurrency` at once. */
 const repeat = async (count: number, concurrency: number, task: (index: number) => Promise<unknown>) => {
@@ -40,21 +41,14 @@ const fullUpgrade = { ...upgrade, "sec-websocket-version": "13", "sec-websocket-
  */
 export const hostileRows = (title: string, start: (webArgs?: ReadonlyArray<string>) => Promise<ServedGame>, pages = 10_000) =>
   describe(title, () => {
-    const cleanups: Array<() => unknown> = []
-    afterEach(async () => {
-      while (cleanups.length > 0) await cleanups.pop()!()
-    })
-
     const served = async (webArgs?: ReadonlyArray<string>): Promise<ServedGame> => {
       const game = await start(webArgs)
-      cleanups.push(game.stop)
-      return game
+      return owned(game, (game) => game.stop())
     }
 
     const opened = async (url: string): Promise<Socket> => {
       const socket = await connectTo(url)
-      cleanups.push(() => socket.destroy())
-      return socket
+      return owned(socket, (socket) => socket.destroy())
     }
 
     it("1. an upgrade request then a TCP reset, on any path, does not end the process", async () => {

@@ -40,6 +40,11 @@ const run = (state: ClientState, ...timed: ReadonlyArray<readonly [number, Clien
 const sent = (updates: ReadonlyArray<ClientUpdate>) => updates.flatMap((each) => each.send)
 
 const playing = receiveAll(player, "OK A", "GRID 2 3", "GOLD 0 0 250", "DISPLAY\n+-+\n|@|\n")
+/** A player with room to move: left and right are floor, up and down are walls. */
+const roomy = "DISPLAY\n+---+\n|.@.|\n+---+\n"
+const roaming = receiveAll(player, "OK A", "GRID 3 5", "GOLD 0 0 250", roomy)
+/** The same, from a server known to answer Ctrl-L (it refused one): silence after an ask means something. */
+const answering = { ...roaming, answersAsks: true }
 
 describe("joining", () => {
   it("sends PLAY with the name cut to MaxNameLength characters, or SPECTATE", () => {
@@ -149,11 +154,23 @@ describe("messages during play", () => {
     }
   })
 
-  it("notes a DISPLAY whose size differs from GRID, and keeps the last good view", () => {
-    expect(receive(playing, "DISPLAY\n+-+\n").note).toEqual(Note.BadDisplay({ reason: "DISPLAY is 1x3, GRID said 2x3" }))
-    const wrong = receive(playing, "DISPLAY\n+-+-\n|@|.\n")
-    expect(wrong.note).toEqual(Note.BadDisplay({ reason: "DISPLAY is 2x4, GRID said 2x3" }))
+  it("draws a DISPLAY of another size than GRID's at its own size; notes one whose rows are no grid, and keeps the last good view", () => {
+    const larger = receive(playing, "DISPLAY\n+-+-\n|@|.\n")
+    expect(larger.note).toBeUndefined()
+    expect(larger.report.view).toEqual(["+-+-", "|@|."])
+    expect(gridSize(larger)).toEqual({ rows: 2, cols: 4 })
+    const wrong = receive(playing, "DISPLAY\n+-+-\n|@|\n")
+    expect(wrong.note).toEqual(Note.BadDisplay({ reason: "the DISPLAY grid's rows differ in length" }))
     expect(wrong.report.view).toEqual(["+-+", "|@|"])
+  })
+
+  it("a transposed GRID: the window asked for is the DISPLAY's once it comes", () => {
+    const grid = receiveAll(player, "GRID 79 21", "OK A", "GOLD 0 0 250")
+    expect(gridSize(grid)).toEqual({ rows: 79, cols: 21 })
+    const rows = Array.from({ length: 21 }, (_, row) => (row === 1 ? "@" : ".").padEnd(79, "."))
+    const shown = receive(grid, "DISPLAY\n" + rows.map((row) => row + "\n").join(""))
+    expect(gridSize(shown)).toEqual({ rows: 21, cols: 79 })
+    expect(screenLines(shown)[2]).toContain("@")
   })
 
   it("ends on QUIT and on GAMEOVER in both dialects", () => {
@@ -268,10 +285,18 @@ describe("keys", () => {
 
 describe("a lost view, and a server that stops answering", () => {
   it("a move with no DISPLAY after it asks for the view again with Ctrl-L, once", () => {
-    const updates = run(playing, [1000, key("l")], [1300, tick], [1500, tick], [1600, tick], [1900, tick])
+    const updates = run(roaming, [1000, key("l")], [1300, tick], [1500, tick], [1600, tick], [1900, tick])
     expect(sent(updates)).toEqual([{ _tag: "Key", key: "l" }, { _tag: "Key", key: "\f" }])
-    const answered = run(playing, [1000, key("l")], [1100, { _tag: "Datagram", data: "DISPLAY\n+-+\n|@|\n" }], [1600, tick])
+    const answered = run(roaming, [1000, key("l")], [1100, { _tag: "Datagram", data: roomy }], [1600, tick])
     expect(sent(answered)).toEqual([{ _tag: "Key", key: "l" }])
+  })
+
+  it("a move into a wall, or from where the view does not show us, expects no answer: no ask, no alarm", () => {
+    for (const [state, sequence] of [[roaming, "k"], [playing, "l"], [receive(roaming, "DISPLAY\n+---+\n|.*.|\n+---+\n"), "l"]] as const) {
+      const updates = run(state, [1000, key(sequence)], [1600, tick], [4000, tick], [4100, tick])
+      expect(sent(updates)).toEqual([{ _tag: "Key", key: sequence }])
+      expect(updates.map((each) => each.state.alert)).toEqual([undefined, undefined, undefined, undefined])
+    }
   })
 
   it("Ctrl-L asks at once, and hides the NO of a server that does not know the key", () => {
@@ -281,8 +306,11 @@ describe("a lost view, and a server that stops answering", () => {
     expect(receive(receive(asked.state, "NO unknown keystroke"), "NO unknown keystroke").note).toEqual(Note.ServerSaid({ refusal: "No", text: "unknown keystroke" }))
   })
 
-  it("says the server is not answering when a key gets no answer for a few seconds; then Q leaves at once", () => {
-    const updates = run(playing, [1000, key("x")], [3900, tick], [4000, tick])
+  it("says the server is not answering when a move gets no answer for a few seconds, or another key one that answers them; then Q leaves at once", () => {
+    // A key that moves nothing, to a server that answers nothing that moves nothing: no alarm.
+    expect(run(roaming, [1000, key("x")], [3900, tick], [4000, tick]).at(-1)!.state.alert).toBeUndefined()
+    expect(run(answering, [1000, key("x")], [3900, tick], [4000, tick]).at(-1)!.state.alert).toEqual(Note.NotAnswering())
+    const updates = run(roaming, [1000, key("l")], [3900, tick], [4000, tick])
     expect(updates[1]!.state.serverSilent).toBe(false)
     const silent = updates.at(-1)!.state
     expect(silent.serverSilent).toBe(true)
@@ -299,21 +327,39 @@ describe("a lost view, and a server that stops answering", () => {
     expect(back.alert).toBeUndefined()
   })
 
-  it("an idle player or the spectator asks a silent server after a few seconds, and says it is not answering only when its asks are not", () => {
+  it("an idle player or the spectator asks a server silent for a few seconds, and, once it has answered an ask, says it is not answering when its asks are not", () => {
     const watching = receiveAll(spectator, "GRID 2 3", "GOLD 0 0 250", "DISPLAY\n+-+\n|.|\n")
     for (const idle of [playing, watching]) {
-      const heard = update(idle, { _tag: "Datagram", data: "GOLD 0 0 250" }, 1000).state
-      const updates = run(heard, [5999, tick], [6000, tick], [8999, tick], [9000, tick])
+      // Asked after 5 s of silence, the server answers at once: it answers asks.
+      const first = run(idle, [5000, tick], [5050, { _tag: "Datagram", data: idle.report.role === "player" ? "OK A" : "GOLD 0 0 250" }])
+      expect(sent(first)).toEqual([{ _tag: "Key", key: "\f" }])
+      expect(first.at(-1)!.state.answersAsks).toBe(true)
+      // Then, from t = 10 s on, as before: idle, asked, and silent.
+      const t = 10_000
+      const heard = update(first.at(-1)!.state, { _tag: "Datagram", data: "GOLD 0 0 250" }, t + 1000).state
+      const updates = run(heard, [t + 5999, tick], [t + 6000, tick], [t + 8999, tick], [t + 9000, tick])
       expect(updates.map((each) => each.send)).toEqual([[], [{ _tag: "Key", key: "\f" }], [], []])
       expect(updates[2]!.state.alert).toBeUndefined()
       expect(updates[3]!.state.alert).toEqual(Note.NotAnswering())
       // A refusal of the ask proves the server alive as well as a view: no alert, and the NO is hidden.
-      const refused = update(updates[1]!.state, { _tag: "Datagram", data: "ERROR unknown keystroke." }, 6100).state
-      expect(run(refused, [9000, tick]).at(-1)!.state).toMatchObject({ alert: undefined, note: undefined })
+      const refused = update(updates[1]!.state, { _tag: "Datagram", data: "ERROR unknown keystroke." }, t + 6100).state
+      expect(run(refused, [t + 9000, tick]).at(-1)!.state).toMatchObject({ alert: undefined, note: undefined })
       // It goes on asking while the server stays silent, and says so once it answers again.
-      const later = run(updates[3]!.state, [11_000, tick], [14_000, tick])
+      const later = run(updates[3]!.state, [t + 11_000, tick], [t + 14_000, tick])
       expect(sent(later)).toEqual([{ _tag: "Key", key: "\f" }])
-      expect(update(later.at(-1)!.state, { _tag: "Datagram", data: "GOLD 0 0 250" }, 14_100).state.alert).toBeUndefined()
+      expect(update(later.at(-1)!.state, { _tag: "Datagram", data: "GOLD 0 0 250" }, t + 14_100).state.alert).toBeUndefined()
+    }
+  })
+
+  it("never says a healthy server is not answering because it answers no Ctrl-L: silence after an ask means nothing from a server that never answered one", () => {
+    const watching = receiveAll(spectator, "GRID 2 3", "GOLD 0 0 250", "DISPLAY\n+-+\n|.|\n")
+    for (const idle of [roaming, watching]) {
+      const updates = run(idle, ...Array.from({ length: 600 }, (_, i) => [(i + 1) * 100, tick] as const))
+      expect(sent(updates).length).toBeGreaterThan(5)
+      expect(updates.every((each) => each.state.alert === undefined && !each.state.serverSilent)).toBe(true)
+      // Nor does a datagram that comes long after an ask make it one that answers them.
+      const late = run(idle, [5000, tick], [7000, { _tag: "Datagram", data: "GOLD 0 0 250" }])
+      expect(late.at(-1)!.state.answersAsks).toBe(false)
     }
   })
 
@@ -416,10 +462,10 @@ describe("round two: the host's keys, the spectator's keys, a stale warning", ()
   })
 
   it("the warning that the server is not answering goes as soon as it answers again", () => {
-    const pressed = update(playing, key("h"), 100).state
+    const pressed = update(roaming, key("h"), 100).state
     const silent = update(pressed, tick, 100 + defaultTimings.silence).state
     expect(silent.alert).toEqual(Note.NotAnswering())
-    const back = receive(silent, "DISPLAY\n+-+\n|@|\n")
+    const back = receive(silent, roomy)
     expect(back.alert).toBeUndefined()
     expect(back.serverSilent).toBe(false)
   })

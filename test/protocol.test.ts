@@ -120,9 +120,18 @@ describe("messages from servers", () => {
   })
 
   it("rejects a bad OK or GOLD, and a DISPLAY without its grid", () => {
-    for (const text of ["OK", "OK AB", "OK a", "GOLD 1 2", "GOLD x 1 2", "DISPLAY"]) {
-      expect(failure(server(text)).kind).toBe("malformed")
+    for (const text of ["OK", "OK AB", "OK 1", "OK @", "GOLD 1 2", "GOLD x 1 2", "GOLD 1 2 -3", "DISPLAY", "DISPLAY x\ny"]) {
+      expect(failure(server(text)).kind, text).toBe("malformed")
     }
+  })
+
+  it("reads what real servers write for what the spec writes otherwise", () => {
+    expect(server("OK a")).toEqual(Either.right({ _tag: "Ok", letter: "A" }))
+    expect(server("GOLD 0 -1 250")).toEqual(Either.right({ _tag: "Gold", collected: 0, purse: -1, remaining: 250 }))
+    expect(server("DISPLAY \n+-+\n")).toEqual(Either.right({ _tag: "Display", grid: "+-+\n" }))
+    expect(server("DISPLAY +-+ |@| +-+ ")).toEqual(Either.right({ _tag: "Display", grid: "+-+ |@| +-+ " }))
+    expect(server("QUIT GAME OVER: \nA 1 x\n")).toEqual(Either.right({ _tag: "GameOver", summary: "A 1 x\n" }))
+    expect(server("QUIT GAME OVER\nA\t1\tx\n")).toEqual(Either.right({ _tag: "GameOver", summary: "A\t1\tx\n" }))
   })
 
   it("names an unknown message type", () => {

@@ -30,9 +30,33 @@ describe("the client-side reader", () => {
     const seen = readDatagram(joined, display("+-------+", "|..@..*.|", "+-------+"))
     expect(seen.view).toEqual(["+-------+", "|..@..*.|", "+-------+"])
     expect(seen.position).toEqual({ row: 1, col: 3 })
-    const broken = readDatagram(seen, display("+-+", "|@|"))
+    const broken = readDatagram(seen, display("+-------+", "|.@.|", "+-------+"))
     expect(broken.view).toBe(seen.view)
-    expect(broken.note).toEqual(ReaderNote.BadDisplay({ reason: "DISPLAY is 2x3, GRID said 3x9" }))
+    expect(broken.note).toEqual(ReaderNote.BadDisplay({ reason: "the DISPLAY grid's rows differ in length" }))
+  })
+
+  it("draws a DISPLAY at its own shape, whatever GRID said, and the grid is that shape from then on", () => {
+    const small = readDatagram(joined, display("+-+", "|@|"))
+    expect(small).toMatchObject({ view: ["+-+", "|@|"], grid: { rows: 2, cols: 3 }, gridSaid: { rows: 3, cols: 9 }, position: { row: 1, col: 1 } })
+    expect(small.note).toBeUndefined()
+    // GRID again, as it first said: no news, and the shape stays the DISPLAY's.
+    expect(readDatagram(small, "GRID 3 9")).toMatchObject({ grid: { rows: 2, cols: 3 }, note: undefined })
+    // Padding beyond GRID is cut only down to GRID's size: rows shorter than GRID's are the DISPLAY's own.
+    const padded = readDatagram(joined, display("+-------+  ", "|..@..*.|  ", "+-------+  ", "           "))
+    expect(padded.view).toEqual(["+-------+", "|..@..*.|", "+-------+"])
+    const transposed = readAll(newReport("player"), "GRID 9 3", "OK A", display("+-------+", "|..@....|", "+-------+"))
+    expect(transposed).toMatchObject({ grid: { rows: 3, cols: 9 }, position: { row: 1, col: 3 } })
+    // Columns past a transposed GRID's width are not padding: the player sees the left part only.
+    expect(readDatagram(transposed, display("+-+      ", "|@|      ", "+-+      ")).view).toEqual(["+-+      ", "|@|      ", "+-+      "])
+  })
+
+  it("takes OK's letter as the player when no @ is drawn, and sees no position when neither is", () => {
+    const lettered = readDatagram(joined, display("+-------+", "|..A..B.|", "+-------+"))
+    expect(lettered).toMatchObject({ view: ["+-------+", "|..@..B.|", "+-------+"], position: { row: 1, col: 3 } })
+    expect(readDatagram(joined, display("+-------+", "|..B..*.|", "+-------+")).position).toBeUndefined()
+    // Two A's, or an @ besides: the @ is the player, and two letters say nothing.
+    expect(readDatagram(joined, display("+-------+", "|..A..A.|", "+-------+")).position).toBeUndefined()
+    expect(readDatagram(joined, display("+-------+", "|..A..@.|", "+-------+")).position).toEqual({ row: 1, col: 6 })
   })
 })
 

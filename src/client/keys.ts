@@ -1,4 +1,5 @@
 import { MoveDirections, RedrawKey } from "../core/constants.js"
+import { canStepOn } from "../protocol/display.js"
 import { EndOfTransmissionKey, InterruptKey, SuspendKey, terminalArrow } from "./keymap.js"
 import { askForView, type ClientState, type ClientUpdate, leave, redrawKey, rejoin, stay } from "./state.js"
 import { Note } from "./status.js"
@@ -45,13 +46,24 @@ export const onKeystroke = (state: ClientState, sequence: string, now: number): 
     const step = key === key.toLowerCase() ? 1 : 10
     return stay(follow({ ...cleared, scroll: { top: state.scroll.top + dRow * step, left: state.scroll.left + dCol * step } }))
   }
-  const moves = !spectator && direction !== undefined
+  // A move the view says is possible must be answered by a DISPLAY; a move into a wall, or
+  // from where the view does not show us, may well get no answer, and other keys only from
+  // a server that answers what moves nothing.
+  const moves = !spectator && direction !== undefined && movesFrom(state, direction)
+  const mustAnswer = moves || (direction === undefined && state.answersAsks)
   return {
     state: {
       ...cleared,
       awaitingViewSince: moves ? now : state.awaitingViewSince,
-      unansweredSince: state.unansweredSince ?? now
+      unansweredSince: mustAnswer ? state.unansweredSince ?? now : state.unansweredSince
     },
     send: [{ _tag: "Key", key }]
   }
+}
+
+/** Whether the view shows a spot the player can step on next to it, in that direction. */
+const movesFrom = (state: ClientState, [dRow, dCol]: readonly [number, number]): boolean => {
+  const { position, view } = state.report
+  const next = position === undefined ? undefined : view?.[position.row + dRow]?.[position.col + dCol]
+  return next !== undefined && canStepOn(next)
 }

@@ -53,10 +53,19 @@ export interface ClientState {
   readonly heardAt: number | undefined
   /** The round trip to the server, measured (smoothed) once known. */
   readonly roundTrip: number | undefined
-  /** When a move key went out that no DISPLAY has answered yet. */
+  /** When a move key went out, one the view says moves the player, that no DISPLAY has answered yet. */
   readonly awaitingViewSince: number | undefined
-  /** When the first key or ask went out that nothing has answered yet. */
+  /**
+   * When the first key or ask went out that nothing has answered yet, of those the server
+   * must answer: a move the view says is possible, and (from a server that answers them) a
+   * key that moves nothing or an ask. Many servers answer a move into a wall, an unknown
+   * key or Ctrl-L with silence, as the spec allows: silence after those means nothing.
+   */
   readonly unansweredSince: number | undefined
+  /** The server has answered an ask (Ctrl-L) before: silence after one means something. */
+  readonly answersAsks: boolean
+  /** When the client asked a server that had been silent a while: what comes soon after is the answer. */
+  readonly quietAskAt: number | undefined
   /** The server has not answered for a while, or is gone: Q leaves at once. */
   readonly serverSilent: boolean
   /** Refusals still to come for the Ctrl-L keys we sent: a server that knows no Ctrl-L says NO. */
@@ -139,6 +148,8 @@ export const startClient = (
     roundTrip: undefined,
     awaitingViewSince: undefined,
     unansweredSince: undefined,
+    answersAsks: false,
+    quietAskAt: undefined,
     serverSilent: false,
     refusalsToHide: 0,
     quitSentAt: undefined,
@@ -180,7 +191,9 @@ export const heard = (state: ClientState, data: Uint8Array | string, now: number
     : state.roundTrip === undefined
     ? sample
     : Math.round((7 * state.roundTrip + sample) / 8)
-  return { ...next, heardAt: now, roundTrip }
+  // After a long silence, what comes right after our ask is its answer.
+  const answered = state.quietAskAt !== undefined && now - state.quietAskAt <= patience(state, state.timings.viewRepair)
+  return { ...next, heardAt: now, roundTrip, quietAskAt: undefined, answersAsks: next.answersAsks || answered }
 }
 
 export const receive = (state: ClientState, data: Uint8Array | string): ClientState =>
@@ -210,9 +223,12 @@ const withReport = (state: ClientState, report: GameReport): ClientState => {
     : report.ending ??
       // Our Q went through and its QUIT was lost: a server without the last word no longer knows us.
       (forgottenNow && state.leaving !== undefined ? { _tag: "UserQuit", how: leftBy } : undefined)
+  // A refusal of our Ctrl-L, or our server's OK again, answers an ask.
+  const answersAsks = state.answersAsks || hidden || (report.latest === "Ok" && state.report.letter !== undefined)
   return {
     ...state,
     report,
+    answersAsks,
     note: hidden ? state.note : report.note ?? state.note,
     alert: report.forgotten ? Note.AddressChanged() : undefined,
     exit,
@@ -254,11 +270,13 @@ export const rejoin = (state: ClientState, now: number): ClientUpdate => {
   return { ...fresh, state: { ...fresh.state, roundTrip: state.roundTrip, joinRetryIn: retry } }
 }
 
-export const askForView = (state: ClientState, now: number): ClientState => ({
+/** Ctrl-L goes out: `quiet` when the server had been silent a while, so that what comes next answers it. */
+export const askForView = (state: ClientState, now: number, quiet = false): ClientState => ({
   ...state,
   askedAt: now,
   awaitingViewSince: undefined,
-  unansweredSince: state.unansweredSince ?? now,
+  unansweredSince: state.answersAsks ? state.unansweredSince ?? now : state.unansweredSince,
+  quietAskAt: quiet ? now : state.quietAskAt,
   refusalsToHide: state.refusalsToHide + 1
 })
 

@@ -18,8 +18,9 @@ const maxLetterAsks = 3
  * What the passing of time calls for: PLAY again while nothing at all has come back
  * (backing off), Q again until QUIT comes, the view asked for again when a move's DISPLAY
  * is late or the game's end never came, and a question (Ctrl-L) to a server that has been
- * silent for a while: a refusal proves it alive as well as a view does. Only when the
- * client's own questions go unanswered does it say the server is not answering.
+ * silent for a while: a refusal proves it alive as well as a view does. Only when what the
+ * server must answer goes unanswered (see `ClientState.unansweredSince`) does the client say
+ * the server is not answering; a closed port it hears of at once.
  */
 export const onTick = (state: ClientState, now: number): ClientUpdate => {
   const { report, timings } = state
@@ -58,7 +59,7 @@ export const onTick = (state: ClientState, now: number): ClientUpdate => {
   // Long silence: an idle player or the spectator would never learn otherwise that the server died.
   const quiet = now - (state.heardAt ?? state.startedAt) >= timings.liveness && sinceAsked >= timings.liveness
   if (viewLost || goldLost || endLost || letterLost || quiet) {
-    next = askForView(letterLost ? { ...next, letterAsks: next.letterAsks + 1 } : next, now)
+    next = askForView(letterLost ? { ...next, letterAsks: next.letterAsks + 1 } : next, now, quiet)
     send.push(redrawKey)
   }
   if (next.unansweredSince !== undefined && now - next.unansweredSince >= timings.silence && !next.serverSilent) {

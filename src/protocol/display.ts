@@ -65,8 +65,9 @@ export const blankDisplay = (rows: number, cols: number): Uint8Array => {
  * `expected` (GRID's size) when known. The spec ends each row with a newline; real
  * servers also end the last row without one, begin every row with one instead, or end
  * rows with CRLF. No row is ever empty (NC >= 1), so an empty line at either end is a
- * row ending, not a row, and all these read the same (see `variations.ts`). Refused only
- * when the rows cannot be a grid: rows of different lengths, or not GRID's size.
+ * row ending, not a row, and all these read the same (see `variations.ts`). Refused
+ * when the rows are not a grid of GRID's size: what the kit holds a server to, while our
+ * readers go on to `readDisplayGrid`.
  */
 export const parseDisplayGrid = (grid: string, expected?: GridSize): Either.Either<ReadonlyArray<string>, string> => {
   const rows = grid.split("\n")
@@ -89,6 +90,53 @@ const checkRows = (rows: ReadonlyArray<string>, expected: GridSize | undefined):
     return Either.left(`DISPLAY is ${rows.length}x${cols}, GRID said ${expected.rows}x${expected.cols}`)
   }
   return Either.right(rows)
+}
+
+/**
+ * A DISPLAY's rows as our readers take them: the spec's shape (`parseDisplayGrid`, against
+ * `shape`, the size the views have had so far), else what real servers send whose meaning
+ * is clear (see `variations.ts`), judged against `said`, GRID's size: blank rows and
+ * columns beyond it are padding, cut off; one line of GRID's rows joined by single spaces
+ * is reshaped by GRID's width (or by its height, for a GRID written columns first). Then
+ * the DISPLAY's own shape wins, whatever GRID said (transposed, one larger each way):
+ * refused only when its rows cannot be a grid.
+ */
+export const readDisplayGrid = (
+  text: string,
+  shape: GridSize | undefined,
+  said: GridSize | undefined = shape
+): Either.Either<ReadonlyArray<string>, string> => {
+  const exact = parseDisplayGrid(text, shape)
+  if (Either.isRight(exact) || shape === undefined) return exact
+  let rows: ReadonlyArray<string> = text.split("\n")
+  if (rows.at(-1) === "") rows = rows.slice(0, -1)
+  if (rows[0] === "") rows = rows.slice(1)
+  if (rows.length > 0 && rows.every((row) => row.endsWith("\r"))) rows = rows.map((row) => row.slice(0, -1))
+  const grid = said ?? shape
+  if (rows.length === 1 && grid.rows > 1) {
+    const lines = oneLineRows(rows[0]!, grid) ?? oneLineRows(rows[0]!, { rows: grid.cols, cols: grid.rows })
+    if (lines === undefined) return Either.left(`the DISPLAY is one line of ${rows[0]!.length} characters, not GRID's ${grid.rows} rows`)
+    rows = lines
+  }
+  return checkRows(withoutPadding(rows, grid), undefined)
+}
+
+const isBlank = (text: string) => /^ *$/.test(text)
+
+/** Rows and columns beyond GRID's size, all blank, are cut; only when what is left is GRID's size. */
+const withoutPadding = (rows: ReadonlyArray<string>, grid: GridSize): ReadonlyArray<string> => {
+  if (rows.length < grid.rows || rows.some((row) => row.length < grid.cols)) return rows
+  if (!rows.slice(grid.rows).every(isBlank) || !rows.every((row) => isBlank(row.slice(grid.cols)))) return rows
+  return rows.slice(0, grid.rows).map((row) => row.slice(0, grid.cols))
+}
+
+/** GRID's rows from one line of them joined by single spaces (a space after the last one too, or not). */
+const oneLineRows = (line: string, grid: GridSize): ReadonlyArray<string> | undefined => {
+  const width = grid.cols + 1
+  if (line.length !== grid.rows * width && line.length !== grid.rows * width - 1) return undefined
+  const rows = Array.from({ length: grid.rows }, (_, row) => line.slice(row * width, row * width + grid.cols))
+  const joints = Array.from({ length: grid.rows }, (_, row) => line[row * width + grid.cols] ?? " ")
+  return joints.every((joint) => joint === " ") ? rows : undefined
 }
 
 /** Map characters, gold and players: where a move key can take a player, as a DISPLAY shows it. */

@@ -171,8 +171,9 @@ export const decodeServerMessage = (datagram: Uint8Array | string): Either.Eithe
   const line = (rest ?? "").replace(/\r?\n$/, "")
   switch (typeOf(word)) {
     case "OK": {
+      // A lower-case letter (`OK a`) names the same player: the letters drawn and summed up are capitals.
       const letter = line.trim()
-      return /^[A-Z]$/.test(letter) ? Either.right({ _tag: "Ok", letter }) : malformed(`bad OK ${excerpt(line)}`)
+      return /^[A-Za-z]$/.test(letter) ? Either.right({ _tag: "Ok", letter: letter.toUpperCase() }) : malformed(`bad OK ${excerpt(line)}`)
     }
     case "NO":
       return Either.right({ _tag: "No", reason: line.trim() })
@@ -187,8 +188,9 @@ export const decodeServerMessage = (datagram: Uint8Array | string): Either.Eithe
       return Either.right({ _tag: "Grid", rows, cols })
     }
     case "GOLD": {
-      const values = numbers(line, 3)
-      if (!values) return malformed(`bad GOLD ${excerpt(line)}`)
+      // Signed: one server tells the spectator `GOLD 0 -1 250`, a purse it does not have. The reader judges.
+      const values = numbers(line, 3, true)
+      if (!values || values[2]! < 0) return malformed(`bad GOLD ${excerpt(line)}`)
       const [collected, purse, remaining] = values as [number, number, number]
       return Either.right({ _tag: "Gold", collected, purse, remaining })
     }
@@ -200,11 +202,15 @@ export const decodeServerMessage = (datagram: Uint8Array | string): Either.Eithe
       }
       return Either.right({ _tag: "GoldSteal", change: values[0]!, purse: values[1]!, remaining: values[2]!, other: other! })
     }
-    case "DISPLAY":
-      if (rest === undefined || text[word.length] !== "\n") return malformed("DISPLAY without its grid")
-      return Either.right({ _tag: "Display", grid: rest })
+    case "DISPLAY": {
+      // The grid follows the first line end, which may come after blanks (`DISPLAY \n`); with no
+      // line end at all, after one space: the rows on one line, which the reader reshapes.
+      const head = /^[ \t]*\r?\n/.exec(text.slice(word.length)) ?? (text.includes("\n") ? null : /^ (?=.)/.exec(text.slice(word.length)))
+      if (head === null) return malformed("DISPLAY without its grid")
+      return Either.right({ _tag: "Display", grid: text.slice(word.length + head[0].length) })
+    }
     case "QUIT": {
-      const over = /^GAME OVER:?(?:\r?\n|$)/.exec(rest ?? "")
+      const over = /^GAME OVER:?[ \t]*(?:\r?\n|$)/.exec(rest ?? "")
       if (over) return Either.right({ _tag: "GameOver", summary: (rest ?? "").slice(over[0].length) })
       return Either.right({ _tag: "Quit", reason: line.trim() })
     }

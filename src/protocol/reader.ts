@@ -1,6 +1,6 @@
 import { Either } from "effect"
 import { saysNotJoined } from "./dialect.js"
-import { type GridSize, parseDisplayGrid } from "./display.js"
+import { type GridSize, readDisplayGrid } from "./display.js"
 import { decodeServerMessage, type ServerMessage } from "./messages.js"
 import { ReaderNote } from "./notes.js"
 import type { Standing, Summary } from "./summary.js"
@@ -33,13 +33,16 @@ export interface GameReport {
   readonly role: Role
   /** The player's letter, once OK has come. */
   readonly letter: string | undefined
+  /** The grid's size: the latest view's own, else GRID's (a DISPLAY's shape wins over GRID's). */
   readonly grid: GridSize | undefined
+  /** What the first GRID said, which a DISPLAY may not agree with (see `readDisplayGrid`). */
+  readonly gridSaid: GridSize | undefined
   readonly purse: number
   /** Nuggets left to find, once a GOLD has come. */
   readonly remaining: number | undefined
-  /** Rows of the latest good DISPLAY: one that agrees with GRID. */
+  /** Rows of the latest good DISPLAY: one whose rows are a grid, padding cut off; the player drawn as `@`. */
   readonly view: ReadonlyArray<string> | undefined
-  /** Where `@` is in `view`. */
+  /** Where `@` is in `view`; undefined when the view does not show the player. */
   readonly position: Position | undefined
   /** True once the server has answered anything that is not a refusal. */
   readonly joined: boolean
@@ -61,6 +64,7 @@ export const newReport = (role: Role): GameReport => ({
   role,
   letter: undefined,
   grid: undefined,
+  gridSaid: undefined,
   purse: 0,
   remaining: undefined,
   view: undefined,
@@ -112,18 +116,19 @@ export const readMessage = (report: GameReport, message: ServerMessage): GameRep
       return { ...report, ending: { _tag: "GameOver", summary: message.summary } }
     case "Grid": {
       const grid = { rows: message.rows, cols: message.cols }
-      if (report.grid && (report.grid.rows !== grid.rows || report.grid.cols !== grid.cols)) {
-        const first = { firstRows: report.grid.rows, firstCols: report.grid.cols }
-        return { ...report, note: ReaderNote.GridChanged({ ...grid, ...first }) }
+      const said = report.gridSaid
+      if (said && (said.rows !== grid.rows || said.cols !== grid.cols)) {
+        return { ...report, note: ReaderNote.GridChanged({ ...grid, firstRows: said.rows, firstCols: said.cols }) }
       }
-      return { ...report, grid, joined: true }
+      // A view read before GRID keeps its own shape.
+      return { ...report, grid: report.view ? report.grid : grid, gridSaid: grid, joined: true }
     }
     case "Gold":
       return readGold(report, message)
     case "GoldSteal":
       return readGoldSteal(report, message)
     case "Display": {
-      const rows = parseDisplayGrid(message.grid, report.grid)
+      const rows = readDisplayGrid(message.grid, report.grid, report.gridSaid)
       if (Either.isLeft(rows)) return { ...report, note: ReaderNote.BadDisplay({ reason: rows.left }) }
       return readView({ ...report, joined: true }, rows.right)
     }
@@ -139,8 +144,13 @@ const isStale = (report: GameReport, remaining: number) => report.remaining !== 
 
 const readGold = (report: GameReport, gold: Extract<ServerMessage, { _tag: "Gold" }>): GameReport => {
   if (isStale(report, gold.remaining)) return { ...report, joined: true }
+  // The spectator has no purse, whatever its GOLD says (`GOLD 0 -1 250`, from one server).
+  if (report.role === "spectator") return { ...report, joined: true, remaining: gold.remaining }
+  if (gold.collected < 0 || gold.purse < 0) {
+    const reason = `GOLD ${gold.collected} ${gold.purse} ${gold.remaining} counts nuggets below zero`
+    return { ...report, note: ReaderNote.BadMessage({ kind: "malformed", reason }) }
+  }
   const next = { ...report, joined: true, purse: gold.purse, remaining: gold.remaining }
-  if (report.role === "spectator") return next
   if (gold.collected > 0) {
     return { ...next, note: ReaderNote.GoldReceived({ n: gold.collected }), purseChange: { gained: gold.collected } }
   }
@@ -158,19 +168,41 @@ const readGoldSteal = (report: GameReport, steal: Extract<ServerMessage, { _tag:
   return { ...next, note: ReaderNote.NothingToTake({ other: steal.other }) }
 }
 
-const findSelf = (rows: ReadonlyArray<string>): Position | undefined => {
+/** Where `char` is in `rows`, when it is there exactly once. */
+const findOnce = (rows: ReadonlyArray<string>, char: string): Position | undefined => {
+  let found: Position | undefined
+  for (let row = 0; row < rows.length; row++) {
+    const col = rows[row]!.indexOf(char)
+    if (col === -1) continue
+    if (found !== undefined || rows[row]!.indexOf(char, col + 1) !== -1) return undefined
+    found = { row, col }
+  }
+  return found
+}
+
+/**
+ * Where the player stands, and its view with `@` there: some servers draw the player's own
+ * spot with its letter instead, so OK's letter is taken as `@` when no `@` is drawn.
+ */
+const findSelf = (rows: ReadonlyArray<string>, letter: string | undefined) => {
   for (let row = 0; row < rows.length; row++) {
     const col = rows[row]!.indexOf("@")
-    if (col !== -1) return { row, col }
+    if (col !== -1) return { rows, position: { row, col } }
   }
-  return undefined
+  const at = letter === undefined ? undefined : findOnce(rows, letter)
+  if (at === undefined) return { rows, position: undefined }
+  const line = rows[at.row]!
+  const drawn = rows.map((each, row) => row === at.row ? line.slice(0, at.col) + "@" + line.slice(at.col + 1) : each)
+  return { rows: drawn, position: at }
 }
 
 const isLetter = (char: string | undefined): char is string => char !== undefined && char >= "A" && char <= "Z"
 
-const readView = (report: GameReport, rows: ReadonlyArray<string>): GameReport => {
-  const position = report.role === "player" ? findSelf(rows) : undefined
-  const next: GameReport = { ...report, view: rows, position, purseChange: undefined }
+const readView = (report: GameReport, shown: ReadonlyArray<string>): GameReport => {
+  const { position, rows } = report.role === "player" ? findSelf(shown, report.letter) : { rows: shown, position: undefined }
+  const shape = { rows: rows.length, cols: rows[0]!.length }
+  const grid = report.grid?.rows === shape.rows && report.grid.cols === shape.cols ? report.grid : shape
+  const next: GameReport = { ...report, grid, view: rows, position, purseChange: undefined }
   const change = report.purseChange
   const from = report.position
   if (change === undefined || from === undefined || position === undefined) return next

@@ -1,7 +1,8 @@
 /**
  * The game-over summary, read: one line per player with its letter, purse and name. Servers
- * write it as `L purse name` (the spec's order, ours and most CS50 servers') or as
- * `name L purse` (one 2019 server); both are read. Blank lines are skipped.
+ * write it as `L purse name` (the spec's order, ours and most CS50 servers'), as
+ * `name L purse` (one 2019 server) or as `L name purse`, with spaces or tabs between; all
+ * are read. Blank lines are skipped.
  */
 
 export interface Standing {
@@ -12,12 +13,15 @@ export interface Standing {
 
 const letterFirst = /^\s*([A-Z])\s+(\d{1,9})(?:\s(.*))?$/
 const nameFirst = /^\s*(.*?)\s+([A-Z])\s+(\d{1,9})\s*$/
+const purseLast = /^\s*([A-Z])\s+(.*?)\s+(\d{1,9})\s*$/
 
 const standingOf = (row: string): Standing | undefined => {
   const first = letterFirst.exec(row)
   if (first) return { letter: first[1]!, purse: Number(first[2]), name: (first[3] ?? "").trim() }
   const last = nameFirst.exec(row)
   if (last) return { letter: last[2]!, purse: Number(last[3]), name: last[1]!.trim() }
+  const between = purseLast.exec(row)
+  if (between) return { letter: between[1]!, purse: Number(between[3]), name: between[2]! }
   return undefined
 }
 

@@ -29,12 +29,12 @@ const scriptedServer = async (answer: (text: string) => ReadonlyArray<string | U
 }
 
 /** The CLI's defaults: 10 s a check, 2 s an answer, 300 s in all. */
-const defaults = { host: "127.0.0.1", dialect: undefined, map: undefined, only: undefined, checkMs: 10_000, totalMs: 300_000, answerMs: 2000 }
+const defaults = { dialect: undefined, map: undefined, only: undefined, checkMs: 10_000, totalMs: 300_000, answerMs: 2000 }
 
-const timed = async (options: Partial<CheckServerOptions> & { readonly port: number }) => {
+const timed = async ({ port, ...options }: Partial<CheckServerOptions> & { readonly port: number }) => {
   const cpu = process.cpuUsage()
   const started = performance.now()
-  const report = await Effect.runPromise(checkServer({ ...defaults, ...options }).pipe(Effect.provide(nodeUdpLayer), Logger.withMinimumLogLevel(LogLevel.None)))
+  const report = await Effect.runPromise(checkServer({ ...defaults, target: { _tag: "Address", host: "127.0.0.1", port }, ...options }).pipe(Effect.provide(nodeUdpLayer), Logger.withMinimumLogLevel(LogLevel.None)))
   const used = process.cpuUsage(cpu)
   const checkerCpuMs = round((used.user + used.system) / 1000, 0)
   return { report, ms: round(performance.now() - started, 0), checkerCpuMs, ...counts(report) }

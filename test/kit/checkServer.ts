@@ -12,8 +12,7 @@ export const mainMap = { file: "maps/main.txt", map: loadMap("main.txt") }
 
 export const run = (port: number, options: Partial<CheckServerOptions> = {}) =>
   checkServer({
-    host: "127.0.0.1",
-    port,
+    target: { _tag: "Address", host: "127.0.0.1", port },
     dialect: undefined,
     map: undefined,
     only: undefined,

@@ -1,20 +1,21 @@
-import { Effect, Scope } from "effect"
+import { Clock, Effect, Option, Queue, Scope } from "effect"
+import type { Silence } from "../../net/inbox.js"
 import { type Endpoint, Udp, type UdpError } from "../../net/udp.js"
-import { type GameReport, newReport, readDatagram, type Role } from "../../protocol/reader.js"
+import { type GameReport, newReport, type Position, readDatagram, type Role } from "../../protocol/reader.js"
 import { stop, Stop } from "../conformance/check.js"
 import type { Failure } from "../conformance/failure.js"
 import { type Conversation, heard, lintServerMessage, newConversation } from "../conformance/lint.js"
 import { type Requirement, Requirements } from "../conformance/requirements.js"
-import type { Silence } from "../../net/inbox.js"
 import { type Arrival, openProbe, type Probe } from "./probe.js"
+import type { SendLog } from "./sends.js"
 import type { Traffic } from "./traffic.js"
 
 /**
- * The checker's clients on the server under check, each a probe (its own socket) and what
- * the server has told it, read by the same reader as our client. The run owns them: they
- * are opened in its scope and closed when it ends. Who watches the game is not set by any
- * check but follows the protocol: the latest spectator let in (its first DISPLAY came) that
- * has neither quit nor been told to go.
+ * The checker's clients on one server under check (one game: a server started afresh gets a
+ * new set), each a probe (its own socket) and what the server has told it, read by the
+ * same reader as our client, as liberally. They are opened in the game's scope and closed
+ * when it ends. Who watches the game is not set by any check but follows the protocol: the
+ * latest spectator let in (its first DISPLAY came) that has neither quit nor been told to go.
  */
 
 export class Client {
@@ -24,6 +25,17 @@ export class Client {
   private over: string | undefined
   private first: ReadonlyArray<string> | undefined
   private askedToQuit = false
+  /** What came first, until its first DISPLAY: how the server welcomed it. */
+  readonly welcome: Array<Arrival> = []
+  /** Where its own DISPLAYs put it, each time that changed: when (ms since its probe opened), and the spectator views counted by then. */
+  readonly places: Array<{ readonly seq: number; readonly position: Position; readonly spectatorViews: number }> = []
+  /** The place of its first view among all datagrams its game's clients got. */
+  firstViewSeq: number | undefined
+  /** Its first GOLD, as it came. */
+  firstGold: { readonly n: number; readonly p: number; readonly r: number } | undefined
+  /** The spectator's views just before and just after its latest view came: the game as it stood then. */
+  spectatorThen: ReadonlyArray<string> | undefined
+  spectatorAfter: ReadonlyArray<string> | undefined
 
   constructor(readonly probe: Probe, readonly role: Role, readonly name: string) {
     this.told = newReport(role)
@@ -55,6 +67,13 @@ export class Client {
     return this.askedToQuit
   }
 
+  /** How the server knows it now, for reports: `player C`, `the spectator`, `a client that never joined`. */
+  get who(): string {
+    if (this.role === "player" && this.told.letter !== undefined) return `player ${this.told.letter}`
+    if (this.role === "spectator" && this.told.joined) return "the spectator"
+    return "a client that never joined"
+  }
+
   /** Sends `message` to the server. */
   send(message: string | Uint8Array): Effect.Effect<void> {
     if (message === "KEY Q") this.askedToQuit = true
@@ -66,13 +85,19 @@ export class Client {
     const linted = lintServerMessage(this.conversation, arrival.bytes)
     this.conversation = heard(linted.conversation, arrival.bytes, arrival.at)
     const before = this.told.view
+    if (this.first === undefined) this.welcome.push(arrival)
+    const was = this.told.position
     this.told = readDatagram(this.told, arrival.bytes)
     const message = arrival.message
-    if (message?._tag === "Gold") this.latestGold = { n: message.collected, p: message.purse, r: message.remaining }
+    if (message?._tag === "Gold" || message?._tag === "GoldSteal") {
+      this.latestGold = { n: message._tag === "Gold" ? message.collected : message.change, p: message.purse, r: message.remaining }
+      this.firstGold ??= this.latestGold
+    }
     if (message?._tag === "GameOver") this.over ??= arrival.text
     const newView = this.told.view !== before ? this.told.view : undefined
     this.first ??= newView
-    return { flags: linted.flags, newView }
+    const now = this.told.position
+    return { flags: linted.flags, newView, moved: now !== undefined && (was === undefined || was.row !== now.row || was.col !== now.col) }
   }
 }
 
@@ -84,6 +109,16 @@ export const silenceFailure = (error: Silence, what: string, spec: Requirement, 
   spec
 })
 
+/** A player the spectator did not show, with gold or another player drawn where it stands. */
+export interface DrawnOver {
+  readonly letter: string
+  readonly at: Position
+  /** What the spectator showed there. */
+  readonly shown: string
+  /** The spectator's row, for the report. */
+  readonly row: string
+}
+
 export interface ClientsOptions {
   readonly server: Endpoint
   readonly family: "udp4" | "udp6"
@@ -93,13 +128,26 @@ export interface ClientsOptions {
 
 export class Clients {
   private readonly opened: Array<Client> = []
+  /** The first datagram the system answered "port unreachable" for, by its place in the send log. */
+  private refusedSeq: number | undefined
+  private lastSeq: Map<string, number> = new Map()
 
-  constructor(
+  private constructor(
     readonly options: ClientsOptions,
     private readonly traffic: Traffic,
+    private readonly sends: SendLog,
     private readonly scope: Scope.Scope,
-    private readonly udp: Udp["Type"]
+    private readonly udp: Udp["Type"],
+    private readonly clock: Clock.Clock,
+    /** A wake for each datagram that comes, to any client: what `quiet` listens to. */
+    private readonly arrivals: Queue.Queue<void>
   ) {}
+
+  static make(options: ClientsOptions, traffic: Traffic, sends: SendLog, scope: Scope.Scope): Effect.Effect<Clients, never, Udp> {
+    return Effect.gen(function*() {
+      return new Clients(options, traffic, sends, scope, yield* Udp, yield* Effect.clock, yield* Queue.sliding<void>(1))
+    })
+  }
 
   get answerMs() {
     return this.options.answerMs
@@ -110,13 +158,22 @@ export class Clients {
     return this.opened
   }
 
-  /** A new client on its own socket, in the run's scope; it has sent nothing yet. */
+  /** A new client on its own socket, in the game's scope; it has sent nothing yet. */
   open(role: Role, name = ""): Effect.Effect<Client, UdpError> {
     const label = `${role} ${this.opened.length + 1}`
     let client: Client | undefined
-    return openProbe(label, this.options.server, this.options.family, (arrival) => {
+    return openProbe(label, this.options.server, this.options.family, {
       // Nothing arrives before the client has sent anything, so it is there by then.
-      if (client) this.arrived(client, arrival)
+      onArrival: (arrival) => void (client && this.arrived(client, arrival)),
+      onSend: (bytes) => {
+        const sent = this.sends.record(this.clock.unsafeCurrentTimeMillis(), label, client?.who ?? "a client that never joined", bytes)
+        this.lastSeq.set(label, sent.seq)
+      },
+      // The datagram that drew it is the client's last one.
+      onPortClosed: () => {
+        const seq = this.lastSeq.get(label)
+        if (seq !== undefined) this.refusedSeq = Math.min(this.refusedSeq ?? seq, seq)
+      }
     }).pipe(
       Scope.extend(this.scope),
       Effect.provideService(Udp, this.udp),
@@ -129,9 +186,65 @@ export class Clients {
   }
 
   private arrived(client: Client, arrival: Arrival) {
-    const { flags, newView } = client.hear(arrival)
-    const to = { label: client.probe.label, role: client.role, letter: client.report.letter, newView, watching: client === this.spectator }
+    const { flags, moved, newView } = client.hear(arrival)
+    Queue.unsafeOffer(this.arrivals, undefined)
+    const watching = client === this.spectator
+    const seq = this.arrivalCount++
+    const first = newView !== undefined && client.firstViewSeq === undefined
+    const to = { label: client.probe.label, role: client.role, letter: client.report.letter, newView, watching, first }
+    if (newView !== undefined && client.role === "player") {
+      client.spectatorThen = this.view
+      client.spectatorAfter = undefined
+    }
+    if (newView !== undefined) client.firstViewSeq ??= seq
+    if (moved && client.report.position) client.places.push({ seq, position: client.report.position, spectatorViews: this.spectatorViews })
+    if (newView !== undefined && watching) this.spectatorSaw(newView)
     this.traffic.heard(to, arrival, flags)
+  }
+
+  /** Datagrams its clients got, so far. */
+  private arrivalCount = 0
+  /** Spectator views so far: a view counted two after a player's place was learned was sent after the server knew it. */
+  private spectatorViews = 0
+  private readonly overdrawn = new Map<string, DrawnOver>()
+
+  /** Players the spectator showed with something else drawn where they stand, and themselves nowhere: the first time for each. */
+  get drawnOver(): ReadonlyArray<DrawnOver> {
+    return [...this.overdrawn.values()]
+  }
+
+  private spectatorSaw(view: ReadonlyArray<string>) {
+    this.spectatorViews++
+    for (const player of this.opened) if (player.role === "player" && player.report.view !== undefined) player.spectatorAfter ??= view
+    for (const player of this.activePlayers) {
+      const letter = player.report.letter!
+      const place = player.places.at(-1)
+      if (place === undefined || this.overdrawn.has(letter) || this.spectatorViews < place.spectatorViews + 2) continue
+      if (view.some((row) => row.includes(letter))) continue
+      const there = view[place.position.row]?.[place.position.col] ?? " "
+      if (there === "*" || (there >= "A" && there <= "Z")) this.overdrawn.set(letter, { letter, at: place.position, shown: there, row: view[place.position.row] ?? "" })
+    }
+  }
+
+  /** The first datagram the system answered "port unreachable" for, if any: the server was gone by then. */
+  get refusedAt(): number | undefined {
+    return this.refusedSeq
+  }
+
+  /**
+   * Waits until no datagram has come to any client for `ms` (at most `maxMs` in all): the
+   * server has sent what a key made it send. Whether it fell quiet.
+   */
+  quiet(ms: number, maxMs: number): Effect.Effect<boolean> {
+    return Effect.gen(this, function*() {
+      const until = (yield* Clock.currentTimeMillis) + maxMs
+      yield* Queue.takeAll(this.arrivals)
+      for (;;) {
+        const woken = yield* Queue.take(this.arrivals).pipe(Effect.timeoutOption(ms))
+        if (Option.isNone(woken)) return true
+        if ((yield* Clock.currentTimeMillis) > until) return false
+      }
+    })
   }
 
   /** The spectator the checks watch the game through, if one is let in. */
@@ -163,13 +276,18 @@ export class Clients {
     return this.opened.flatMap((client) => (client.role === "player" && client.report.letter ? [client.report.letter] : []))
   }
 
+  /** Whether any client was told the game is over. */
+  get gameEnded(): boolean {
+    return this.opened.some((client) => client.gameOver !== undefined)
+  }
+
   /** Whether the system told any client that the server's port is closed. */
   anyPortClosed(): boolean {
     return this.opened.some((client) => client.probe.portClosed())
   }
 
   /**
-   * A player that joined: OK, then GRID, GOLD and DISPLAY. Fails the check, with what came
+   * A player that joined: OK, then GRID, GOLD and a DISPLAY. Fails the check, with what came
    * instead, when the server does not let it in.
    */
   joinPlayer(name: string): Effect.Effect<Client, Stop | UdpError> {
@@ -182,7 +300,8 @@ export class Clients {
       if (client.report.ending) {
         return yield* stop({ what: "the server refused a new player", sent: client.probe.lastSent(), got: client.probe.recent(1).join(""), spec: Requirements.ok })
       }
-      yield* this.until(client, "its first DISPLAY", () => client.report.position !== undefined, Requirements.thenGridAndGold)
+      // Its view, whether or not it shows the player (a server may draw gold or another player over it).
+      yield* this.until(client, "a DISPLAY", () => client.report.view !== undefined, Requirements.display)
       return client
     })
   }
@@ -208,19 +327,17 @@ export class Clients {
     )
   }
 
-  /** Where the spectator sees `letter`, once it does: a newcomer's DISPLAY to the spectator may still be on its way. */
-  locate(letter: string): Effect.Effect<{ readonly row: number; readonly col: number }, Stop | UdpError> {
-    return Effect.gen(this, function*() {
-      const spectator = yield* this.watch()
-      let seen = this.spectatorSees(letter)
-      yield* this.until(spectator, `DISPLAY showing ${letter}`, () => (seen = this.spectatorSees(letter)) !== undefined, Requirements.spectatorView)
-      if (seen === undefined) return yield* stop({ what: `the spectator does not show player ${letter}`, spec: Requirements.spectatorView })
-      return seen
-    })
+  /**
+   * Where player `client` stands: its own DISPLAY's `@`, else where the spectator shows its
+   * letter. The spec asks for no DISPLAY to the spectator when a player joins, so a
+   * newcomer's own view is the first word of where it is.
+   */
+  whereIs(client: Client): Position | undefined {
+    return client.report.position ?? (client.report.letter === undefined ? undefined : this.spectatorSees(client.report.letter))
   }
 
   /** Where `letter` stands as the spectator sees it. */
-  spectatorSees(letter: string): { readonly row: number; readonly col: number } | undefined {
+  spectatorSees(letter: string): Position | undefined {
     const view = this.view
     if (!view) return undefined
     for (const [row, line] of view.entries()) {

@@ -1,16 +1,19 @@
 import { Effect } from "effect"
 import { GoldMaxNumPiles, GoldMinNumPiles, GoldTotal } from "../../core/constants.js"
+import type { SightRule } from "../../core/visibility.js"
+import { quitText } from "../../protocol/dialect.js"
+import { notRun } from "../conformance/check.js"
 import { escaped } from "../conformance/escaping.js"
 import type { Topic } from "../conformance/lint.js"
 import { Requirements } from "../conformance/requirements.js"
 import type { ServerCheck, ServerRecorder } from "./server-check.js"
-import { differences } from "./sight-judge.js"
+import { differingCells, likelyCause, neighbourhood } from "./sight-causes.js"
 import type { FlagSeen } from "./traffic.js"
 
 /** Checks judged at the end, from everything the checker's clients were sent. */
 
-/** Each kind of flag once (with how often it came), the first datagram that raised it as what came. */
-const reportFlags = (context: ServerRecorder, topics: ReadonlyArray<Topic>) => {
+/** Each kind of flag once (with how often it came), the first datagram that raised it as what came; as a failure, or a warning. */
+export const reportFlags = (context: ServerRecorder, topics: ReadonlyArray<Topic>, warnIf: (seen: FlagSeen) => boolean = () => false) => {
   const seen = new Map<string, { count: number; first: FlagSeen }>()
   for (const each of context.traffic.flags) {
     if (!topics.includes(each.flag.topic)) continue
@@ -20,27 +23,39 @@ const reportFlags = (context: ServerRecorder, topics: ReadonlyArray<Topic>) => {
     else seen.set(kind, { count: 1, first: each })
   }
   for (const { count, first } of seen.values()) {
-    context.fail({
-      what: `${first.flag.reason}${count > 1 ? ` (and ${count - 1} more like it)` : ""}, sent to ${first.client}`,
+    const finding = {
+      what: `${first.flag.reason}${count > 1 ? ` (and ${count - 1} more like it)` : ""}, sent to ${first.client}${first.game > 1 ? ` (server ${first.game})` : ""}`,
       got: first.datagram,
       spec: first.flag.spec
-    })
+    }
+    if (warnIf(first)) context.warn(finding)
+    else context.fail(finding)
   }
 }
 
 export const displayFraming: ServerCheck<"display-framing", "join-spectator" | "join-player" | "move-keys"> = {
   name: "display-framing",
-  title: "every DISPLAY has GRID's rows and columns, each row ended by a newline, in map and occupant characters",
+  title: "every DISPLAY has GRID's rows and columns (the map's, with --map), each row ended by a newline, in map and occupant characters",
   needs: ["join-spectator", "join-player", "move-keys"],
   judgesGathered: true,
   run: (context) =>
     Effect.sync(() => {
-      const { all } = context.clients
-      if (!all.some((client) => client.report.grid)) context.fail({ what: "no client was ever sent a GRID", spec: Requirements.grid })
+      const all = context.games.flatMap((game) => game.all)
+      const said = all.find((client) => client.report.gridSaid !== undefined)?.report.gridSaid
+      if (said === undefined) context.fail({ what: "no client was ever sent a GRID", spec: Requirements.grid })
+      const map = context.map
+      if (map && said && (said.rows !== map.rows || said.cols !== map.cols)) {
+        const shown = all.find((client) => client.report.view !== undefined)?.report.view
+        const views = shown ? ` (its DISPLAYs are ${shown.length}x${shown[0]?.length ?? 0})` : ""
+        context.fail({ what: `GRID says ${said.rows}x${said.cols}, but the map the server was started with (--map) is ${map.rows}x${map.cols}${views}`, spec: Requirements.grid })
+      }
       reportFlags(context, ["framing"])
       context.note(`DISPLAYs of ${all.length} clients held against their GRID`)
     })
 }
+
+/** QUIT's usual texts, ours and the CS50 servers': a server that loses its last character shows itself on two of them. */
+const usualQuits = [...Object.values(quitText), "Game is full: no more players can join.", "Thanks for watching!"]
 
 export const messageForm: ServerCheck<"message-form", "join-spectator" | "join-player" | "move-keys"> = {
   name: "message-form",
@@ -51,22 +66,34 @@ export const messageForm: ServerCheck<"message-form", "join-spectator" | "join-p
     Effect.sync(() => {
       if (context.traffic.received === 0) context.fail({ what: "not judged: the server sent nothing", spec: Requirements.oneMessage })
       reportFlags(context, ["message", "summary"])
+      // One cut text could be a choice of words; two are a message cut short.
+      const cut = [...context.traffic.quitTexts].filter((text) => usualQuits.some((usual) => usual.slice(0, -1) === text))
+      if (cut.length >= 2) {
+        context.fail({
+          what: `QUIT texts lose their last character: ${cut.map((text) => escaped(text)).join(", ")} (the usual texts end ${cut.map((text) => escaped(usualQuits.find((usual) => usual.slice(0, -1) === text)!.slice(-1))).join(", ")})`,
+          got: cut.map((text) => escaped(`QUIT ${text}`)).join(", "),
+          spec: Requirements.quit
+        })
+      }
     })
 }
 
 export const goldTotals: ServerCheck<"gold-totals", "join-spectator" | "join-player" | "gold-to-all" | "game-over"> = {
   name: "gold-totals",
-  title: "GOLD adds up: 250 nuggets at first, each purse grows by what was collected, nuggets left never grow",
+  title: "GOLD adds up: 250 nuggets at first, each purse grows by what was collected, nuggets left never grow, the spectator's n and p are 0",
   needs: ["join-spectator", "join-player", "gold-to-all", "game-over"],
   judgesGathered: true,
   run: (context) =>
     Effect.sync(() => {
-      const first = context.traffic.firstRemaining
-      if (first === undefined) context.fail({ what: "no client was ever sent a GOLD", spec: Requirements.gold })
-      if (first !== undefined && first !== GoldTotal) {
-        context.fail({ what: `the first GOLD said ${first} nuggets are left, not ${GoldTotal} (was the server fresh?)`, got: `GOLD 0 0 ${first}`, spec: Requirements.goldTotal })
+      const firsts = context.traffic.firstRemaining
+      if (firsts.size === 0) context.fail({ what: "no client was ever sent a GOLD", spec: Requirements.gold })
+      for (const [game, first] of firsts) {
+        if (first === GoldTotal) continue
+        context.fail({ what: `the first GOLD${firsts.size > 1 ? ` of server ${game}` : ""} said ${first} nuggets are left, not ${GoldTotal}`, got: `GOLD 0 0 ${first}`, spec: Requirements.goldTotal })
       }
-      reportFlags(context, ["gold"])
+      // Nuggets left that rise after a player quit: its purse put back on the map, a rule of the server's own.
+      const quitIn = new Set(context.games.flatMap((game, index) => (game.all.some((client) => client.role === "player" && client.left) ? [index + 1] : [])))
+      reportFlags(context, ["gold"], (seen) => seen.flag.reason.startsWith("nuggets left rose") && quitIn.has(seen.game))
     })
 }
 
@@ -78,9 +105,8 @@ export const pileCount: ServerCheck<"pile-count", "join-spectator"> = {
   run: (context) =>
     Effect.gen(function*() {
       // The spectator's first view of the game, before anyone moved: where the piles were dropped.
-      const spectator = yield* Effect.option(context.need("join-spectator"))
-      const view = spectator._tag === "Some" ? spectator.value.firstView : undefined
-      if (!view) return context.fail({ what: "the spectator never saw the map", spec: Requirements.spectatorView })
+      const view = (yield* context.need("join-spectator")).firstView
+      if (!view) return yield* notRun("the spectator was sent no DISPLAY it could read (see join-spectator)")
       const piles = view.join("").split("*").length - 1
       if (piles < GoldMinNumPiles || piles > GoldMaxNumPiles) {
         context.fail({
@@ -101,14 +127,19 @@ export const spectatorView: ServerCheck<"spectator-view", "join-spectator" | "jo
   needsMap: true,
   judgesGathered: true,
   run: (context) =>
-    Effect.sync(() => {
+    Effect.gen(function*() {
       const judge = context.judge
       if (!judge) return
       const { checked, examples } = judge.spectatorTally()
-      if (checked === 0) context.fail({ what: "no spectator DISPLAY of the map's size came", spec: Requirements.spectatorView })
+      if (checked === 0) return yield* notRun(`no spectator DISPLAY could be read as the map's size${judge.misfits > 0 ? " (see display-framing)" : ""}`)
       for (const example of examples) context.fail({ what: example, spec: Requirements.spectatorSeesAll })
       context.note(`${checked} spectator views held against the map`)
     })
+}
+
+const ruleWords: Readonly<Record<SightRule, string>> = {
+  allSpots: "the spec's rule (sight through room and passage spots)",
+  roomSpotsOnly: "the 2021 rule (sight through room spots only)"
 }
 
 export const visibility: ServerCheck<"visibility", "join-spectator" | "join-player" | "move-keys" | "gold-to-all" | "swap" | "game-over"> = {
@@ -118,24 +149,28 @@ export const visibility: ServerCheck<"visibility", "join-spectator" | "join-play
   needsMap: true,
   judgesGathered: true,
   run: (context) =>
-    Effect.sync(() => {
-      const judge = context.judge
-      if (!judge) return
+    Effect.gen(function*() {
+      const { judge, map } = context
+      if (!judge || !map) return
       judge.finish()
-      const rule = context.traffic.dialect === "2021" ? "roomSpotsOnly" : "allSpots"
-      const tally = judge.tally(rule)
-      const other = judge.tally(rule === "allSpots" ? "roomSpotsOnly" : "allSpots")
-      const ruleText = rule === "allSpots" ? "the spec's rule" : "the 2021 rule (sight through room spots only)"
-      context.note(`${tally.judged} player views held against ${ruleText}${tally.unpaired > 0 ? `; ${tally.unpaired} could not be paired with a spectator view` : ""}`)
-      if (tally.mismatches > 0) {
-        context.note(`by the ${rule === "allSpots" ? "2021 rule (sight through room spots only)" : "spec's rule"}, ${other.mismatches} of ${other.judged} would differ`)
-      }
-      if (tally.judged === 0) context.fail({ what: "no player's view could be judged", spec: Requirements.visibility })
+      const tallies = { allSpots: judge.tally("allSpots"), roomSpotsOnly: judge.tally("roomSpotsOnly") }
+      if (tallies.allSpots.judged === 0) return yield* notRun("no player's view could be paired with a spectator view of the map's size")
+      // The rule its views follow: the one fewer of them differ from.
+      const follows: SightRule = tallies.roomSpotsOnly.mismatches < tallies.allSpots.mismatches ? "roomSpotsOnly" : "allSpots"
+      const dialect = context.traffic.dialect
+      const held: SightRule = dialect === "2021" ? "roomSpotsOnly" : dialect === "2019" ? "allSpots" : follows
+      const tally = tallies[held]
+      const share = (rule: SightRule) => `${tallies[rule].judged - tallies[rule].mismatches} of ${tallies[rule].judged}`
+      const other: SightRule = follows === "allSpots" ? "roomSpotsOnly" : "allSpots"
+      context.note(`${tally.judged} player views held against ${ruleWords[held]}${dialect === undefined ? " (the dialect is not known: the rule its views follow)" : ", the dialect's"}`)
+      context.note(`its views follow ${ruleWords[follows]}: ${share(follows)} agree (by the other rule, ${share(other)})`)
       for (const example of tally.examples) {
+        const cells = differingCells(example.expected, example.got)
+        const cause = likelyCause(map, held, example.at, cells)
         context.fail({
-          what: `player ${example.letter} at row ${example.at.row} col ${example.at.col} is shown what the rule does not give: ${differences(example.expected, example.got).join("; ")}` +
-            ` (${tally.mismatches} of ${tally.judged} views differ)`,
-          got: escaped(example.got.join("\n"), 60),
+          what: `player ${example.letter} at row ${example.at.row} col ${example.at.col} is shown what the rule does not give, at ${cells.length} gridpoints` +
+            ` (${tally.mismatches} of ${tally.judged} views differ)${cause ? `; likely cause: ${cause}` : ""}`,
+          detail: neighbourhood(example.expected, example.got, example.at, cells),
           spec: Requirements.visibility
         })
       }

@@ -2,15 +2,19 @@ import type { GameMap } from "../../core/map.js"
 import { expectedPlayerView } from "../../core/view.js"
 import { makeSight, type Sight, type SightRule } from "../../core/visibility.js"
 import { viewText } from "../../protocol/display.js"
+import { differingCells } from "./sight-causes.js"
 
 /**
  * Holds each player's DISPLAY against the spec's visibility rule, worked out by our own core
  * from the map and from where the spectator sees everyone. A player's DISPLAY and the
  * spectator's for the same moment come on different sockets, so each player's view is held
  * against the spectator's views just before and after it, and passes if one of them gives
- * exactly that view. Both sight rules are judged, for the dialect is known only later.
- * The view a rule gives is the core's (`expectedPlayerView`), from the map, where everyone
- * stands, the piles and what the player has seen on its way.
+ * exactly that view. Both sight rules are judged: the dialect is known only later, if at
+ * all, and which one a server follows is worth saying. The view a rule gives is the core's
+ * (`expectedPlayerView`), from the map, where everyone stands, the piles and what the
+ * player has seen on its way. Views larger than the map by blank padding (a blank last
+ * column, a blank last row) are judged without it: the padding is a framing defect,
+ * reported once, by display-framing.
  */
 
 export interface Mismatch {
@@ -21,6 +25,7 @@ export interface Mismatch {
   readonly expected: ReadonlyArray<string>
   /** Where the player stood. */
   readonly at: { readonly row: number; readonly col: number }
+  readonly rule: SightRule
 }
 
 /** How the players' views fared against one sight rule. */
@@ -80,8 +85,32 @@ export class SightJudge {
     this.agreement = new Uint8Array(map.cells.length)
   }
 
-  spectatorView(rows: ReadonlyArray<string>): void {
-    if (rows.length !== this.map.rows || rows[0]?.length !== this.map.cols) return
+  /** Views of another size than the map's, even without blank padding: not judged. */
+  misfits = 0
+
+  /** The view as the map's size: as it is, or cut of blank padding; undefined if neither. */
+  private fitted(rows: ReadonlyArray<string>): ReadonlyArray<string> | undefined {
+    const { cols } = this.map
+    if (rows.length === this.map.rows && rows.every((row) => row.length === cols)) return rows
+    const blank = (text: string) => /^ *$/.test(text)
+    if (rows.length < this.map.rows || rows.some((row) => row.length < cols)) return undefined
+    if (!rows.slice(this.map.rows).every(blank) || !rows.every((row) => blank(row.slice(cols)))) return undefined
+    return rows.slice(0, this.map.rows).map((row) => row.slice(0, cols))
+  }
+
+  /** A server started afresh: a new game, whose views are judged from its own start. */
+  newGame(): void {
+    this.finish()
+    this.scenes.length = 0
+    this.waiting.length = 0
+    this.first = 0
+    this.followed.clear()
+    for (const rule of rules) this.known[rule].clear()
+  }
+
+  spectatorView(shown: ReadonlyArray<string>): void {
+    const rows = this.fitted(shown)
+    if (rows === undefined) return void this.misfits++
     this.holdAgainstMap(rows)
     const positions = new Map<string, number>()
     const gold = new Set<number>()
@@ -92,6 +121,11 @@ export class SightJudge {
         else if (char >= "A" && char <= "Z") positions.set(char, row * this.map.cols + col)
       }
     })
+    this.addScene(positions, gold)
+  }
+
+  /** A scene: where everyone stands and the piles, with where each player went since the scene before. */
+  private addScene(positions: ReadonlyMap<string, number>, gold: ReadonlySet<number>) {
     const before = this.scenes.at(-1)
     const walks = new Map<string, ReadonlyArray<number>>()
     for (const [letter, position] of positions) {
@@ -103,7 +137,26 @@ export class SightJudge {
     this.judgeReady(false)
   }
 
-  playerView(letter: string, rows: ReadonlyArray<string>): void {
+  /**
+   * One of the checker's players is in the game at `position` (its own first DISPLAY says
+   * so) or has left it: the spec asks for no DISPLAY to the spectator then, so the scene is
+   * made as the spectator would have been shown it.
+   */
+  playerJoined(letter: string, position: { readonly row: number; readonly col: number }): void {
+    const last = this.scenes.at(-1)
+    if (last === undefined || last.positions.get(letter) !== undefined) return
+    this.addScene(new Map([...last.positions, [letter, position.row * this.map.cols + position.col]]), last.gold)
+  }
+
+  playerLeft(letter: string): void {
+    const last = this.scenes.at(-1)
+    if (last === undefined || !last.positions.has(letter)) return
+    this.addScene(new Map([...last.positions].filter(([each]) => each !== letter)), last.gold)
+  }
+
+  playerView(letter: string, shown: ReadonlyArray<string>): void {
+    const rows = this.fitted(shown)
+    if (rows === undefined) return void this.misfits++
     if (this.scenes.length === 0 || !this.followed.has(letter)) return
     this.waiting.push({ letter, rows, scene: this.first + this.scenes.length - 1 })
     this.judgeReady(false)
@@ -112,6 +165,16 @@ export class SightJudge {
   /** Judges what still waits, against the scenes there are. */
   finish(): void {
     this.judgeReady(true)
+  }
+
+  /** What each spot sees by `rule`. */
+  sight(rule: SightRule): Sight {
+    return this.sights[rule]
+  }
+
+  /** The view as the map's size (blank padding cut), or undefined if it is not. */
+  fit(rows: ReadonlyArray<string>): ReadonlyArray<string> | undefined {
+    return this.fitted(rows)
   }
 
   tally(rule: SightRule): ViewTally {
@@ -219,10 +282,10 @@ export class SightJudge {
       let nearest: { expected: ReadonlyArray<string>; differences: number } | undefined
       for (const index of candidates) {
         const rows = expected(rule, index).text.split("\n").slice(0, -1)
-        const differences = countDifferences(rows, view.rows)
+        const differences = differingCells(rows, view.rows).length
         if (!nearest || differences < nearest.differences) nearest = { expected: rows, differences }
       }
-      if (nearest) tally.examples.push({ letter: view.letter, got: view.rows, expected: nearest.expected, at: { row: self, col: selfCol } })
+      if (nearest) tally.examples.push({ letter: view.letter, got: view.rows, expected: nearest.expected, at: { row: self, col: selfCol }, rule })
     }
   }
 
@@ -302,25 +365,3 @@ const sameCells = (a: ArrayLike<number>, b: ArrayLike<number>) => {
   return true
 }
 
-const countDifferences = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) => {
-  let count = 0
-  for (const [row, left] of a.entries()) {
-    const right = b[row] ?? ""
-    for (let col = 0; col < left.length; col++) if (left[col] !== right[col]) count++
-  }
-  return count
-}
-
-/** The gridpoints where two views differ, as `row 5 col 12: expected '.', got ' '`, at most `max`. */
-export const differences = (expected: ReadonlyArray<string>, got: ReadonlyArray<string>, max = 4): Array<string> => {
-  const found: Array<string> = []
-  for (const [row, line] of expected.entries()) {
-    for (let col = 0; col < line.length && found.length < max; col++) {
-      const want = line.charAt(col)
-      const have = got[row]?.[col] ?? ""
-      if (want !== have) found.push(`row ${row} col ${col}: expected '${want}', got '${have}'`)
-    }
-    if (found.length >= max) break
-  }
-  return found
-}

@@ -8,8 +8,8 @@ import type { SightJudge } from "./sight-judge.js"
  * The observer of a `check server` run: everything the server sent to any of the checker's
  * clients passes here as it comes, and is gathered for the checks that judge all traffic at
  * the end: what broke the spec, how much came, the first GOLD, the dialect the server
- * speaks, and the views the sight judge holds against the visibility rule. It is the run's;
- * checks only read it.
+ * speaks, and the views the sight judge holds against the visibility rule. It is the run's,
+ * across every server the checker started (each a game, numbered from 1); checks only read it.
  */
 
 /** A flag raised by a datagram, with who got it and the datagram itself. */
@@ -17,6 +17,8 @@ export interface FlagSeen {
   readonly client: string
   readonly flag: Flag
   readonly datagram: string
+  /** The game it came in (1 for the first server started). */
+  readonly game: number
 }
 
 /** Who a datagram came to, as the observer needs it. */
@@ -29,18 +31,27 @@ export interface Addressee {
   readonly newView: ReadonlyArray<string> | undefined
   /** It is the spectator the run watches the game through. */
   readonly watching: boolean
+  /** This is a player's first view: where it was dropped. */
+  readonly first: boolean
 }
 
 export class Traffic {
   private readonly seen: Array<FlagSeen> = []
   private count = 0
-  private firstGold: number | undefined
+  private readonly firstGold = new Map<number, number>()
   private known: Dialect | undefined
   private knownWhy: string
+  private game = 1
 
   constructor(given: Dialect | undefined, private readonly judge: SightJudge | undefined) {
     this.known = given
     this.knownWhy = given ? "as given" : "not known yet"
+  }
+
+  /** What comes from now on comes from a server started afresh. */
+  newGame(): void {
+    this.game++
+    this.judge?.newGame()
   }
 
   /** What broke the spec, datagram by datagram. */
@@ -48,13 +59,16 @@ export class Traffic {
     return this.seen
   }
 
+  /** The texts of every QUIT that came (not game overs). */
+  readonly quitTexts = new Set<string>()
+
   /** Datagrams received from the server, by all clients. */
   get received(): number {
     return this.count
   }
 
-  /** Nuggets left in the first GOLD anyone got. */
-  get firstRemaining(): number | undefined {
+  /** Nuggets left in the first GOLD anyone got, in each game. */
+  get firstRemaining(): ReadonlyMap<number, number> {
     return this.firstGold
   }
 
@@ -70,12 +84,17 @@ export class Traffic {
 
   heard(to: Addressee, arrival: Arrival, flags: ReadonlyArray<Flag>): void {
     this.count++
-    for (const flag of flags) this.seen.push({ client: to.label, flag, datagram: escaped(arrival.text) })
-    if (arrival.message?._tag === "Gold") this.firstGold ??= arrival.message.remaining
+    for (const flag of flags) this.seen.push({ client: to.label, flag, datagram: escaped(arrival.text), game: this.game })
+    if (arrival.message?._tag === "Quit") this.quitTexts.add(arrival.message.reason)
+    if (arrival.message?._tag === "Gold" && !this.firstGold.has(this.game)) this.firstGold.set(this.game, arrival.message.remaining)
     this.learnDialect(to, arrival)
+    if (arrival.message?._tag === "Quit" && to.role === "player" && to.letter !== undefined) this.judge?.playerLeft(to.letter)
     if (to.newView === undefined) return
-    if (to.role === "spectator" && to.watching) this.judge?.spectatorView(to.newView)
-    else if (to.role === "player" && to.letter !== undefined) this.judge?.playerView(to.letter, to.newView)
+    if (to.role === "spectator" && to.watching) return this.judge?.spectatorView(to.newView)
+    if (to.role !== "player" || to.letter === undefined) return
+    const self = to.first ? to.newView.findIndex((row) => row.includes("@")) : -1
+    if (self !== -1) this.judge?.playerJoined(to.letter, { row: self, col: to.newView[self]!.indexOf("@") })
+    this.judge?.playerView(to.letter, to.newView)
   }
 
   /** Messages only one dialect sends tell which the server speaks, when it was not given. */

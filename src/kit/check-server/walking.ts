@@ -4,7 +4,7 @@ import { MoveDirections } from "../../core/constants.js"
 import type { UdpError } from "../../net/udp.js"
 import { canStepOn } from "../../protocol/display.js"
 import type { Position } from "../../protocol/reader.js"
-import { stop, type Stop } from "../conformance/check.js"
+import { type NotRun, notRun, stop, type Stop } from "../conformance/check.js"
 import { escaped } from "../conformance/escaping.js"
 import { Requirements } from "../conformance/requirements.js"
 import type { Client } from "./clients.js"
@@ -16,6 +16,17 @@ export const same = (a: Position | undefined, b: Position | undefined) =>
   a !== undefined && b !== undefined && a.row === b.row && a.col === b.col
 
 export const where = (at: Position | undefined) => (at ? `row ${at.row} col ${at.col}` : "nowhere")
+
+/**
+ * Where `player` stands: its own DISPLAY's @, else the spectator's view of its letter. Not
+ * run when neither shows it: that is for occupants-drawn to judge, not a move.
+ */
+export const placed = (context: ServerRecorder, player: Client): Effect.Effect<Position, NotRun> => {
+  const at = context.clients.whereIs(player)
+  return at !== undefined
+    ? Effect.succeed(at)
+    : notRun(`${player.who}'s own DISPLAY does not show it (no @), nor does the spectator's: the checker cannot tell where it stands (see occupants-drawn)`)
+}
 
 /** The letter the server gave `player`, which joined. */
 export const letterOf = (player: Client): Effect.Effect<string, Stop> =>
@@ -53,12 +64,12 @@ export const expectedMove = (view: ReadonlyArray<string>, from: Position, key: s
  * Presses `key` for `player` and checks where it ends, in its own DISPLAY and in the
  * spectator's. Returns whether it moved as the spec says.
  */
-export const pressMove = (context: ServerRecorder, player: Client, key: string): Effect.Effect<boolean, Stop | UdpError> =>
+export const pressMove = (context: ServerRecorder, player: Client, key: string): Effect.Effect<boolean, Stop | NotRun | UdpError> =>
   Effect.gen(function*() {
     const { clients } = context
     const spectator = yield* clients.watch()
     const letter = yield* letterOf(player)
-    const from = yield* clients.locate(letter)
+    const from = yield* placed(context, player)
     const view = spectator.report.view ?? []
     const expected = expectedMove(view, from, key)
     const sent = escaped(`KEY ${key}`)
@@ -79,8 +90,8 @@ export const pressMove = (context: ServerRecorder, player: Client, key: string):
       }
       return true
     }
-    // The last nugget ends the game: a server may send GAMEOVER without a last DISPLAY.
-    const over = () => player.report.ending !== undefined
+    // The last nugget ends the game: a server may send GAMEOVER without a last DISPLAY, and to the others first.
+    const over = () => player.report.ending !== undefined || clients.gameEnded
     const moved = yield* clients.until(player, `DISPLAY with @ at ${where(expected.to)}`, () => isRight(player.report.position) || over(), Requirements.moveKeys).pipe(
       Effect.as(true),
       Effect.catchAll(() => Effect.succeed(false))
@@ -95,7 +106,7 @@ export const pressMove = (context: ServerRecorder, player: Client, key: string):
       return false
     }
     if (over()) return true
-    const seen = yield* clients.until(spectator, `DISPLAY with ${letter} moved`, () => isRight(clients.spectatorSees(letter)) || spectator.report.ending !== undefined, Requirements.moveToAll).pipe(
+    const seen = yield* clients.until(spectator, `DISPLAY with ${letter} moved`, () => isRight(clients.spectatorSees(letter)) || spectator.report.ending !== undefined || over(), Requirements.moveToAll).pipe(
       Effect.as(true),
       Effect.catchAll(() => Effect.succeed(false))
     )
@@ -126,11 +137,11 @@ export const walkTo = (
   goal: (char: string, at: Position) => boolean,
   what: string,
   maxSteps = 500
-): Effect.Effect<void, Stop | UdpError> =>
+): Effect.Effect<void, Stop | NotRun | UdpError> =>
   Effect.gen(function*() {
     for (let steps = 0; steps < maxSteps; steps++) {
       const letter = yield* letterOf(player)
-      const from = yield* context.clients.locate(letter)
+      const from = yield* placed(context, player)
       const view = context.clients.view ?? []
       const key = stepToward(view, from, goal)
       const direction = key === undefined ? undefined : MoveDirections[key]

@@ -146,6 +146,7 @@ export const checkServer = (options: CheckServerOptions): Effect.Effect<Conforma
       Effect.gen(function*() {
         sends.step = preparing ? `${check.name}, its preparation` : check.name
         sends.check = check.name
+        traffic.step = sends.step
         if (stepsRun > 0 && traffic.received === 0) return "the server never answered (see join-spectator)"
         if (check.judgesGathered && !preparing) return undefined
         const dead = games.death()
@@ -168,6 +169,7 @@ export const checkServer = (options: CheckServerOptions): Effect.Effect<Conforma
         if (death === undefined) return {} as AfterStep<ServerCheckName>
         crashed.add(game)
         const culprit = death.culprit
+        if (culprit !== undefined) traffic.crashedDuring(culprit.step)
         const confirmed = culprit === undefined ? undefined : yield* games.confirm(culprit)
         const failure = crashFailure(death, target, confirmed, culprit === undefined ? [] : sends.historyOf(culprit))
         const owner = (culprit?.check ?? check.name) as ServerCheckName

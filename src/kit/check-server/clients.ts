@@ -18,6 +18,12 @@ import type { Traffic } from "./traffic.js"
  * latest spectator let in (its first DISPLAY came) that has neither quit nor been told to go.
  */
 
+/** Datagrams kept as a client's welcome: OK, GRID, GOLD and DISPLAY, and a few more. */
+const welcomeLength = 6
+
+/** Whether `client`'s welcome has all of `kinds`. */
+export const welcomed = (client: Client, kinds: ReadonlyArray<string>) => kinds.every((kind) => client.welcome.some((each) => each.kind === kind))
+
 export class Client {
   private told: GameReport
   private conversation: Conversation
@@ -25,7 +31,7 @@ export class Client {
   private over: string | undefined
   private first: ReadonlyArray<string> | undefined
   private askedToQuit = false
-  /** What came first, until its first DISPLAY: how the server welcomed it. */
+  /** What came first (its first few datagrams): how the server welcomed it. */
   readonly welcome: Array<Arrival> = []
   /** Where its own DISPLAYs put it, each time that changed: when (ms since its probe opened), and the spectator views counted by then. */
   readonly places: Array<{ readonly seq: number; readonly position: Position; readonly spectatorViews: number }> = []
@@ -85,7 +91,7 @@ export class Client {
     const linted = lintServerMessage(this.conversation, arrival.bytes)
     this.conversation = heard(linted.conversation, arrival.bytes, arrival.at)
     const before = this.told.view
-    if (this.first === undefined) this.welcome.push(arrival)
+    if (this.welcome.length < welcomeLength) this.welcome.push(arrival)
     const was = this.told.position
     this.told = readDatagram(this.told, arrival.bytes)
     const message = arrival.message
@@ -302,6 +308,8 @@ export class Clients {
       }
       // Its view, whether or not it shows the player (a server may draw gold or another player over it).
       yield* this.until(client, "a DISPLAY", () => client.report.view !== undefined, Requirements.display)
+      // The rest of its welcome, so that none of it is taken for the answer to what is sent next.
+      yield* this.settle(client, () => welcomed(client, ["OK", "GRID", "GOLD", "DISPLAY"]), Math.min(this.answerMs, 500), 150)
       return client
     })
   }
@@ -314,6 +322,7 @@ export class Clients {
       const client = yield* this.open("spectator")
       yield* client.send("SPECTATE")
       yield* this.until(client, "GRID and DISPLAY", () => client.report.view !== undefined, Requirements.spectatorGridGold)
+      yield* this.settle(client, () => welcomed(client, ["GRID", "GOLD", "DISPLAY"]), Math.min(this.answerMs, 500), 150)
       return client
     })
   }
@@ -325,6 +334,25 @@ export class Clients {
       Effect.asVoid,
       Effect.mapError((error) => new Stop(silenceFailure(error, `${client.probe.label} got no ${what}`, spec, client.probe.lastSent())))
     )
+  }
+
+  /**
+   * Waits until `done` holds for `client`, as its datagrams come; once something has come that
+   * does not make it hold, only while more follows within `settleMs` (a run's steps, one
+   * DISPLAY each): a wrong answer is known soon, not at the deadline. Whether it held.
+   */
+  settle(client: Client, done: () => boolean, ms: number, settleMs = 250): Effect.Effect<boolean> {
+    return Effect.gen(function*() {
+      const until = (yield* Clock.currentTimeMillis) + ms
+      for (let heard = false; !done();) {
+        const left = until - (yield* Clock.currentTimeMillis)
+        if (left <= 0) return false
+        const got = yield* client.probe.next("a datagram", heard ? Math.min(left, settleMs) : left).pipe(Effect.option)
+        if (Option.isNone(got)) return done()
+        heard = true
+      }
+      return true
+    })
   }
 
   /**

@@ -28,6 +28,17 @@ const placeBefore = (other: Client, seq: number) => other.places.filter((place) 
 
 const players = (game: Clients) => game.all.filter((client) => client.role === "player" && client.report.letter !== undefined)
 
+/** Players another was dropped on: in each game, the player it stood on, with the one dropped there. */
+const droppedOn = (games: ReadonlyArray<Clients>) =>
+  games.flatMap((game, index) =>
+    players(game).flatMap((client) => {
+      const self = at(client.firstView, "@")
+      const seq = client.firstViewSeq
+      const victim = self && seq !== undefined ? players(game).find((other) => other !== client && !other.left && sameCell(placeBefore(other, seq), self)) : undefined
+      return victim === undefined || self === undefined ? [] : [{ game: index + 1, client, victim, at: self }]
+    })
+  )
+
 export const newPlayerDrop: ServerCheck<"new-player-drop", "join-player"> = {
   name: "new-player-drop",
   title: "each new player is dropped on an empty room spot: its first GOLD says n=0 p=0, and no one else stands there",
@@ -61,18 +72,14 @@ export const newPlayerDrop: ServerCheck<"new-player-drop", "join-player"> = {
               spec: Requirements.newPlayerDropped
             })
           }
-          const seq = client.firstViewSeq
-          const onTop = self && seq !== undefined
-            ? players(game).find((other) => other !== client && !other.left && sameCell(placeBefore(other, seq), self))
-            : undefined
-          if (onTop) {
-            context.fail({
-              what: `player ${letter} was dropped at ${where(self)}, where player ${onTop.report.letter} stood (by its own DISPLAY)`,
-              sent: escaped(`PLAY ${client.name}`),
-              spec: Requirements.newPlayerDropped
-            })
-          }
         }
+      }
+      for (const { at: spot, client, victim } of droppedOn(context.games)) {
+        context.fail({
+          what: `player ${client.report.letter} was dropped at ${where(spot)}, where player ${victim.report.letter} stood (by its own DISPLAY)`,
+          sent: escaped(`PLAY ${client.name}`),
+          spec: Requirements.newPlayerDropped
+        })
       }
       if (joined === 0) return yield* notRun("no player of the checker was let in (see join-player)")
       context.note(`${joined} players' drops judged`)
@@ -92,7 +99,9 @@ export const occupantsDrawn: ServerCheck<"occupants-drawn", "join-spectator" | "
       if (!context.games.some((game) => game.all.some((client) => client.report.view !== undefined))) {
         return yield* notRun("no client was sent a DISPLAY it could read (see display-framing)")
       }
-      reportFlags(context, ["occupants"])
+      // A player another was dropped on is not drawn: that is new-player-drop's finding, once.
+      const victims = new Set(droppedOn(context.games).map(({ game, victim }) => `${game} ${victim.probe.label}`))
+      reportFlags(context, ["occupants"], () => false, (seen) => !victims.has(`${seen.game} ${seen.client}`))
       for (const game of context.games) {
         for (const over of game.drawnOver) {
           context.fail({

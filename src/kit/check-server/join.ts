@@ -33,7 +33,11 @@ export const checkWelcome = (context: ServerRecorder, client: Client, arrivals: 
   }
   const order = words.filter((word) => expected.includes(word))
   const firstOf = (word: string) => order.indexOf(word)
-  if (client.role === "player" && order.length > 0 && order[0] !== "OK") {
+  // A DISPLAY first is one fact, whatever else it comes before.
+  const displayFirst = order[0] === "DISPLAY" && order.length > 1
+  if (displayFirst) {
+    context.fail({ what: `the DISPLAY came first, before ${order.slice(1).filter((word) => word !== "DISPLAY").join(", ")}: a client cannot know the grid's size before GRID`, sent, got, spec: client.role === "player" ? Requirements.ok : Requirements.grid })
+  } else if (client.role === "player" && order.length > 0 && order[0] !== "OK") {
     context.fail({ what: `the answer to PLAY began with ${order[0]}, not OK`, sent, got, spec: Requirements.ok })
   }
   const ok = arrivals.find((each) => wordOf(each) === "OK")
@@ -46,10 +50,10 @@ export const checkWelcome = (context: ServerRecorder, client: Client, arrivals: 
       spec: Requirements.ok
     })
   }
-  if (firstOf("GRID") !== -1 && firstOf("DISPLAY") !== -1 && firstOf("DISPLAY") < firstOf("GRID")) {
+  if (!displayFirst && firstOf("GRID") !== -1 && firstOf("DISPLAY") !== -1 && firstOf("DISPLAY") < firstOf("GRID")) {
     context.fail({ what: "DISPLAY came before GRID: a client cannot know the grid's size first", sent, got, spec: Requirements.grid })
   }
-  if (firstOf("GOLD") !== -1 && firstOf("DISPLAY") !== -1 && firstOf("DISPLAY") < firstOf("GOLD")) {
+  if (!displayFirst && firstOf("GOLD") !== -1 && firstOf("DISPLAY") !== -1 && firstOf("DISPLAY") < firstOf("GOLD")) {
     context.fail({
       what: "GOLD came after the DISPLAY: the spec sends GRID and GOLD first (a client that draws its status line with each DISPLAY shows no purse yet)",
       sent,

@@ -8,15 +8,22 @@ import type { Topic } from "../conformance/lint.js"
 import { Requirements } from "../conformance/requirements.js"
 import type { ServerCheck, ServerRecorder } from "./server-check.js"
 import { differingCells, likelyCause, neighbourhood } from "./sight-causes.js"
+import { awkwardName } from "./names.js"
 import type { FlagSeen } from "./traffic.js"
 
 /** Checks judged at the end, from everything the checker's clients were sent. */
 
 /** Each kind of flag once (with how often it came), the first datagram that raised it as what came; as a failure, or a warning. */
-export const reportFlags = (context: ServerRecorder, topics: ReadonlyArray<Topic>, warnIf: (seen: FlagSeen) => boolean = () => false) => {
+export const reportFlags = (
+  context: ServerRecorder,
+  topics: ReadonlyArray<Topic>,
+  warnIf: (seen: FlagSeen) => boolean = () => false,
+  keep: (seen: FlagSeen) => boolean = () => true
+) => {
   const seen = new Map<string, { count: number; first: FlagSeen }>()
   for (const each of context.traffic.flags) {
-    if (!topics.includes(each.flag.topic)) continue
+    // What came while the server was dying of what that step sent, or to a player let in beyond the limit, is those findings'.
+    if (!topics.includes(each.flag.topic) || !keep(each) || context.traffic.explained(each)) continue
     const kind = each.flag.reason.replace(/\d+/g, "N")
     const entry = seen.get(kind)
     if (entry) entry.count++
@@ -44,7 +51,9 @@ export const displayFraming: ServerCheck<"display-framing", "join-spectator" | "
       const said = all.find((client) => client.report.gridSaid !== undefined)?.report.gridSaid
       if (said === undefined) context.fail({ what: "no client was ever sent a GRID", spec: Requirements.grid })
       const map = context.map
-      if (map && said && (said.rows !== map.rows || said.cols !== map.cols)) {
+      // GRID written the other way round is reported with each DISPLAY it disagrees with, once.
+      const transposed = said?.rows === map?.cols && said?.cols === map?.rows
+      if (map && said && (said.rows !== map.rows || said.cols !== map.cols) && !transposed) {
         const shown = all.find((client) => client.report.view !== undefined)?.report.view
         const views = shown ? ` (its DISPLAYs are ${shown.length}x${shown[0]?.length ?? 0})` : ""
         context.fail({ what: `GRID says ${said.rows}x${said.cols}, but the map the server was started with (--map) is ${map.rows}x${map.cols}${views}`, spec: Requirements.grid })
@@ -53,6 +62,10 @@ export const displayFraming: ServerCheck<"display-framing", "join-spectator" | "
       context.note(`DISPLAYs of ${all.length} clients held against their GRID`)
     })
 }
+
+/** Whether the summary is printable but for the line of the player with the awkward name (`Bell\x07...`), which names judges. */
+const explainedByNames = (text: string) =>
+  text.split("\n").filter((line) => !line.includes(awkwardName.slice(0, 4))).every((line) => /^[\x20-\x7e\t\r]*$/.test(line))
 
 /** QUIT's usual texts, ours and the CS50 servers': a server that loses its last character shows itself on two of them. */
 const usualQuits = [...Object.values(quitText), "Game is full: no more players can join.", "Thanks for watching!"]
@@ -65,7 +78,9 @@ export const messageForm: ServerCheck<"message-form", "join-spectator" | "join-p
   run: (context) =>
     Effect.sync(() => {
       if (context.traffic.received === 0) context.fail({ what: "not judged: the server sent nothing", spec: Requirements.oneMessage })
-      reportFlags(context, ["message", "summary"])
+      reportFlags(context, ["message"])
+      // A summary unprintable only by the awkward name's control character is the names check's finding.
+      reportFlags(context, ["summary"], () => false, (seen) => !explainedByNames(seen.raw))
       // One cut text could be a choice of words; two are a message cut short.
       const cut = [...context.traffic.quitTexts].filter((text) => usualQuits.some((usual) => usual.slice(0, -1) === text))
       if (cut.length >= 2) {
@@ -85,11 +100,12 @@ export const goldTotals: ServerCheck<"gold-totals", "join-spectator" | "join-pla
   judgesGathered: true,
   run: (context) =>
     Effect.sync(() => {
-      const firsts = context.traffic.firstRemaining
-      if (firsts.size === 0) context.fail({ what: "no client was ever sent a GOLD", spec: Requirements.gold })
-      for (const [game, first] of firsts) {
-        if (first === GoldTotal) continue
-        context.fail({ what: `the first GOLD${firsts.size > 1 ? ` of server ${game}` : ""} said ${first} nuggets are left, not ${GoldTotal}`, got: `GOLD 0 0 ${first}`, spec: Requirements.goldTotal })
+      const firsts = [...context.traffic.firstRemaining.values()]
+      if (firsts.length === 0) context.fail({ what: "no client was ever sent a GOLD", spec: Requirements.gold })
+      const wrong = firsts.filter((first) => first !== GoldTotal)
+      if (wrong.length > 0) {
+        const servers = firsts.length > 1 ? ` (on ${wrong.length} of the ${firsts.length} servers started)` : ""
+        context.fail({ what: `the game began with ${wrong[0]} nuggets (by the first GOLD), not ${GoldTotal}${servers}`, spec: Requirements.goldTotal })
       }
       // Nuggets left that rise after a player quit: its purse put back on the map, a rule of the server's own.
       const quitIn = new Set(context.games.flatMap((game, index) => (game.all.some((client) => client.role === "player" && client.left) ? [index + 1] : [])))
@@ -164,12 +180,13 @@ export const visibility: ServerCheck<"visibility", "join-spectator" | "join-play
       const other: SightRule = follows === "allSpots" ? "roomSpotsOnly" : "allSpots"
       context.note(`${tally.judged} player views held against ${ruleWords[held]}${dialect === undefined ? " (the dialect is not known: the rule its views follow)" : ", the dialect's"}`)
       context.note(`its views follow ${ruleWords[follows]}: ${share(follows)} agree (by the other rule, ${share(other)})`)
-      for (const example of tally.examples) {
+      const cause = likelyCause(map, held, tally.samples)
+      for (const [index, example] of tally.examples.entries()) {
         const cells = differingCells(example.expected, example.got)
-        const cause = likelyCause(map, held, example.at, cells)
         context.fail({
-          what: `player ${example.letter} at row ${example.at.row} col ${example.at.col} is shown what the rule does not give, at ${cells.length} gridpoints` +
-            ` (${tally.mismatches} of ${tally.judged} views differ)${cause ? `; likely cause: ${cause}` : ""}`,
+          what: `player ${example.letter} at row ${example.at.row} col ${example.at.col} is shown what the rule does not give, at ${cells.length} gridpoint${cells.length === 1 ? "" : "s"}` +
+            ` (${tally.mismatches} of ${tally.judged} views differ, at ${tally.cells.size} gridpoint${tally.cells.size === 1 ? "" : "s"} in all)` +
+            (index === 0 && cause ? `; likely cause: ${cause}` : ""),
           detail: neighbourhood(example.expected, example.got, example.at, cells),
           spec: Requirements.visibility
         })

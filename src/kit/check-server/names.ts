@@ -22,6 +22,8 @@ const nameDefect = (given: string, shown: string): string | undefined => {
   const replaced = shown.length === cut.length && [...shown].every((char, i) => char === cut[i] || !printable(cut[i] ?? ""))
   if (shown === removed || replaced) return undefined
   const expected = replacedOrRemoved(cut, shown)
+  const whole = replacedOrRemoved(given, shown)
+  if (shown.length > MaxNameLength && whole.startsWith(shown)) return `it was not cut: it came back ${shown.length} characters long, more than ${MaxNameLength}`
   if (shown.length > MaxNameLength && shown.startsWith(expected)) {
     return `it came back ${shown.length} characters long: the ${expected.length} it should be, then ${escaped(shown.slice(expected.length), 30)}: bytes past the name's end (the name was not ended)`
   }
@@ -40,10 +42,12 @@ const judgeName = (context: ServerRecorder, client: Client, standings: ReadonlyA
   const line = standings.find((each) => each.letter === client.report.letter)
   if (!line) return false
   const sent = `PLAY ${escaped(client.name)}`
-  if (!/^[\x20-\x7e]*$/.test(line.name)) {
+  const defect = nameDefect(client.name, line.name)
+  // Bytes past a name not ended are that defect's, not the name's.
+  const own = defect?.includes("past the name's end") ? line.name.slice(0, MaxNameLength) : line.name
+  if (!/^[\x20-\x7e]*$/.test(own)) {
     context.fail({ what: "the name in the summary holds a character that cannot be printed", sent, got: escaped(line.name), spec: Requirements.gameOverMessage })
   }
-  const defect = nameDefect(client.name, line.name)
   if (defect !== undefined) {
     context.fail({ what: `the name of player ${line.letter}: ${defect}`, sent, got: escaped(line.name), spec: line.name.length > MaxNameLength ? Requirements.maxNameLength : Requirements.play })
   }

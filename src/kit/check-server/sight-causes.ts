@@ -1,5 +1,5 @@
 import { type GameMap, PassageSpot, RoomSpot } from "../../core/map.js"
-import type { SightRule } from "../../core/visibility.js"
+import { isVisible, type SightRule } from "../../core/visibility.js"
 
 /**
  * Why a player's view may differ from the visibility rule, for a grader reading a failure:
@@ -73,11 +73,34 @@ const truncated = sloped((steps, delta, across) => ({ whole: Math.trunc((steps *
 /** `float slope = (col - pcol) / (row - prow)` in ints: the slope itself a whole number. */
 const wholeSlope = sloped((steps, delta, across) => ({ whole: Math.trunc(delta / across) * steps, exact: true }))
 
+/** A 4-connected walk (one row or one column a step) from `from` to `to`: every cell it steps on before `to` lets sight through. */
+const fourConnected: Model = (map, from, to, rule) => {
+  const dCol = Math.abs(to.col - from.col)
+  const dRow = Math.abs(to.row - from.row)
+  const sCol = to.col > from.col ? 1 : -1
+  const sRow = to.row > from.row ? 1 : -1
+  let error = dCol - dRow
+  let { col, row } = from
+  for (let steps = dCol + dRow; steps > 0; steps--) {
+    if (error > 0) {
+      col += sCol
+      error -= 2 * dRow
+    } else {
+      row += sRow
+      error += 2 * dCol
+    }
+    if (row === to.row && col === to.col) return true
+    if (!clear(map, row * map.cols + col, rule)) return false
+  }
+  return true
+}
+
 /** The models named for a grader, each with the sentence that names it. */
-const models: ReadonlyArray<readonly [Model, string]> = [
+const knownModels: ReadonlyArray<readonly [Model, string]> = [
   [truncated, "a wrong slope: the line's column rounded toward zero (C's integer division) where the rule rounds down"],
   [wholeSlope, "a wrong slope: the slope cut to a whole number before it is used"],
-  [bresenham, "Bresenham lines: the cells a drawn line steps on must all be clear, where the rule looks between gridpoints"]
+  [bresenham, "Bresenham lines: the cells a drawn line steps on must all be clear, where the rule looks between gridpoints"],
+  [fourConnected, "lines drawn a row or a column at a time (4-connected, as Bresenham's without diagonal steps): every cell stepped on must be clear"]
 ]
 
 export interface Difference {
@@ -105,23 +128,76 @@ export const differingCells = (expected: ReadonlyArray<string>, got: ReadonlyArr
 const isOccupant = (char: string) => char === "*" || (char >= "A" && char <= "Z")
 
 /** The likely cause of the differences, in a sentence, when one fits them all. */
-export const likelyCause = (map: GameMap, rule: SightRule, at: Cell, differences: ReadonlyArray<Difference>): string | undefined => {
-  if (differences.length === 0) return undefined
-  const occupantOutOfSight = differences.filter((each) => isOccupant(each.got) && !isOccupant(each.expected))
-  if (occupantOutOfSight.length > 0 && occupantOutOfSight.length >= differences.length / 2) {
-    return "players or gold shown where the player cannot see now: the server keeps occupants in a player's memory of the map, which should keep only the map"
+/** A view that differs from the rule: where the player stood, the gridpoints that differ first there, and the two views. */
+export interface Sample {
+  readonly at: Cell
+  readonly differences: ReadonlyArray<Difference>
+  readonly expected: ReadonlyArray<string>
+  readonly got: ReadonlyArray<string>
+}
+
+/** What one sample says of a cause: whether the cause explains every gridpoint that differs. */
+type Explains = (sample: Sample) => boolean
+
+const hiddenOf = (sample: Sample) => sample.differences.filter((each) => each.got === " " && each.expected !== " ")
+const shownOf = (sample: Sample) => sample.differences.filter((each) => each.expected === " " && each.got !== " ")
+
+/** A model of sight explains a sample when it hides what the server hid and sees what it showed. */
+const byModel = (map: GameMap, rule: SightRule, model: (sample: Sample) => Model | undefined): Explains => (sample) => {
+  const hidden = hiddenOf(sample)
+  const shown = shownOf(sample)
+  const sight = model(sample)
+  if (sight === undefined || hidden.length + shown.length < sample.differences.length) return false
+  return hidden.every((each) => !sight(map, sample.at, each, rule)) && shown.every((each) => sight(map, sample.at, each, rule))
+}
+
+/** The map with every player drawn in the sample's views as a room spot. */
+const throughPlayers = (map: GameMap) => (sample: Sample): Model | undefined => {
+  const cells = map.cells.slice()
+  let players = 0
+  for (const view of [sample.expected, sample.got]) {
+    for (const [row, line] of view.entries()) {
+      for (let col = 0; col < line.length; col++) if (line[col]! >= "A" && line[col]! <= "Z") (cells[row * map.cols + col] = RoomSpot), players++
+    }
   }
-  // Cells the rule shows that the server hid, and cells it showed that the rule hides from here.
-  const hidden = differences.filter((each) => each.got === " " && each.expected !== " ")
-  const shown = differences.filter((each) => each.expected === " " && each.got !== " ")
-  const onPassage = map.cells[at.row * map.cols + at.col] === PassageSpot
-  if (onPassage && hidden.length > 0 && shown.length === 0) {
-    return "sight from a passage spot: the player stands in a passage, and is shown less than the rule sees from there"
-  }
-  if (hidden.length + shown.length < differences.length) return undefined
-  for (const [model, words] of models) {
-    const fits = hidden.every((each) => !model(map, at, each, rule)) && shown.every((each) => model(map, at, each, rule))
-    if (fits) return words
+  return players === 0 ? undefined : (_map, from, to, rule) => isVisible({ ...map, cells }, from.row * map.cols + from.col, to.row * map.cols + to.col, rule)
+}
+
+/** The causes a grader is told of, each with what fits it and the sentence that names it. */
+const causes = (map: GameMap, rule: SightRule): ReadonlyArray<readonly [Explains, string]> => [
+  [
+    (sample) => sample.differences.every((each) => isOccupant(each.got) !== isOccupant(each.expected)),
+    "players or gold shown where the rule does not: out of sight (kept in a player's memory of the map, which should keep only the map), or not where they stand"
+  ],
+  [byModel(map, rule, throughPlayers(map)), "sight through a player: a player is let see past another standing in a doorway or a passage, as if players were room spots (the rule looks at the map alone)"],
+  [
+    (sample) => map.cells[sample.at.row * map.cols + sample.at.col] === PassageSpot && shownOf(sample).length === 0 && hiddenOf(sample).length === sample.differences.length,
+    "sight from a passage spot: a player in a passage is shown less than the rule sees from there"
+  ],
+  ...knownModels.map(([model, words]) => [byModel(map, rule, () => model), words] as const)
+]
+
+/** Of the samples, the share a cause must explain to be named. */
+const convincing = 0.9
+
+/**
+ * The likely cause of the samples' differences, in a sentence: one known cause that explains
+ * nearly all of them, else two that do together; undefined when none fits.
+ */
+export const likelyCause = (map: GameMap, rule: SightRule, samples: ReadonlyArray<Sample>): string | undefined => {
+  if (samples.length === 0) return undefined
+  const fits = causes(map, rule).map(([explains, words]) => ({ words, explained: new Set(samples.filter(explains)) }))
+  const share = (count: number) => `${Math.round((count / samples.length) * 100)}%`
+  const of = ` of the ${samples.length} views where a player's view first differs`
+  const ranked = fits.filter((each) => each.explained.size > 0).sort((a, b) => b.explained.size - a.explained.size)
+  const [first, ...rest] = ranked
+  if (first === undefined) return undefined
+  if (first.explained.size >= convincing * samples.length) return `${first.words} (it explains ${share(first.explained.size)}${of})`
+  for (const second of rest) {
+    const both = new Set([...first.explained, ...second.explained]).size
+    if (both >= convincing * samples.length) {
+      return `${first.words} (${share(first.explained.size)}${of}), and ${second.words} (${share(second.explained.size)})`
+    }
   }
   return undefined
 }
@@ -150,7 +226,7 @@ export const neighbourhood = (
   const differs = new Set(differences.map((each) => each.row * cols + each.col))
   const label = (text: string) => text.padEnd(width)
   const lines = [`rows ${top}-${Math.min(rows, top + height) - 1}, cols ${left}-${Math.min(cols, left + width) - 1}` +
-    `${near ? ` (@ at row ${at.row} col ${at.col})` : ""}:`, `      ${label("the rule gives")}   ${label("it was shown")}`]
+    `${near ? ` (@ at row ${at.row} col ${at.col})` : ""}:`, `      ${label("the rule gives")}   ${label("it was shown")}   differs`]
   for (let row = top; row < Math.min(rows, top + height); row++) {
     const slice = (view: ReadonlyArray<string>) => (view[row] ?? "").slice(left, left + width).padEnd(width)
     let marks = ""

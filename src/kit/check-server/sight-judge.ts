@@ -2,7 +2,7 @@ import type { GameMap } from "../../core/map.js"
 import { expectedPlayerView } from "../../core/view.js"
 import { makeSight, type Sight, type SightRule } from "../../core/visibility.js"
 import { viewText } from "../../protocol/display.js"
-import { differingCells } from "./sight-causes.js"
+import { type Difference, differingCells, type Sample } from "./sight-causes.js"
 
 /**
  * Holds each player's DISPLAY against the spec's visibility rule, worked out by our own core
@@ -37,6 +37,10 @@ export interface ViewTally {
   readonly examples: ReadonlyArray<Mismatch>
   /** Player views no spectator view could be paired with (the player stood elsewhere in all). */
   readonly unpaired: number
+  /** The gridpoints where the views that differ differ, all told. */
+  readonly cells: ReadonlySet<number>
+  /** Views that differ, each with the gridpoints where it differs first for its player: what a cause is found from. */
+  readonly samples: ReadonlyArray<Sample>
 }
 
 /** One spectator view: where everyone stood, and the piles. */
@@ -62,6 +66,20 @@ interface Waiting {
 const lookBack = 16
 const lookAhead = 2
 const exampleCount = 3
+const sampleCount = 60
+
+interface Tally {
+  judged: number
+  mismatches: number
+  readonly examples: Array<Mismatch>
+  unpaired: number
+  readonly cells: Set<number>
+  readonly samples: Array<Sample>
+  /** Per letter, the gridpoints where its views have differed so far. */
+  readonly seen: Map<string, Set<number>>
+}
+
+const newTally = (): Tally => ({ judged: 0, mismatches: 0, examples: [], unpaired: 0, cells: new Set(), samples: [], seen: new Map() })
 
 const rules: ReadonlyArray<SightRule> = ["allSpots", "roomSpotsOnly"]
 
@@ -75,10 +93,7 @@ export class SightJudge {
   private readonly waiting: Array<Waiting> = []
   /** Letters whose arrival the spectator saw, so that all they ever knew is known. */
   private readonly followed = new Set<string>()
-  private readonly tallies: Record<SightRule, { judged: number; mismatches: number; examples: Array<Mismatch>; unpaired: number }> = {
-    allSpots: { judged: 0, mismatches: 0, examples: [], unpaired: 0 },
-    roomSpotsOnly: { judged: 0, mismatches: 0, examples: [], unpaired: 0 }
-  }
+  private readonly tallies: Record<SightRule, Tally> = { allSpots: newTally(), roomSpotsOnly: newTally() }
 
   constructor(readonly map: GameMap) {
     this.sights = { allSpots: makeSight(map, "allSpots"), roomSpotsOnly: makeSight(map, "roomSpotsOnly") }
@@ -277,15 +292,27 @@ export class SightJudge {
       tally.judged++
       if (nearestFirst.some((index) => expected(rule, index).text === got)) continue
       tally.mismatches++
-      if (tally.examples.length >= exampleCount) continue
       // None gives the view: the nearest (fewest gridpoints differ, the earliest of equals) is the example.
-      let nearest: { expected: ReadonlyArray<string>; differences: number } | undefined
-      for (const index of candidates) {
+      let nearest: { expected: ReadonlyArray<string>; cells: ReadonlyArray<Difference> } | undefined
+      for (const index of tally.examples.length >= exampleCount ? nearestFirst.slice(0, 1) : candidates) {
         const rows = expected(rule, index).text.split("\n").slice(0, -1)
-        const differences = differingCells(rows, view.rows).length
-        if (!nearest || differences < nearest.differences) nearest = { expected: rows, differences }
+        const cells = differingCells(rows, view.rows)
+        if (!nearest || cells.length < nearest.cells.length) nearest = { expected: rows, cells }
       }
-      if (nearest) tally.examples.push({ letter: view.letter, got: view.rows, expected: nearest.expected, at: { row: self, col: selfCol }, rule })
+      // The gridpoints that differ here first, for this player: later views that differ there only remember them.
+      const before = tally.seen.get(view.letter) ?? new Set<number>()
+      tally.seen.set(view.letter, before)
+      const fresh = (nearest?.cells ?? []).filter((cell) => !before.has(cell.row * this.map.cols + cell.col))
+      for (const cell of nearest?.cells ?? []) {
+        tally.cells.add(cell.row * this.map.cols + cell.col)
+        before.add(cell.row * this.map.cols + cell.col)
+      }
+      if (nearest && fresh.length > 0 && tally.samples.length < sampleCount) {
+        tally.samples.push({ at: { row: self, col: selfCol }, differences: fresh, expected: nearest.expected, got: view.rows })
+      }
+      if (nearest && tally.examples.length < exampleCount) {
+        tally.examples.push({ letter: view.letter, got: view.rows, expected: nearest.expected, at: { row: self, col: selfCol }, rule })
+      }
     }
   }
 

@@ -17,8 +17,12 @@ export interface FlagSeen {
   readonly client: string
   readonly flag: Flag
   readonly datagram: string
+  /** The datagram as it came, byte for byte (latin1). */
+  readonly raw: string
   /** The game it came in (1 for the first server started). */
   readonly game: number
+  /** The step under way when it came. */
+  readonly step: string
 }
 
 /** Who a datagram came to, as the observer needs it. */
@@ -59,6 +63,30 @@ export class Traffic {
     return this.seen
   }
 
+  /** The step under way, set by the run before each: what a flag is said to have come in. */
+  step = ""
+  /** Steps (`game step`) during which the server died of what they sent. */
+  private readonly crashed = new Set<string>()
+  /** A letter the server handed out beyond the limit (`OK [`), in a game: what is drawn for it is player-limit's finding. */
+  private beyond: { readonly game: number; readonly letter: string } | undefined
+
+  /** The server died of what `step` sent, in this game. */
+  crashedDuring(step: string): void {
+    this.crashed.add(`${this.game} ${step}`)
+  }
+
+  /** The server let a player in beyond the limit, with this letter. */
+  letInBeyondLimit(letter: string): void {
+    this.beyond = { game: this.game, letter }
+  }
+
+  /** Whether a flag is another finding's consequence, reported there. */
+  explained(seen: FlagSeen): boolean {
+    if (this.crashed.has(`${seen.game} ${seen.step}`)) return true
+    const beyond = this.beyond
+    return beyond !== undefined && seen.game === beyond.game && seen.flag.reason.includes(escaped(beyond.letter))
+  }
+
   /** The texts of every QUIT that came (not game overs). */
   readonly quitTexts = new Set<string>()
 
@@ -67,7 +95,7 @@ export class Traffic {
     return this.count
   }
 
-  /** Nuggets left in the first GOLD anyone got, in each game. */
+  /** The nuggets each game began with, by the first GOLD anyone got in it (left to find, and in the receiver's purse). */
   get firstRemaining(): ReadonlyMap<number, number> {
     return this.firstGold
   }
@@ -84,9 +112,10 @@ export class Traffic {
 
   heard(to: Addressee, arrival: Arrival, flags: ReadonlyArray<Flag>): void {
     this.count++
-    for (const flag of flags) this.seen.push({ client: to.label, flag, datagram: escaped(arrival.text), game: this.game })
+    for (const flag of flags) this.seen.push({ client: to.label, flag, datagram: escaped(arrival.text), raw: arrival.text, game: this.game, step: this.step })
     if (arrival.message?._tag === "Quit") this.quitTexts.add(arrival.message.reason)
-    if (arrival.message?._tag === "Gold" && !this.firstGold.has(this.game)) this.firstGold.set(this.game, arrival.message.remaining)
+    // Left to find, and what its receiver has found: a player dropped on a pile has some already.
+    if (arrival.message?._tag === "Gold" && !this.firstGold.has(this.game)) this.firstGold.set(this.game, arrival.message.remaining + Math.max(0, arrival.message.purse))
     this.learnDialect(to, arrival)
     if (arrival.message?._tag === "Quit" && to.role === "player" && to.letter !== undefined) this.judge?.playerLeft(to.letter)
     if (to.newView === undefined) return

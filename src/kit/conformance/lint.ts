@@ -147,7 +147,8 @@ const shapeDefect = (grid: string, said: GridSize, reason: string): string => {
 
 const lintDisplay = (conversation: Conversation, grid: string): { summary: string; flags: Array<Flag> } => {
   const flags: Array<Flag> = []
-  if (conversation.grid === undefined) flags.push(flag("framing", "DISPLAY came before any GRID", Requirements.grid))
+  // Judged where the client joins, once.
+  if (conversation.grid === undefined) flags.push(flag("welcome", "DISPLAY came before any GRID", Requirements.grid))
   const rows = parseDisplayGrid(grid, conversation.grid)
   if (Either.isLeft(rows)) {
     const said = conversation.grid
@@ -205,7 +206,8 @@ const summaryOf = (summary: string): string => {
 const exactForms: Partial<Record<ServerMessage["_tag"], RegExp>> = {
   Ok: /^OK [A-Z]$/,
   Grid: /^GRID \d+ \d+$/,
-  Gold: /^GOLD \d+ \d+ \d+$/
+  // A number below zero is GOLD's arithmetic, judged with the others.
+  Gold: /^GOLD -?\d+ -?\d+ -?\d+$/
 }
 
 /** OK's form is judged where a client joins; the rest by the form of all messages. */

@@ -29,7 +29,7 @@ import {
 
 const playerWelcomed = "OK A, GRID, GOLD 0 0 250, DISPLAY"
 /** The text of the refusal the checker's server sends. */
-const refusalWords = "the checker's server knows no key z"
+const refusalWords = "no such key: z"
 const spectatorWelcomed = "GRID, GOLD 0 0 250, DISPLAY"
 
 /** The player and the spectator that the check builds on, those that were let in; blocked if neither was. */
@@ -45,7 +45,7 @@ const both = (context: ClientContext<"join-player" | "join-spectator">) =>
 const playsInRoomyWindow = (context: ClientRecorder, stage: Stage, rows: ReadonlyArray<string>, sent: string) =>
   Effect.gen(function*() {
     const game = yield* awaitGame(stage, rows, context.options.answerMs)
-    if (game.complaint !== undefined) return yield* stop({ what: sizeComplaint(game.complaint, roomySize, gridSize), sent, got: shown(game.lines), spec: Requirements.windowSize })
+    if (game.complaint !== undefined) return yield* stop({ what: sizeComplaint(game.complaint, game.lines, roomySize, gridSize), sent, got: shown(game.lines), spec: Requirements.windowSize })
   })
 
 export const joinPlayer: ClientCheck<"join-player"> = {

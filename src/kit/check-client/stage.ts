@@ -75,8 +75,8 @@ export const awaitGame = (stage: Stage, rows: ReadonlyArray<string>, ms: number)
   )
 
 /** A window of 80 x 24 is large enough for the grid the checker sends: a client that says otherwise reads GRID wrong. */
-export const sizeComplaint = (said: string, size: Size, grid: { readonly rows: number; readonly cols: number }) => {
-  const numbers = (said.match(/\d+/g) ?? []).map(Number)
+export const sizeComplaint = (said: string, screen: ReadonlyArray<string>, size: Size, grid: { readonly rows: number; readonly cols: number }) => {
+  const numbers = (screen.join(" ").match(/\d+/g) ?? []).map(Number)
   // Asking for columns + 1 rows, or the rows as columns: GRID's numbers read the other way round.
   const swapped = numbers.includes(grid.cols + 1) || (numbers.includes(grid.rows) && numbers.includes(grid.cols + 1))
   return `in a window of ${size.columns} x ${size.rows}, larger than GRID ${grid.rows} ${grid.cols} needs (${grid.cols} x ${grid.rows + 1}), the client says it is too small: ${escaped(said.trim(), 100)}` +

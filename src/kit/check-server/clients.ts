@@ -88,6 +88,8 @@ export class Client {
 
   /** Takes in what came; gives what it broke of the spec, and its new view if it changed. */
   hear(arrival: Arrival) {
+    // What comes after it was told to go is judged by the check that told it (quit, spectator-replacement), once.
+    const toldToGo = this.told.ending !== undefined
     const linted = lintServerMessage(this.conversation, arrival.bytes)
     this.conversation = heard(linted.conversation, arrival.bytes, arrival.at)
     const before = this.told.view
@@ -103,7 +105,7 @@ export class Client {
     const newView = this.told.view !== before ? this.told.view : undefined
     this.first ??= newView
     const now = this.told.position
-    return { flags: linted.flags, newView, moved: now !== undefined && (was === undefined || was.row !== now.row || was.col !== now.col) }
+    return { flags: toldToGo ? [] : linted.flags, newView, moved: now !== undefined && (was === undefined || was.row !== now.row || was.col !== now.col) }
   }
 }
 
@@ -210,9 +212,16 @@ export class Clients {
 
   /** Datagrams its clients got, so far. */
   private arrivalCount = 0
-  /** Spectator views so far: a view counted two after a player's place was learned was sent after the server knew it. */
+  /**
+   * Spectator views so far. One that comes after a player's own DISPLAY was sent after it, so
+   * shows the game as it was then or later: datagrams from one socket to this machine arrive
+   * in the order sent.
+   */
   private spectatorViews = 0
   private readonly overdrawn = new Map<string, DrawnOver>()
+
+  /** Players that a move left drawn nowhere, neither in their own view nor in the spectator's: the first time for each. */
+  readonly unseen = new Map<string, DrawnOver>()
 
   /** Players the spectator showed with something else drawn where they stand, and themselves nowhere: the first time for each. */
   get drawnOver(): ReadonlyArray<DrawnOver> {
@@ -225,7 +234,7 @@ export class Clients {
     for (const player of this.activePlayers) {
       const letter = player.report.letter!
       const place = player.places.at(-1)
-      if (place === undefined || this.overdrawn.has(letter) || this.spectatorViews < place.spectatorViews + 2) continue
+      if (place === undefined || this.overdrawn.has(letter) || this.spectatorViews < place.spectatorViews + 1) continue
       if (view.some((row) => row.includes(letter))) continue
       const there = view[place.position.row]?.[place.position.col] ?? " "
       if (there === "*" || (there >= "A" && there <= "Z")) this.overdrawn.set(letter, { letter, at: place.position, shown: there, row: view[place.position.row] ?? "" })

@@ -88,10 +88,10 @@ export const newPlayerDrop: ServerCheck<"new-player-drop", "join-player"> = {
 
 const sameCell = (a: Position | undefined, b: Position | undefined) => a !== undefined && b !== undefined && a.row === b.row && a.col === b.col
 
-export const occupantsDrawn: ServerCheck<"occupants-drawn", "join-spectator" | "join-player"> = {
+export const occupantsDrawn: ServerCheck<"occupants-drawn", "join-spectator" | "join-player" | "move-keys"> = {
   name: "occupants-drawn",
   title: "a player is drawn as @ in its own DISPLAY and by its letter in the spectator's, never hidden under gold or another player",
-  needs: ["join-spectator", "join-player"],
+  needs: ["join-spectator", "join-player", "move-keys"],
   judgesGathered: true,
   run: (context) =>
     Effect.gen(function*() {
@@ -103,6 +103,14 @@ export const occupantsDrawn: ServerCheck<"occupants-drawn", "join-spectator" | "
       const victims = new Set(droppedOn(context.games).map(({ game, victim }) => `${game} ${victim.probe.label}`))
       reportFlags(context, ["occupants"], () => false, (seen) => !victims.has(`${seen.game} ${seen.client}`))
       for (const game of context.games) {
+        for (const lost of game.unseen.values()) {
+          context.fail({
+            what: `after a move of player ${lost.letter} to ${where(lost.at)}, neither its DISPLAY nor the spectator's shows it: the spectator shows '${lost.shown}' there` +
+              (lost.shown === "*" ? " (gold drawn over the player)" : ""),
+            got: `spectator's row ${lost.at.row}: ${escaped(lost.row)}`,
+            spec: Requirements.displayPerClient
+          })
+        }
         for (const over of game.drawnOver) {
           context.fail({
             what: `the spectator shows '${over.shown}' where player ${over.letter} stands (its own DISPLAY last put it at ${where(over.at)}), and ${over.letter} nowhere: ` +

@@ -117,8 +117,17 @@ export const gameOver: ServerCheck<"game-over", "join-spectator" | "join-player"
       const spectator = yield* clients.watch()
       if (clients.activePlayers.length === 0) yield* somePlayer(context)
       let stuck = 0
+      let joined = 0
       for (let steps = 0; !clients.gameEnded; steps++) {
+        // A spectator told to go (replaced, say) is not the game's end: another watches on.
+        yield* clients.watch()
         const move = nextMove(clients)
+        // A player drawn nowhere cannot be walked: another joins to play on (what is drawn is occupants-drawn's to judge).
+        if (move === undefined && joined < 3 && clients.activePlayers.some((each) => clients.whereIs(each) === undefined)) {
+          joined++
+          yield* clients.joinPlayer(`checker ${clients.all.length + 1}`)
+          continue
+        }
         if (move === undefined) {
           if (clients.gameEnded) break
           if ((clients.view ?? []).some((line) => line.includes("*"))) {
@@ -138,11 +147,12 @@ export const gameOver: ServerCheck<"game-over", "join-spectator" | "join-player"
         concurrency: "unbounded"
       })
       if (!clients.gameEnded) {
-        const left = spectator.report.remaining
+        const watching = clients.spectator ?? spectator
+        const left = watching.report.remaining
         return yield* stop({
           what: `the spectator shows no gold left${left !== undefined ? ` (its last GOLD says ${left} left)` : ""}, but no client got a game over within ${context.answerMs} ms`,
-          sent: spectator.probe.lastSent(),
-          got: spectator.probe.recent(2).join(", ") || "nothing",
+          sent: watching.probe.lastSent(),
+          got: watching.probe.recent(2).join(", ") || "nothing",
           spec: Requirements.gameOver
         })
       }

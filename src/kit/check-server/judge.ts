@@ -54,8 +54,9 @@ export const displayFraming: ServerCheck<"display-framing", "join-spectator" | "
       // GRID written the other way round is reported with each DISPLAY it disagrees with, once.
       const transposed = said?.rows === map?.cols && said?.cols === map?.rows
       if (map && said && (said.rows !== map.rows || said.cols !== map.cols) && !transposed) {
-        const shown = all.find((client) => client.report.view !== undefined)?.report.view
-        const views = shown ? ` (its DISPLAYs are ${shown.length}x${shown[0]?.length ?? 0})` : ""
+        const display = all.flatMap((client) => client.welcome).find((each) => each.message?._tag === "Display")
+        const rows = display?.message?._tag === "Display" ? display.message.grid.split("\n").filter((row, index, all) => row !== "" || (index > 0 && index < all.length - 1)) : []
+        const views = rows.length > 0 ? ` (its DISPLAYs are ${rows.length}x${rows[0]?.length ?? 0})` : ""
         context.fail({ what: `GRID says ${said.rows}x${said.cols}, but the map the server was started with (--map) is ${map.rows}x${map.cols}${views}`, spec: Requirements.grid })
       }
       reportFlags(context, ["framing"])
@@ -70,10 +71,10 @@ const explainedByNames = (text: string) =>
 /** QUIT's usual texts, ours and the CS50 servers': a server that loses its last character shows itself on two of them. */
 const usualQuits = [...Object.values(quitText), "Game is full: no more players can join.", "Thanks for watching!"]
 
-export const messageForm: ServerCheck<"message-form", "join-spectator" | "join-player" | "move-keys"> = {
+export const messageForm: ServerCheck<"message-form", "join-spectator" | "join-player" | "move-keys" | "spectator-replacement" | "quit"> = {
   name: "message-form",
   title: "every message is ASCII, of a known type, and well formed",
-  needs: ["join-spectator", "join-player", "move-keys"],
+  needs: ["join-spectator", "join-player", "move-keys", "spectator-replacement", "quit"],
   judgesGathered: true,
   run: (context) =>
     Effect.sync(() => {

@@ -246,19 +246,24 @@ export const quit: ServerCheck<"quit", "join-spectator" | "join-player"> = {
       if (display !== undefined) {
         context.fail({ what: `player ${letter} quit, but it is still sent ${display.kind} messages: the server did not forget it`, sent: `${escaped("KEY l")}, and moves by others`, got: escaped(display.text, 40), spec: Requirements.quit })
       }
-      // The spectator quits too (sending Q, it is no longer the one watched), and is sent nothing after; another watches on.
+      // The spectator quits too, and is sent nothing after (no other spectator is let in meanwhile: that would have it forgotten anyway).
       const spectator = yield* clients.watch()
-      if (!(yield* pressQuit(context, spectator, Requirements.spectatorQuitKey))) return
+      const from = yield* placed(context, mover)
+      const moveKey = [..."hljkyubn"].find((each) => !same(expectedMove(clients.view ?? [], from, each).to, from))
+      if (!(yield* pressQuit(context, spectator, Requirements.spectatorQuitKey)) || moveKey === undefined) return
       spectator.probe.skipAll()
-      const moved = yield* someMove(context, mover)
-      const after = messagesBut(yield* spectator.probe.gather(Math.min(300, context.answerMs)), "QUIT")
-      if (moved !== undefined && after.length > 0) {
+      yield* mover.send(`KEY ${moveKey}`)
+      yield* mover.probe.gather(Math.min(300, context.answerMs))
+      const after = messagesBut(yield* spectator.probe.gather(Math.min(100, context.answerMs)), "QUIT")
+      if (after.length > 0) {
         context.fail({
           what: `the spectator pressed Q and was told QUIT, but it is still sent messages (${after.length} after a move by ${mover.who})`,
-          sent: `${escaped("KEY Q")}, then ${escaped(`KEY ${moved}`)} from ${mover.who}`,
+          sent: `${escaped("KEY Q")}, then ${escaped(`KEY ${moveKey}`)} from ${mover.who}`,
           got: escaped(after[0]!.text, 40),
           spec: Requirements.quit
         })
       }
+      // Another watches on, so that what follows is seen.
+      yield* clients.watch()
     })
 }

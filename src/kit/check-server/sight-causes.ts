@@ -166,8 +166,12 @@ const throughPlayers = (map: GameMap) => (sample: Sample): Model | undefined => 
 /** The causes a grader is told of, each with what fits it and the sentence that names it. */
 const causes = (map: GameMap, rule: SightRule): ReadonlyArray<readonly [Explains, string]> => [
   [
-    (sample) => sample.differences.every((each) => isOccupant(each.got) !== isOccupant(each.expected)),
-    "players or gold shown where the rule does not: out of sight (kept in a player's memory of the map, which should keep only the map), or not where they stand"
+    (sample) => sample.differences.every((each) => isOccupant(each.got) && !isOccupant(each.expected)),
+    "players or gold shown out of sight: kept in a player's memory of the map, which should keep only the map"
+  ],
+  [
+    (sample) => sample.differences.every((each) => isOccupant(each.expected) && !isOccupant(each.got)),
+    "players or gold in sight not shown"
   ],
   [byModel(map, rule, throughPlayers(map)), "sight through a player: a player is let see past another standing in a doorway or a passage, as if players were room spots (the rule looks at the map alone)"],
   [

@@ -12,8 +12,8 @@ import { placed, pressMove, stepToward } from "./walking.js"
 
 /**
  * No stale view: a server need not send a DISPLAY to a player whose view did not change,
- * but must to one whose view did. One player walks away from another that stands still,
- * and back up to it; after each key, once the server is quiet, every player's last DISPLAY is held
+ * but must to one whose view did. One player walks into the sight of another that stands
+ * still, up to it, and out of its sight again; after each of those keys, once the server is quiet, every player's last DISPLAY is held
  * against what the visibility rule gives for the game as it stands now (by either rule:
  * which one is visibility's to judge). A view that differs now, but was right when it came,
  * is stale: a DISPLAY the server owed never came. A view that was wrong when it came is
@@ -23,13 +23,13 @@ import { placed, pressMove, stepToward } from "./walking.js"
 const rules: ReadonlyArray<SightRule> = ["allSpots", "roomSpotsOnly"]
 
 /** Quiet this long after a key, the server has sent all that key made it send. */
-const quietMs = 80
+const quietMs = 60
 
-/** Keys the walker presses each way at most. */
-const maxSteps = 16
+/** Keys the walker presses, and each judged, into its sight and out, each way at most. */
+const maxSteps = 8
 
-/** How far (in rows and columns) the walker goes from the one who stands still before it comes back. */
-const awayDistance = 12
+/** Keys the walker may press to come within the sight of the one who stands still, judging nothing. */
+const approachSteps = 60
 
 const sameRows = (a: ReadonlyArray<string> | undefined, b: ReadonlyArray<string> | undefined) =>
   a !== undefined && b !== undefined && a.length === b.length && a.every((row, index) => row === b[index])
@@ -86,22 +86,32 @@ export const noStaleView: ServerCheck<"no-stale-view", "join-spectator" | "join-
       yield* clients.watch()
       const stale = new Set<string>()
       const watcherAt = yield* placed(context, watcher)
-      const distance = (at: Position) => Math.abs(at.row - watcherAt.row) + Math.abs(at.col - watcherAt.col)
+      const judge = context.judge
+      const inSight = (at: Position) =>
+        judge !== undefined && rules.some((rule) => judge.sight(rule).isVisible(watcherAt.row * judge.map.cols + watcherAt.col, at.row * judge.map.cols + at.col))
       let judged = 0
       let keys = 0
-      // Out of the sight of the one who stands still, and back up to it.
-      for (const goal of [(at: Position) => distance(at) >= awayDistance, (at: Position) => nextTo(at, watcherAt)]) {
-        for (let step = 0; step < maxSteps && !clients.gameEnded; step++) {
-          const from = yield* placed(context, mover)
-          if (goal(from)) break
-          const key = stepToward(clients.view ?? [], from, (_char, at) => goal(at))
-          if (key === undefined) break
-          const views = yield* stepAndJudge(context, mover, key, stale)
-          if (views === undefined) break
-          judged += views
-          keys++
-        }
-      }
+      const walk = (goal: (at: Position) => boolean, steps: number, judging: boolean) =>
+        Effect.gen(function*() {
+          for (let step = 0; step < steps && !clients.gameEnded; step++) {
+            const from = yield* placed(context, mover)
+            if (goal(from)) return
+            const key = stepToward(clients.view ?? [], from, (_char, at) => goal(at))
+            if (key === undefined) return
+            if (!judging) {
+              if (!(yield* pressMove(context, mover, key))) return
+              continue
+            }
+            const views = yield* stepAndJudge(context, mover, key, stale)
+            if (views === undefined) return
+            judged += views
+            keys++
+          }
+        })
+      // Up to where the one who stands still sees it; into its sight and up to it; then out of its sight again.
+      yield* walk((at) => inSight(at) && !nextTo(at, watcherAt), approachSteps, false)
+      yield* walk((at) => nextTo(at, watcherAt), maxSteps, true)
+      yield* walk((at) => !inSight(at) && Math.abs(at.row - watcherAt.row) + Math.abs(at.col - watcherAt.col) > 2, maxSteps, true)
       context.note(`${judged} player views held against the game as it stood, after ${keys} keys`)
     })
 }

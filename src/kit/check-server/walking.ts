@@ -97,6 +97,13 @@ export const pressMove = (context: ServerRecorder, player: Client, key: string):
     // Its own DISPLAY may not show it (gold or another player drawn there): then the spectator's says where it went.
     const unshown = !moved && player.report.position === undefined && player.report.view !== undefined
     const seen = yield* clients.settle(spectator, () => isRight(clients.spectatorSees(letter)) || spectator.report.ending !== undefined || over(), context.answerMs)
+    // Drawn nowhere, neither by its own DISPLAY nor the spectator's: where it went cannot be told; how it is drawn is occupants-drawn's.
+    const nowhere = !moved && unshown && clients.spectatorSees(letter) === undefined && spectator.report.view !== undefined
+    if (nowhere) {
+      const shown = spectator.report.view?.[expected.to.row]?.[expected.to.col] ?? " "
+      if (!clients.unseen.has(letter)) clients.unseen.set(letter, { letter, at: expected.to, shown, row: spectator.report.view?.[expected.to.row] ?? "" })
+      return true
+    }
     if (!moved && !(unshown && seen)) {
       const own = player.report.position === undefined ? "its DISPLAY does not show it (no @)" : `its DISPLAY shows it at ${where(player.report.position)}`
       context.fail({

@@ -13,7 +13,9 @@ import { scriptedServer } from "./kit/scripted.js"
  * `check server` against our own server (every check passes) and against servers that are
  * down, silent, flooding or babbling; and the runner both checkers share, on checks made up
  * for it, its deadlines driven by the test clock. The servers broken on purpose, one bug
- * each, are in kit-check-server-broken.test.ts. (How long the verdicts take is in `npm run bench`.)
+ * each, are in kit-check-server-broken.test.ts and kit-check-server-truth.test.ts; our server in
+ * the 2021 dialect, started by the checker, in kit-check-server-started.test.ts. (How long
+ * the verdicts take is in `npm run bench`.)
  */
 
 describe.concurrent("check server against our own server", () => {
@@ -25,14 +27,6 @@ describe.concurrent("check server against our own server", () => {
       expect(report.checks).toHaveLength(22)
       expect(report.about[0]).toBe(`dialect: 2019 (guessed: it answered "NO unknown keystroke")`)
       expect(resultOf(report, "visibility").notes[0]).toMatch(/^\d{3,} player views held against the spec's rule \(sight through room and passage spots\), the dialect's$/)
-    }), 120_000)
-
-  it.scopedLive("2021 dialect given, with --map: every check passes, views judged by the 2021 rule", () =>
-    Effect.gen(function*() {
-      const server = yield* realServer(["maps/main.txt", "4", "--compat", "cs50-2021"])
-      const report = yield* run(server.port, { map: mainMap, dialect: "2021" })
-      expect(report.checks.filter((check) => check.status !== "pass")).toEqual([])
-      expect(resultOf(report, "visibility").notes[0]).toMatch(/held against the 2021 rule/)
     }), 120_000)
 
   it.scopedLive("without --map, the checks that need it are not run and the rest pass", () =>

@@ -10,6 +10,10 @@ const args = process.argv.slice(2)
 const death = new RegExp(args[0])
 const command = args.slice(args.indexOf("--") + 1)
 const front = dgram.createSocket("udp4")
+// What comes before the real server is up waits for it, as in a socket's buffer.
+const early = []
+let relay = (data, from) => early.push([data, from])
+front.on("message", (data, from) => relay(data, from))
 await new Promise((resolve) => front.bind(0, "127.0.0.1", resolve))
 process.stdout.write(`fragile server at port ${front.address().port}\n`)
 
@@ -25,7 +29,7 @@ const serverPort = await new Promise((resolve) => {
 
 /** One socket toward the real server per client, so that it tells them apart. */
 const sockets = new Map()
-front.on("message", (data, from) => {
+const forward = (data, from) => {
   if (death.test(data.toString("latin1"))) {
     server.kill("SIGKILL")
     process.exit(70)
@@ -38,7 +42,11 @@ front.on("message", (data, from) => {
     sockets.set(key, socket)
   }
   socket.send(data, serverPort, "127.0.0.1")
-})
+}
+relay = forward
+for (const [data, from] of early.splice(0)) forward(data, from)
+// It ends with the real server (after its game over, say).
+server.on("exit", (code) => process.exit(code ?? 1))
 process.on("SIGTERM", () => {
   server.kill("SIGKILL")
   process.exit(0)

@@ -126,7 +126,7 @@ export const checkServer = (options: CheckServerOptions): Effect.Effect<Conforma
     const started = yield* Effect.either(Games.start(target, traffic, sends, options.answerMs))
     if (Either.isLeft(started)) {
       const why = target._tag === "Address" ? started.left.message : `the server could not be started: ${started.left.message}`
-      return { target: reportTarget, about: [], checks: unreachable(target, why).filter((check) => options.only === undefined || check.name === options.only) }
+      return { target: reportTarget, about: [], checks: unreachable(target, why).filter((check) => options.only === undefined || check.name === options.only || check.status === "fail") }
     }
     const games = started.right
     let stepsRun = 0
@@ -173,7 +173,8 @@ export const checkServer = (options: CheckServerOptions): Effect.Effect<Conforma
         const confirmed = culprit === undefined ? undefined : yield* games.confirm(culprit)
         const failure = crashFailure(death, target, confirmed, culprit === undefined ? [] : sends.historyOf(culprit))
         const owner = (culprit?.check ?? check.name) as ServerCheckName
-        const blame = [{ check: owner, failure }]
+        // Found only now, it was the culprit step's last: what that step found after sending it, it found of the death.
+        const blame = [{ check: owner, failure, instead: owner !== check.name }]
         if (owner === check.name || (check.judgesGathered && !preparing)) return { blame, drop: owner === check.name } as AfterStep<ServerCheckName>
         if (games.startable) return { blame, again: true } as AfterStep<ServerCheckName>
         return { blame, notRun: `the server died before it could be judged (${check.name === owner ? "" : `of what ${owner} sent; `}${death.how}); run again with --only ${check.name} on a fresh server` } as AfterStep<ServerCheckName>

@@ -92,4 +92,4 @@ export const reproduction = (datagrams: ReadonlyArray<Uint8Array>, host: string,
   `[(s.sendto(m,("${host}",${port})),time.sleep(0.2)) for m in [${datagrams.map(pythonBytes).join(",")}]]'`
 
 /** A datagram as a report names it: `"KEY hh" from player C`. */
-export const describeSent = (sent: Sent): string => `${escaped(latin1(sent.bytes), 60)} from ${sent.who}`
+export const describeSent = (sent: Sent): string => `${escaped(latin1(sent.bytes), 100)} from ${sent.who}`

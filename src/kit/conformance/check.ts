@@ -9,7 +9,8 @@ import type { CheckResult } from "./report.js"
  * the checks that build on it (a client it let in, the game-over summary, or nothing). The
  * names are thus a literal type: `needs` and `--only` are type-checked. A check gets what it
  * builds on from `need(name)`, never from shared state, and gives back what it found as its
- * value. With `--only NAME`, NAME runs with what it builds on, and is the only one reported.
+ * value. With `--only NAME`, NAME runs with what it builds on, and is the only one reported,
+ * with any of those that failed.
  *
  * A check ends in one of four ways: it passed, it failed (the failures it recorded, or one
  * that stopped it: `Stop`), it warned (only differences from the spec's examples or its
@@ -102,8 +103,12 @@ export interface AfterStep<Name extends string> {
   readonly notRun?: string
   /** Its findings dropped (what it found after the server died is no finding); `blame` says what happened. */
   readonly drop?: boolean
-  /** Failures that belong to checks that ran before (the datagram that killed the server, found only now). */
-  readonly blame?: ReadonlyArray<{ readonly check: Name; readonly failure: Failure }>
+  /**
+   * Failures that belong to checks that ran before (the datagram that killed the server,
+   * found only now); with `instead`, what that check found in its last step is dropped (it
+   * found it of the server's death).
+   */
+  readonly blame?: ReadonlyArray<{ readonly check: Name; readonly failure: Failure; readonly instead?: boolean }>
 }
 
 export interface Plan<Gives, Tools, E, Fatal, C extends Check<Gives, Tools, keyof Gives & string, keyof Gives & string, E, unknown>> {
@@ -137,6 +142,8 @@ interface Tally {
   ms: number
   /** Why it was not run, if it was not. */
   notRun: string | undefined
+  /** What it had found before its last step began. */
+  before: { failures: number; warnings: number }
   /** Why it did not end well, for the checks that build on it. */
   trouble: "failed" | "not run" | undefined
   /** Its own resources: what it gives lives here until no check still to run needs it. */
@@ -157,7 +164,7 @@ export const runChecks = <Gives, Tools, E, Fatal, C extends Check<Gives, Tools, 
     const tallyOf = (name: Name): Tally => {
       let tally = tallies.get(name)
       if (!tally) {
-        tallies.set(name, tally = { failures: [], warnings: [], notes: [], ms: 0, notRun: undefined, trouble: undefined, scope: undefined, prepared: undefined })
+        tallies.set(name, tally = { failures: [], warnings: [], notes: [], ms: 0, notRun: undefined, before: { failures: 0, warnings: 0 }, trouble: undefined, scope: undefined, prepared: undefined })
       }
       return tally
     }
@@ -198,6 +205,7 @@ export const runChecks = <Gives, Tools, E, Fatal, C extends Check<Gives, Tools, 
           break
         }
         const kept = { failures: tally.failures.length, warnings: tally.warnings.length, notes: tally.notes.length, trouble: tally.trouble }
+        tally.before = { failures: kept.failures, warnings: kept.warnings }
         const scope = tally.scope ??= yield* Scope.fork(runScope, ExecutionStrategy.sequential)
         const budget = Math.min(left, plan.budgetMs(check))
         const tools = plan.tools()
@@ -236,8 +244,12 @@ export const runChecks = <Gives, Tools, E, Fatal, C extends Check<Gives, Tools, 
           dropFindings()
           markNotRun(tally, after.notRun)
         }
-        for (const { check: owner, failure } of after.blame ?? []) {
+        for (const { check: owner, failure, instead } of after.blame ?? []) {
           const blamed = tallyOf(owner)
+          if (instead) {
+            blamed.failures.length = Math.min(blamed.failures.length, blamed.before.failures)
+            blamed.warnings.length = Math.min(blamed.warnings.length, blamed.before.warnings)
+          }
           blamed.failures.push(failure)
           blamed.trouble = "failed"
           blamed.notRun = undefined
@@ -254,8 +266,9 @@ export const runChecks = <Gives, Tools, E, Fatal, C extends Check<Gives, Tools, 
       }
     }
 
+    // With --only, a check it builds on that failed is reported too: it is why NAME was not run.
     return Object.values<C>(plan.checks)
-      .filter((check) => plan.only === undefined || check.name === plan.only)
+      .filter((check) => plan.only === undefined || check.name === plan.only || (tallies.get(check.name)?.failures.length ?? 0) > 0)
       .map((check): CheckResult => {
         const skipped = plan.skipped?.(check)
         const tally = tallyOf(check.name)

@@ -4,7 +4,7 @@ import type { Standing } from "../../protocol/summary.js"
 import { notRun, Stop, stop } from "../conformance/check.js"
 import { escaped } from "../conformance/escaping.js"
 import { Requirements } from "../conformance/requirements.js"
-import type { Client } from "./clients.js"
+import type { Client } from "./client.js"
 import type { ServerCheck, ServerRecorder } from "./server-check.js"
 
 /** A name longer than the spec allows, with a character that cannot be printed in it. */

@@ -3,6 +3,7 @@ import { expectedPlayerView } from "../../core/view.js"
 import { makeSight, type Sight, type SightRule } from "../../core/visibility.js"
 import { viewText } from "../../protocol/display.js"
 import { type Difference, differingCells, type Sample } from "./sight-causes.js"
+import { fitToMap, sameCells, shownWrong, sortedHas, straightWalk } from "./map-views.js"
 
 /**
  * Holds each player's DISPLAY against the spec's visibility rule, worked out by our own core
@@ -28,21 +29,6 @@ export interface Mismatch {
   readonly rule: SightRule
 }
 
-/** How the players' views fared against one sight rule. */
-export interface ViewTally {
-  /** Player views held against a spectator view. */
-  readonly judged: number
-  readonly mismatches: number
-  /** The first few mismatches, in full. */
-  readonly examples: ReadonlyArray<Mismatch>
-  /** Player views no spectator view could be paired with (the player stood elsewhere in all). */
-  readonly unpaired: number
-  /** The gridpoints where the views that differ differ, all told. */
-  readonly cells: ReadonlySet<number>
-  /** Views that differ, each with the gridpoints where it differs first for its player: what a cause is found from. */
-  readonly samples: ReadonlyArray<Sample>
-}
-
 /** One spectator view: where everyone stood, and the piles. */
 interface Scene {
   readonly positions: ReadonlyMap<string, number>
@@ -58,26 +44,30 @@ interface Waiting {
   readonly scene: number
 }
 
-/**
- * Which spectator views a player's view may belong to: up to `lookBack` before it (a server
- * may send the spectator every step of a run before the players get theirs) and `lookAhead`
- * after it.
- */
+/** Which spectator views a player's view may belong to: `lookBack` before it (the spectator may get a run's steps first), `lookAhead` after. */
 const lookBack = 16
 const lookAhead = 2
 const exampleCount = 3
 const sampleCount = 60
 
+/** How the players' views fared against one sight rule. */
 interface Tally {
+  /** Player views held against a spectator view, and how many differ. */
   judged: number
   mismatches: number
+  /** The first few mismatches, in full. */
   readonly examples: Array<Mismatch>
+  /** Player views no spectator view could be paired with (the player stood elsewhere in all). */
   unpaired: number
+  /** The gridpoints where the views that differ differ, all told. */
   readonly cells: Set<number>
+  /** Views that differ, each with the gridpoints where it differs first for its player: what a cause is found from. */
   readonly samples: Array<Sample>
   /** Per letter, the gridpoints where its views have differed so far. */
   readonly seen: Map<string, Set<number>>
 }
+
+export type ViewTally = Readonly<Omit<Tally, "seen">>
 
 const newTally = (): Tally => ({ judged: 0, mismatches: 0, examples: [], unpaired: 0, cells: new Set(), samples: [], seen: new Map() })
 
@@ -102,17 +92,8 @@ export class SightJudge {
 
   /** Views of another size than the map's, even without blank padding: not judged. */
   misfits = 0
-
-  /** The view as the map's size: as it is, or cut of blank padding; undefined if neither. */
-  private fitted(rows: ReadonlyArray<string>): ReadonlyArray<string> | undefined {
-    const { cols } = this.map
-    if (rows.length === this.map.rows && rows.every((row) => row.length === cols)) return rows
-    const blank = (text: string) => /^ *$/.test(text)
-    if (rows.length < this.map.rows || rows.some((row) => row.length < cols)) return undefined
-    if (!rows.slice(this.map.rows).every(blank) || !rows.every((row) => blank(row.slice(cols)))) return undefined
-    return rows.slice(0, this.map.rows).map((row) => row.slice(0, cols))
-  }
-
+  private spectatorChecked = 0
+  private readonly spectatorExamples: Array<string> = []
   /** A server started afresh: a new game, whose views are judged from its own start. */
   newGame(): void {
     this.finish()
@@ -124,9 +105,11 @@ export class SightJudge {
   }
 
   spectatorView(shown: ReadonlyArray<string>): void {
-    const rows = this.fitted(shown)
+    const rows = fitToMap(this.map, shown)
     if (rows === undefined) return void this.misfits++
-    this.holdAgainstMap(rows)
+    this.spectatorChecked++
+    const wrong = this.spectatorExamples.length < exampleCount ? shownWrong(this.map, rows) : undefined
+    if (wrong !== undefined) this.spectatorExamples.push(wrong)
     const positions = new Map<string, number>()
     const gold = new Set<number>()
     rows.forEach((line, row) => {
@@ -146,7 +129,7 @@ export class SightJudge {
     for (const [letter, position] of positions) {
       const from = before?.positions.get(letter)
       if (from === undefined && before !== undefined) this.followed.add(letter)
-      if (from !== position) walks.set(letter, from === undefined ? [position] : this.walk(from, position))
+      if (from !== position) walks.set(letter, from === undefined ? [position] : straightWalk(this.map, from, position))
     }
     this.scenes.push({ positions, gold, walks })
     this.judgeReady(false)
@@ -170,7 +153,7 @@ export class SightJudge {
   }
 
   playerView(letter: string, shown: ReadonlyArray<string>): void {
-    const rows = this.fitted(shown)
+    const rows = fitToMap(this.map, shown)
     if (rows === undefined) return void this.misfits++
     if (this.scenes.length === 0 || !this.followed.has(letter)) return
     this.waiting.push({ letter, rows, scene: this.first + this.scenes.length - 1 })
@@ -189,7 +172,7 @@ export class SightJudge {
 
   /** The view as the map's size (blank padding cut), or undefined if it is not. */
   fit(rows: ReadonlyArray<string>): ReadonlyArray<string> | undefined {
-    return this.fitted(rows)
+    return fitToMap(this.map, rows)
   }
 
   tally(rule: SightRule): ViewTally {
@@ -199,35 +182,6 @@ export class SightJudge {
   /** Spectator views held against the map, and the first few gridpoints shown wrong. */
   spectatorTally(): { readonly checked: number; readonly examples: ReadonlyArray<string> } {
     return { checked: this.spectatorChecked, examples: this.spectatorExamples }
-  }
-
-  private spectatorChecked = 0
-  private readonly spectatorExamples: Array<string> = []
-
-  /** The spectator sees the map as it is, with gold on room spots and players on spots. */
-  private holdAgainstMap(rows: ReadonlyArray<string>) {
-    this.spectatorChecked++
-    for (const [row, line] of rows.entries()) {
-      if (this.spectatorExamples.length >= exampleCount) break
-      for (let col = 0; col < this.map.cols; col++) {
-        const shown = line.charAt(col)
-        const map = String.fromCharCode(this.map.cells[row * this.map.cols + col] ?? 0x20)
-        const fits = shown === map || (shown === "*" && map === ".") || (/[A-Z]/.test(shown) && (map === "." || map === "#"))
-        if (fits) continue
-        this.spectatorExamples.push(`row ${row} col ${col}: the map has '${map}', the spectator is shown '${shown}'`)
-        break
-      }
-    }
-  }
-
-  /** The cells of a straight walk (a row, a column or a diagonal) from `from` to `to`; just `to` otherwise. */
-  private walk(from: number, to: number): ReadonlyArray<number> {
-    const cols = this.map.cols
-    const dRow = Math.floor(to / cols) - Math.floor(from / cols)
-    const dCol = (to % cols) - (from % cols)
-    if (dRow !== 0 && dCol !== 0 && Math.abs(dRow) !== Math.abs(dCol)) return [to]
-    const steps = Math.max(Math.abs(dRow), Math.abs(dCol))
-    return Array.from({ length: steps }, (_, k) => from + (k + 1) * (Math.sign(dRow) * cols + Math.sign(dCol)))
   }
 
   private judgeReady(all: boolean) {
@@ -371,24 +325,3 @@ interface Expected {
   readonly known: Uint8Array
   readonly text: string
 }
-
-/** Whether `cell` is in the sorted `cells`. */
-const sortedHas = (cells: ArrayLike<number>, cell: number): boolean => {
-  let low = 0
-  let high = cells.length - 1
-  while (low <= high) {
-    const middle = (low + high) >>> 1
-    const at = cells[middle] ?? -1
-    if (at === cell) return true
-    if (at < cell) low = middle + 1
-    else high = middle - 1
-  }
-  return false
-}
-
-const sameCells = (a: ArrayLike<number>, b: ArrayLike<number>) => {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
-}
-

@@ -7,7 +7,7 @@ import type { Position } from "../../protocol/reader.js"
 import { type NotRun, notRun, stop, type Stop } from "../conformance/check.js"
 import { escaped } from "../conformance/escaping.js"
 import { Requirements } from "../conformance/requirements.js"
-import type { Client } from "./clients.js"
+import type { Client } from "./client.js"
 import type { ServerRecorder } from "./server-check.js"
 
 /** Moving the checker's players about, by what the spectator sees: it sees the whole map. */

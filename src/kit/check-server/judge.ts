@@ -173,11 +173,12 @@ export const visibility: ServerCheck<"visibility", "join-spectator" | "join-play
       const tallies = { allSpots: judge.tally("allSpots"), roomSpotsOnly: judge.tally("roomSpotsOnly") }
       if (tallies.allSpots.judged === 0) return yield* notRun("no player's view could be paired with a spectator view of the map's size")
       // The rule its views follow: the one fewer of them differ from.
-      const follows: SightRule = tallies.roomSpotsOnly.mismatches < tallies.allSpots.mismatches ? "roomSpotsOnly" : "allSpots"
+      const wrong = (rule: SightRule) => tallies[rule].mismatches + tallies[rule].echoes
+      const follows: SightRule = wrong("roomSpotsOnly") < wrong("allSpots") ? "roomSpotsOnly" : "allSpots"
       const dialect = context.traffic.dialect
       const held: SightRule = dialect === "2021" ? "roomSpotsOnly" : dialect === "2019" ? "allSpots" : follows
       const tally = tallies[held]
-      const share = (rule: SightRule) => `${tallies[rule].judged - tallies[rule].mismatches} of ${tallies[rule].judged}`
+      const share = (rule: SightRule) => `${tallies[rule].judged - tallies[rule].mismatches - tallies[rule].echoes} of ${tallies[rule].judged}`
       const other: SightRule = follows === "allSpots" ? "roomSpotsOnly" : "allSpots"
       context.note(`${tally.judged} player views held against ${ruleWords[held]}${dialect === undefined ? " (the dialect is not known: the rule its views follow)" : ", the dialect's"}`)
       context.note(`its views follow ${ruleWords[follows]}: ${share(follows)} agree (by the other rule, ${share(other)})`)
@@ -186,7 +187,8 @@ export const visibility: ServerCheck<"visibility", "join-spectator" | "join-play
         const cells = differingCells(example.expected, example.got)
         context.fail({
           what: `player ${example.letter} at row ${example.at.row} col ${example.at.col} is shown what the rule does not give, at ${cells.length} gridpoint${cells.length === 1 ? "" : "s"}` +
-            ` (${tally.mismatches} of ${tally.judged} views differ, at ${tally.cells.size} gridpoint${tally.cells.size === 1 ? "" : "s"} in all)` +
+            ` (${tally.mismatches} of ${tally.judged} views differ, at ${tally.cells.size} gridpoint${tally.cells.size === 1 ? "" : "s"} in all` +
+            `${tally.echoes > 0 ? `; ${tally.echoes} more differ only where the same player was shown wrong before` : ""})` +
             (index === 0 && cause ? `; likely cause: ${cause}` : ""),
           detail: neighbourhood(example.expected, example.got, example.at, cells),
           spec: Requirements.visibility

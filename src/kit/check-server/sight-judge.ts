@@ -2,7 +2,8 @@ import type { GameMap } from "../../core/map.js"
 import { expectedPlayerView } from "../../core/view.js"
 import { makeSight, type Sight, type SightRule } from "../../core/visibility.js"
 import { viewText } from "../../protocol/display.js"
-import { type Difference, differingCells, type Sample } from "./sight-causes.js"
+import { type Difference, differingCells } from "./sight-causes.js"
+import { exampleCount, newTally, recordMismatch, type Tally, type ViewTally } from "./view-tally.js"
 import { fitToMap, sameCells, shownWrong, sortedHas, straightWalk } from "./map-views.js"
 
 /**
@@ -17,17 +18,6 @@ import { fitToMap, sameCells, shownWrong, sortedHas, straightWalk } from "./map-
  * column, a blank last row) are judged without it: the padding is a framing defect,
  * reported once, by display-framing.
  */
-
-export interface Mismatch {
-  readonly letter: string
-  /** The player's view as it came. */
-  readonly got: ReadonlyArray<string>
-  /** The nearest view the rule gives. */
-  readonly expected: ReadonlyArray<string>
-  /** Where the player stood. */
-  readonly at: { readonly row: number; readonly col: number }
-  readonly rule: SightRule
-}
 
 /** One spectator view: where everyone stood, and the piles. */
 interface Scene {
@@ -47,29 +37,6 @@ interface Waiting {
 /** Which spectator views a player's view may belong to: `lookBack` before it (the spectator may get a run's steps first), `lookAhead` after. */
 const lookBack = 16
 const lookAhead = 2
-const exampleCount = 3
-const sampleCount = 60
-
-/** How the players' views fared against one sight rule. */
-interface Tally {
-  /** Player views held against a spectator view, and how many differ. */
-  judged: number
-  mismatches: number
-  /** The first few mismatches, in full. */
-  readonly examples: Array<Mismatch>
-  /** Player views no spectator view could be paired with (the player stood elsewhere in all). */
-  unpaired: number
-  /** The gridpoints where the views that differ differ, all told. */
-  readonly cells: Set<number>
-  /** Views that differ, each with the gridpoints where it differs first for its player: what a cause is found from. */
-  readonly samples: Array<Sample>
-  /** Per letter, the gridpoints where its views have differed so far. */
-  readonly seen: Map<string, Set<number>>
-}
-
-export type ViewTally = Readonly<Omit<Tally, "seen">>
-
-const newTally = (): Tally => ({ judged: 0, mismatches: 0, examples: [], unpaired: 0, cells: new Set(), samples: [], seen: new Map() })
 
 const rules: ReadonlyArray<SightRule> = ["allSpots", "roomSpotsOnly"]
 
@@ -245,28 +212,22 @@ export class SightJudge {
       }
       tally.judged++
       if (nearestFirst.some((index) => expected(rule, index).text === got)) continue
+      // Wrong only where this player's views were wrong before (a gridpoint it was shown once, and remembers): counted once, there.
+      const wrongBefore = tally.seen.get(view.letter)
+      const rowsAt = (index: number) => expected(rule, index).text.split("\n").slice(0, -1)
+      if (wrongBefore !== undefined && nearestFirst.some((index) => differingCells(rowsAt(index), view.rows).every((cell) => wrongBefore.has(cell.row * this.map.cols + cell.col)))) {
+        tally.echoes++
+        continue
+      }
       tally.mismatches++
       // None gives the view: the nearest (fewest gridpoints differ, the earliest of equals) is the example.
       let nearest: { expected: ReadonlyArray<string>; cells: ReadonlyArray<Difference> } | undefined
       for (const index of tally.examples.length >= exampleCount ? nearestFirst.slice(0, 1) : candidates) {
-        const rows = expected(rule, index).text.split("\n").slice(0, -1)
+        const rows = rowsAt(index)
         const cells = differingCells(rows, view.rows)
         if (!nearest || cells.length < nearest.cells.length) nearest = { expected: rows, cells }
       }
-      // The gridpoints that differ here first, for this player: later views that differ there only remember them.
-      const before = tally.seen.get(view.letter) ?? new Set<number>()
-      tally.seen.set(view.letter, before)
-      const fresh = (nearest?.cells ?? []).filter((cell) => !before.has(cell.row * this.map.cols + cell.col))
-      for (const cell of nearest?.cells ?? []) {
-        tally.cells.add(cell.row * this.map.cols + cell.col)
-        before.add(cell.row * this.map.cols + cell.col)
-      }
-      if (nearest && fresh.length > 0 && tally.samples.length < sampleCount) {
-        tally.samples.push({ at: { row: self, col: selfCol }, differences: fresh, expected: nearest.expected, got: view.rows })
-      }
-      if (nearest && tally.examples.length < exampleCount) {
-        tally.examples.push({ letter: view.letter, got: view.rows, expected: nearest.expected, at: { row: self, col: selfCol }, rule })
-      }
+      if (nearest) recordMismatch(tally, this.map.cols, { letter: view.letter, got: view.rows, expected: nearest.expected, at: { row: self, col: selfCol }, rule }, nearest.cells)
     }
   }
 

@@ -108,9 +108,13 @@ export const goldTotals: ServerCheck<"gold-totals", "join-spectator" | "join-pla
         const servers = firsts.length > 1 ? ` (on ${wrong.length} of the ${firsts.length} servers started)` : ""
         context.fail({ what: `the game began with ${wrong[0]} nuggets (by the first GOLD), not ${GoldTotal}${servers}`, spec: Requirements.goldTotal })
       }
-      // Nuggets left that rise after a player quit: its purse put back on the map, a rule of the server's own.
-      const quitIn = new Set(context.games.flatMap((game, index) => (game.all.some((client) => client.role === "player" && client.left) ? [index + 1] : [])))
-      reportFlags(context, ["gold"], (seen) => seen.flag.reason.startsWith("nuggets left rose") && quitIn.has(seen.game))
+      // Nuggets left that rise by no more than players who quit had: their purses put back on the map, a rule of the server's own.
+      const quitPurses = context.games.map((game) => game.all.filter((client) => client.role === "player" && client.left).reduce((sum, client) => sum + client.report.purse, 0))
+      const putBack = (seen: FlagSeen) => {
+        const rose = /^nuggets left rose from (\d+) to (\d+)/.exec(seen.flag.reason)
+        return rose !== null && Number(rose[2]) - Number(rose[1]) <= (quitPurses[seen.game - 1] ?? 0)
+      }
+      reportFlags(context, ["gold"], putBack)
     })
 }
 

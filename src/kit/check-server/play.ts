@@ -51,7 +51,16 @@ export const goldToAll: ServerCheck<"gold-to-all", "join-spectator" | "join-play
       yield* walkTo(context, collector, (char) => char === "*", "reach gold")
       const collected = yield* clients.until(collector, "GOLD after stepping on gold", () => collector.report.purse > purse, Requirements.collects).pipe(
         Effect.as(true),
-        Effect.catchAll((error) => Effect.sync(() => (context.fail(error.failure), false)))
+        Effect.catchAll((error) =>
+          Effect.sync(() => {
+            const at = clients.whereIs(collector)
+            context.fail({
+              ...error.failure,
+              what: `${collector.who} stepped onto gold the spectator showed at ${where(at)}, and collected nothing: no GOLD with a larger purse than ${purse} came`
+            })
+            return false
+          })
+        )
       )
       const remaining = collector.report.remaining
       if (!collected || remaining === undefined) return

@@ -98,8 +98,9 @@ export const pressMove = (context: ServerRecorder, player: Client, key: string):
     const unshown = !moved && player.report.position === undefined && player.report.view !== undefined
     const seen = yield* clients.settle(spectator, () => isRight(clients.spectatorSees(letter)) || spectator.report.ending !== undefined || over(), context.answerMs)
     // Drawn nowhere, neither by its own DISPLAY nor the spectator's: where it went cannot be told; how it is drawn is occupants-drawn's.
-    // (Onto another player, it is swap's to judge whether the two changed places.)
-    const nowhere = !moved && unshown && clients.spectatorSees(letter) === undefined && spectator.report.view !== undefined && !/[A-Z]/.test(expected.target)
+    const nowhere = !moved && unshown && clients.spectatorSees(letter) === undefined && spectator.report.view !== undefined
+    // Onto another player: whether the two changed places is swap's to judge.
+    if (nowhere && /[A-Z]/.test(expected.target)) return true
     if (nowhere) {
       const shown = spectator.report.view?.[expected.to.row]?.[expected.to.col] ?? " "
       if (!clients.unseen.has(letter)) clients.unseen.set(letter, { letter, at: expected.to, shown, row: spectator.report.view?.[expected.to.row] ?? "" })

@@ -24,14 +24,15 @@ const started = (command: ReadonlyArray<string>, options: Parameters<typeof run>
 describe("check server -- COMMAND", () => {
   it.scopedLive("our own server, 2021 dialect, with --map: every check passes, on servers it started afresh for player-limit and bad-messages", () =>
     Effect.gen(function*() {
-      const report = yield* started([...serve, "--compat", "cs50-2021"], { map: mainMap, dialect: "2021" })
+      const report = yield* started([...serve, "--compat", "cs50-2021"], { map: mainMap })
       expect(report.checks.filter((check) => check.status !== "pass")).toEqual([])
+      expect(report.about[0]).toMatch(/^dialect: 2021 \(guessed: it answered "ERROR unknown keystroke"\)$/)
       expect(report.about[2]).toMatch(/^server: started as .* serve \/.*\/maps\/main\.txt 3 --host 127\.0\.0\.1 --compat cs50-2021; started afresh for player-limit, for bad-messages$/)
       expect(resultOf(report, "visibility").notes[0]).toMatch(/held against the 2021 rule/)
       expect(resultOf(report, "server-exit").notes[0]).toMatch(/^it exited \(exit status 0\)/)
     }), 180_000)
 
-  it.scopedLive("a server that dies of a datagram: the check that sent it fails, naming it, proven on a fresh server; every other check is judged on servers started afresh", () =>
+  it.scopedLive("a server that dies of a datagram, without --map: the check that sent it fails, naming it, proven on a fresh server; every other check is judged on servers started afresh, those that need the map not run", () =>
     Effect.gen(function*() {
       const report = yield* started(diesOfTheLongName)
       const names = resultOf(report, "names")

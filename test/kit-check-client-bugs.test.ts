@@ -76,6 +76,7 @@ describe.concurrent("check client against a client with one bug: its check fails
       })
       expect(report.checks.map((each) => [each.name, each.status, each.notRun])).toEqual([
         ["join-player", "fail", undefined],
+        ["join-spectator", "fail", undefined],
         ["status-line", "not run", "it builds on join-player, which failed"]
       ])
     }), 60_000)

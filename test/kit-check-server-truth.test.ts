@@ -1,6 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Either } from "effect"
+import { parseMap } from "../src/core/map.js"
 import { rules2021 } from "../src/core/rules.js"
+import { differingCells, likelyCause, neighbourhood } from "../src/kit/check-server/sight-causes.js"
 import { brokenServer } from "./kit/broken.js"
 import { failsWith, mainMap, resultOf, run, statuses } from "./kit/checkServer.js"
 
@@ -210,4 +212,34 @@ describe("check server reads a server as liberally as our client: each framing d
       ])
       expect(statuses(report)).toMatchObject({ visibility: "pass", "no-stale-view": "pass", "game-over": "pass", names: "pass" })
     }), 120_000)
+})
+
+describe("a visibility failure, for graders", () => {
+  const map = Either.getOrThrow(parseMap(["+-----+", "|.....|", "|.....#####", "+-----+"].join("\n")))
+  // A player in the passage, shown none of the room it looks into, which the rule shows.
+  const expected = ["+-----+    ", "|.....|    ", "|.....##@##", "+-----+    "]
+  const got = ["           ", "           ", "      ##@##", "           "]
+  const differences = differingCells(expected, got)
+
+  it("the cells that differ, side by side, with a mark under each", () => {
+    expect(neighbourhood(expected, got, { row: 2, col: 8 }, differences, 4, 11)).toEqual([
+      "rows 0-3, cols 0-10 (@ at row 2 col 8):",
+      "      the rule gives   it was shown   differs",
+      "    0 +-----+                     ^^^^^^^",
+      "    1 |.....|                     ^^^^^^^",
+      "    2 |.....##@##         ##@##   ^^^^^^",
+      "    3 +-----+                     ^^^^^^^"
+    ])
+  })
+
+  it("the likely cause, when one explains nearly all the views that first differ", () => {
+    expect(likelyCause(map, "allSpots", [{ at: { row: 2, col: 8 }, differences, expected, got }])).toBe(
+      "sight from a passage spot: a player in a passage is shown less than the rule sees from there (it explains 100% of the 1 views where a player's view first differs)"
+    )
+    // Gold shown where the rule sees none: kept in the player's memory of the map.
+    const remembered = ["+-----+    ", "|..*..|    ", "|.....##@##", "+-----+    "]
+    expect(likelyCause(map, "allSpots", [{ at: { row: 2, col: 8 }, differences: differingCells(expected, remembered), expected, got: remembered }])).toMatch(
+      /^players or gold shown out of sight: kept in a player's memory of the map/
+    )
+  })
 })

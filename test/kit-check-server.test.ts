@@ -6,14 +6,16 @@ import { serverChecks, serverRunOrder } from "../src/kit/check-server/check-serv
 import { type Check, runChecks, type Step, stop } from "../src/kit/conformance/check.js"
 import { Requirements } from "../src/kit/conformance/requirements.js"
 import { realServer } from "./client/tmux.js"
-import { mainMap, resultOf, run, statuses } from "./kit/checkServer.js"
+import { mainMap, resultOf, run } from "./kit/checkServer.js"
 import { scriptedServer } from "./kit/scripted.js"
 
 /**
  * `check server` against our own server (every check passes) and against servers that are
  * down, silent, flooding or babbling; and the runner both checkers share, on checks made up
  * for it, its deadlines driven by the test clock. The servers broken on purpose, one bug
- * each, are in kit-check-server-broken.test.ts. (How long the verdicts take is in `npm run bench`.)
+ * each, are in kit-check-server-broken.test.ts and kit-check-server-truth.test.ts; our server in
+ * the 2021 dialect, started by the checker, in kit-check-server-started.test.ts. (How long
+ * the verdicts take is in `npm run bench`.)
  */
 
 describe.concurrent("check server against our own server", () => {
@@ -22,26 +24,9 @@ describe.concurrent("check server against our own server", () => {
       const server = yield* realServer(["maps/main.txt", "3"])
       const report = yield* run(server.port, { map: mainMap })
       expect(report.checks.filter((check) => check.status !== "pass")).toEqual([])
-      expect(report.checks).toHaveLength(19)
+      expect(report.checks).toHaveLength(22)
       expect(report.about[0]).toBe(`dialect: 2019 (guessed: it answered "NO unknown keystroke")`)
-      expect(resultOf(report, "visibility").notes[0]).toMatch(/^\d{3,} player views held against the spec's rule$/)
-    }), 120_000)
-
-  it.scopedLive("2021 dialect given, with --map: every check passes, views judged by the 2021 rule", () =>
-    Effect.gen(function*() {
-      const server = yield* realServer(["maps/main.txt", "4", "--compat", "cs50-2021"])
-      const report = yield* run(server.port, { map: mainMap, dialect: "2021" })
-      expect(report.checks.filter((check) => check.status !== "pass")).toEqual([])
-      expect(resultOf(report, "visibility").notes[0]).toMatch(/held against the 2021 rule/)
-    }), 120_000)
-
-  it.scopedLive("without --map, the checks that need it are skipped and the rest pass", () =>
-    Effect.gen(function*() {
-      const server = yield* realServer(["maps/main.txt", "5", "--compat", "cs50-2021"])
-      const report = yield* run(server.port)
-      expect(statuses(report)).toMatchObject({ "spectator-view": "skip", visibility: "skip", "game-over": "pass", "pile-count": "pass" })
-      expect(report.checks.filter((check) => check.status === "fail")).toEqual([])
-      expect(report.about[0]).toMatch(/^dialect: 2021 \(guessed: it answered "ERROR unknown keystroke"\)$/)
+      expect(resultOf(report, "visibility").notes[0]).toMatch(/^\d{3,} player views held against the spec's rule \(sight through room and passage spots\), the dialect's$/)
     }), 120_000)
 })
 
@@ -55,8 +40,9 @@ describe("check server against servers that are down, silent, flooding or babbli
       yield* Effect.async<void>((resume) => void socket.close(() => resume(Effect.void)))
       const report = yield* run(port)
       expect(resultOf(report, "join-spectator").failures[0]).toMatchObject({ what: "the server's port is closed: nothing listens there", got: "ICMP port unreachable" })
-      expect(resultOf(report, "game-over").failures[0]!.what).toBe("not run: the server never answered")
-      expect(report.checks.filter((check) => check.status === "pass").map((check) => check.name)).toEqual([])
+      expect(resultOf(report, "game-over")).toMatchObject({ status: "not run", notRun: "the server never answered (see join-spectator)", failures: [] })
+      // One failure, at its cause: nothing else is judged, nor counted as failed.
+      expect(report.checks.filter((check) => check.status !== "not run").map((check) => check.name)).toEqual(["join-spectator"])
     }))
 
   it.scopedLive("a server that never answers: the first check says so, and the rest are not run", () =>
@@ -64,23 +50,11 @@ describe("check server against servers that are down, silent, flooding or babbli
       const server = yield* scriptedServer(() => undefined)
       const report = yield* run(server.port, { answerMs: 300 })
       expect(resultOf(report, "join-spectator").failures[0]).toMatchObject({ what: "the server did not answer SPECTATE", got: "nothing within 300 ms" })
-      expect(resultOf(report, "join-player").failures[0]!.what).toBe("not run: the server never answered")
-      expect(report.checks.every((check) => check.status !== "pass")).toBe(true)
-      // No other check waited for an answer: those that ask the server were not run, the rest judge what came (nothing).
-      expect(report.checks.filter((check) => check.failures[0]?.what === "not run: the server never answered").map((check) => check.name)).toEqual([
-        "join-player",
-        "unknown-keys",
-        "bad-messages",
-        "move-keys",
-        "gold-to-all",
-        "swap",
-        "spectator-replacement",
-        "quit",
-        "player-limit",
-        "game-over",
-        "server-exit",
-        "names"
-      ])
+      expect(resultOf(report, "join-player")).toMatchObject({ status: "not run", notRun: "the server never answered (see join-spectator)" })
+      // No other check waited for an answer, or judged what came (nothing): none is counted as failed.
+      const notRun = report.checks.filter((check) => check.status === "not run")
+      expect(notRun.map((check) => check.name)).toEqual(report.checks.map((check) => check.name).filter((name) => name !== "join-spectator"))
+      expect(new Set(notRun.map((check) => check.notRun))).toEqual(new Set(["the server never answered (see join-spectator)", "it needs --map (the map the server was started with)"]))
     }))
 
   it.scopedLive("a server that lets the spectator in and then hangs: the whole run ends at its deadline", () =>
@@ -91,10 +65,10 @@ describe("check server against servers that are down, silent, flooding or babbli
       const report = yield* run(server.port, { answerMs: 300, checkMs: 2000, totalMs: 1500 })
       expect(resultOf(report, "join-spectator").status).toBe("pass")
       expect(resultOf(report, "join-player").failures[0]).toMatchObject({ what: "the server did not answer PLAY", got: "nothing within 300 ms" })
-      expect(resultOf(report, "game-over").failures[0]!.what).toBe("not run: the whole check's deadline (1.5 s) passed")
+      expect(resultOf(report, "game-over")).toMatchObject({ status: "not run", notRun: "the whole check's deadline (1.5 s) passed" })
     }))
 
-  it.scopedLive("a server that floods garbage: every check fails, within the whole run's deadline", () =>
+  it.scopedLive("a server that floods garbage: no check passes, within the whole run's deadline", () =>
     Effect.gen(function*() {
       const server = yield* scriptedServer((_text, reply) => {
         for (let i = 0; i < 200; i++) reply(Uint8Array.from([0xde, 0xad, i]))
@@ -124,14 +98,22 @@ const runMade = (
       checks,
       order: options.order ?? ["a", "b", "c"],
       only: options.only,
-      tools: { log },
+      tools: () => ({ log }),
       totalMs: options.totalMs ?? 60_000,
       budgetMs: () => 1000,
       timedOut: (ms) => ({ what: `no verdict within ${ms} ms`, spec: Requirements.reactToMessages }),
-      notRunFailure: (why) => ({ what: `not run: ${why}`, spec: Requirements.reactToMessages }),
       failureOf: (error) => Effect.die(error)
     })
-    return { log, results: results.map((result) => ({ name: result.name, status: result.status, failures: result.failures.map((failure) => failure.what), notes: result.notes })) }
+    return {
+      log,
+      results: results.map((result) => ({
+        name: result.name,
+        status: result.status,
+        failures: result.failures.map((failure) => failure.what),
+        ...(result.notRun === undefined ? {} : { notRun: result.notRun }),
+        notes: result.notes
+      }))
+    }
   }).pipe(Effect.scoped)
 
 const made = <Name extends keyof Gives, Needs extends keyof Gives = never>(
@@ -166,10 +148,10 @@ describe("the runner both checkers share", () => {
       yield* TestClock.adjust("1 second")
       yield* TestClock.adjust("500 millis")
       const { log, results } = yield* Fiber.join(fiber)
-      expect(results.map((result) => result.failures)).toEqual([
-        ["no verdict within 1000 ms"],
-        ["no verdict within 500 ms"],
-        ["not run: the whole check's deadline (1.5 s) passed"]
+      expect(results.map((result) => [result.status, result.failures, result.notRun])).toEqual([
+        ["fail", ["no verdict within 1000 ms"], undefined],
+        ["fail", ["no verdict within 500 ms"], undefined],
+        ["not run", [], "the whole check's deadline (1.5 s) passed"]
       ])
       expect(log).toEqual([])
     }))
@@ -192,10 +174,10 @@ describe("the runner both checkers share", () => {
         b: made("b", ["a"], (context) => Effect.asVoid(context.need("a"))),
         c: made("c", [], () => Effect.void)
       })
-      expect(results.map((result) => [result.name, result.status, result.failures])).toEqual([
-        ["a", "fail", ["a broke"]],
-        ["b", "fail", ["not run: it builds on a, which failed"]],
-        ["c", "pass", []]
+      expect(results.map((result) => [result.name, result.status, result.failures, result.notRun])).toEqual([
+        ["a", "fail", ["a broke"], undefined],
+        ["b", "not run", [], "it builds on a, which failed"],
+        ["c", "pass", [], undefined]
       ])
     }))
 

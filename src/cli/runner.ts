@@ -88,7 +88,11 @@ const parseWords = <R, E>(command: Runnable<R, E>, words: ReadonlyArray<string>,
         return yield* usageError(`${name} — needs a value`)
       }
     }
-    if (dashes !== -1) positional.push(...words.slice(dashes + 1))
+    // `--` is noted among what was typed: a command may read what follows it as a command to run.
+    if (dashes !== -1) {
+      positional.push(...words.slice(dashes + 1))
+      given.push("--")
+    }
     const required = command.args.filter((arg) => arg.required).length
     if (positional.length < required) return yield* usageError(`${command.args[positional.length]!.name} — missing; ${tryHelp}`)
     if (positional.length > command.args.length && command.args.at(-1)?.variadic !== true) {

@@ -31,6 +31,8 @@ export interface Bugs {
   readonly up?: Rewrite
   /** The checker's answer to a client itself, instead of the server's (which then hears nothing). */
   readonly answer?: (text: string, traffic: Traffic) => ReadonlyArray<string> | undefined
+  /** The relay's own rules (a delay, say), before the rewriting: a datagram one of them takes is not rewritten. */
+  readonly rules?: ReadonlyArray<Rule>
 }
 
 export interface BrokenServerOptions {
@@ -66,6 +68,7 @@ export const brokenServer = (options: BrokenServerOptions = {}) =>
       return each
     }
     const rules: ReadonlyArray<Rule> = [
+      ...(bugs.rules ?? []),
       {
         dir: "up",
         action: {

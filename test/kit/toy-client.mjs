@@ -17,19 +17,28 @@ let left = "?"
 let note = ""
 
 const send = (text) => socket.send(text, Number(port), host)
+// What the status line says, as it was last drawn: "golddisplay" draws it with each DISPLAY only.
+let shownStatus = ""
 const status = () => {
   const text = spectator ? `Spectator: ${left} nuggets unclaimed.` : `Player ${letter} has ${purse} nuggets (${left} nuggets unclaimed).`
+  if (bugs.has("statusgone")) return "Nuggets!"
   return bugs.has("status") ? text.replace(/\.$/, "!") : text
 }
+// "gridswap" reads GRID as columns, then rows; "smallspace" complains in its own words and, enlarged, waits for the space bar.
+let waitingForSpace = false
 
-const draw = () => {
+const draw = (fromDisplay = false) => {
   let screen = "\x1b[H\x1b[2J"
   const small = grid && (out.rows < grid.rows + 1 || out.columns < grid.cols)
+  if (small && bugs.has("smallspace")) waitingForSpace = true
+  if (small && bugs.has("smallspace")) return void out.write(`${screen}adjust the terminal to fit\r\nit is ${out.columns} wide`)
+  if (waitingForSpace) return void out.write(`${screen}press the space bar to go on`)
   if (small && !bugs.has("small")) {
     out.write(`${screen}Too small: need ${grid.cols} x ${grid.rows + 1}`)
     return
   }
-  screen += (status() + (note ? `  ${note}` : "")).slice(0, out.columns)
+  if (fromDisplay || !bugs.has("golddisplay")) shownStatus = status() + (note ? `  ${note}` : "")
+  screen += shownStatus.slice(0, out.columns)
   const top = bugs.has("map") ? 3 : 2
   for (const [index, row] of (view ?? []).entries()) screen += `\x1b[${top + index};1H${row.slice(0, out.columns)}`
   out.write(screen)
@@ -54,7 +63,7 @@ socket.on("message", (data) => {
   if (word === "OK") letter = rest
   else if (word === "GRID") {
     const [rows, cols] = rest.split(" ").map(Number)
-    grid = { rows, cols }
+    grid = bugs.has("gridswap") ? { rows: cols, cols: rows } : { rows, cols }
   } else if (word === "GOLD") {
     if (bugs.has("gold")) return
     const [n, p, r] = rest.split(" ").map(Number)
@@ -66,7 +75,7 @@ socket.on("message", (data) => {
     view = rest.split("\n").filter((row) => row !== "")
   } else if (word === "NO" || word === "ERROR") {
     if (grid === undefined) return leave(1, `refused: ${rest}`)
-    if (!bugs.has("refusal")) note = rest
+    if (!bugs.has("refusal") && !bugs.has("ownnote")) note = rest
   } else if (word === "QUIT") {
     if (rest.startsWith("GAME OVER:")) return leave(0, bugs.has("summary") ? "" : rest)
     if (bugs.has("quit")) return
@@ -78,7 +87,7 @@ socket.on("message", (data) => {
   } else {
     note = `unknown message from the server: ${word}`
   }
-  draw()
+  draw(word === "DISPLAY")
 })
 
 out.write("\x1b[?1049h\x1b[?25l")
@@ -86,6 +95,16 @@ process.stdin.setRawMode(true)
 process.stdin.on("data", (keys) => {
   for (const key of keys.toString("latin1")) {
     note = ""
+    if (waitingForSpace && key === " ") {
+      waitingForSpace = false
+      draw(true)
+      continue
+    }
+    // A note of its own for a key it does not know, whatever the server says.
+    if (bugs.has("ownnote") && !/[hljkyubnHLJKYUBNQ]/.test(key)) {
+      note = "unknown keystroke"
+      draw(true)
+    }
     if (key === "Q") send("KEY Q")
     else if (bugs.has("keys") && /[HJKLYUBN]/.test(key)) send(`KEY ${key.toLowerCase()}`)
     else if (!(grid && out.rows < grid.rows + 1)) send(`KEY ${key}`)

@@ -65,15 +65,15 @@ export interface CheckClientOptions extends ClientCheckOptions {
 export const checkClient = (options: CheckClientOptions): Effect.Effect<ConformanceReport, TtyError, Udp> =>
   Effect.gen(function*() {
     yield* tmuxAvailable
+    const tools: ClientTools = { options, udp: yield* Udp }
     const checks = yield* runChecks<ClientGives, ClientTools, UdpError | TtyError, TtyError, ClientCheck<ClientCheckName, ClientCheckName>>({
       checks: clientChecks,
       order: clientRunOrder,
       only: options.only,
-      tools: { options, udp: yield* Udp },
+      tools: () => tools,
       totalMs: options.totalMs,
       budgetMs: () => options.checkMs,
       timedOut: (ms) => ({ what: `no verdict within ${Math.round(ms / 1000)} s`, spec: Requirements.joinAs }),
-      notRunFailure: (why) => ({ what: `not run: ${why}`, spec: Requirements.joinAs }),
       failureOf: (error) =>
         error._tag === "TtyError"
           ? Effect.fail(error)

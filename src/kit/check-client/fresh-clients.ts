@@ -4,9 +4,17 @@ import { escaped } from "../conformance/escaping.js"
 import { Requirements } from "../conformance/requirements.js"
 import type { ClientCheck } from "./client-check.js"
 import { display, playerRows, playerStatus, playerWelcome, summary, summaryWords, wording } from "./game.js"
-import { awaitSent, drawnAt, expectExit, openStage, roomySize, shown, startMs, statusSays } from "./stage.js"
+import { notRun } from "../conformance/check.js"
+import { awaitGame, awaitSent, complaint, drawnAt, expectExit, openStage, roomySize, shown, type Stage, startMs, statusSays } from "./stage.js"
 
 /** The checks of `check client` that each run a fresh client of their own, from its start to its end. */
+
+/** The game drawn in a roomy window; not run when the client says the window is too small (join-player says why). */
+const playing = (stage: Stage, answerMs: number) =>
+  Effect.gen(function*() {
+    const game = yield* awaitGame(stage, playerRows(), answerMs)
+    if (game.complaint !== undefined) return yield* notRun(`in a window of ${roomySize.columns} x ${roomySize.rows} the client says it is too small (see join-player)`)
+  })
 
 /** A name longer than the spec allows, to be cut before PLAY. */
 export const longName = `Longname-${"x".repeat(MaxNameLength)}`
@@ -42,7 +50,7 @@ export const gameOver: ClientCheck<"game-over"> = {
       const stage = yield* openStage(context, "Alice", roomySize)
       yield* awaitSent(stage, "PLAY", Requirements.joinAs, (text) => text.startsWith("PLAY"), startMs(context.options))
       yield* stage.server.send(...playerWelcome)
-      yield* stage.tty.screenWhen(context.options.answerMs, (lines) => drawnAt(lines, playerRows()))
+      yield* playing(stage, context.options.answerMs)
       const over = wording(context.options.dialect).gameOver(summary)
       yield* stage.server.send(over)
       const exit = yield* expectExit(context, stage, escaped(over), Requirements.printSummary, 10_000)
@@ -89,15 +97,20 @@ export const smallWindow: ClientCheck<"small-window"> = {
       if (ended !== undefined) {
         return context.fail({ what: "the client exited instead of waiting for a larger window", sent, got: shown(lines), spec: Requirements.tooSmall })
       }
-      if (!lines.some((line) => /small|large|big|enlarge|resize|size/i.test(line))) {
+      if (complaint(lines) === undefined) {
         context.fail({ what: "no complaint that the window is too small", sent, got: shown(lines), spec: Requirements.tooSmall })
       }
       yield* stage.tty.resize(roomySize)
       let drawn = yield* stage.tty.screenWhen(context.options.answerMs, (screen) => drawnAt(screen, playerRows()))
-      if (!drawn.ok && (yield* stage.tty.ended) === undefined) {
-        yield* stage.tty.press("Enter")
+      // A client may wait for a key once the window is large enough: Enter, or any key.
+      for (const [key, name] of [["Enter", "Enter"], ["Space", "the space bar"]] as const) {
+        if (drawn.ok || (yield* stage.tty.ended) !== undefined) break
+        yield* stage.tty.press(key)
         drawn = yield* stage.tty.screenWhen(context.options.answerMs, (screen) => drawnAt(screen, playerRows()))
-        if (drawn.ok) context.note("it drew the game once Enter was pressed")
+        if (drawn.ok) context.note(`it drew the game once ${name} was pressed`)
+      }
+      if (!drawn.ok && complaint(drawn.lines) !== undefined) {
+        return yield* notRun(`enlarged to ${roomySize.columns} x ${roomySize.rows}, it still says the window is too small (see join-player)`)
       }
       if (!drawn.ok) context.fail({ what: "enlarged to 80 x 24, the game did not appear", sent: "the window made 80 x 24", got: shown(drawn.lines), spec: Requirements.tooSmall })
     })
@@ -115,7 +128,7 @@ export const awkwardInput: ClientCheck<"awkward-input"> = {
       const answerMs = context.options.answerMs
       yield* awaitSent(stage, "PLAY", Requirements.joinAs, (text) => text.startsWith("PLAY"), startMs(context.options))
       yield* stage.server.send(...playerWelcome)
-      yield* tty.screenWhen(answerMs, (lines) => drawnAt(lines, playerRows()))
+      yield* playing(stage, answerMs)
       yield* server.send(display(playerRows({ row: 3, col: 9 }), false))
       const took = yield* tty.screenWhen(answerMs, (lines) => drawnAt(lines, playerRows({ row: 3, col: 9 })))
       if (!took.ok) context.note("it did not draw a DISPLAY whose last row has no newline")

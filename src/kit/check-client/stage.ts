@@ -59,6 +59,30 @@ export const openStage = (
     return { server, tty }
   })
 
+/** Words a client uses to say its window is too small, in any of the ways CS50 clients put it. */
+const sizeWords = /too (small|narrow|short)|enlarge|resiz|larger|bigger|window|terminal|screen (size|width|height)|width|height|columns|rows|adjust/i
+
+/** The first line of the screen that says the window is too small, if one does. */
+export const complaint = (lines: ReadonlyArray<string>): string | undefined => lines.find((line) => sizeWords.test(line))
+
+/**
+ * Waits for the game to be drawn (the grid under the status line), or for the client to say
+ * its window is too small; which it was, and the screen.
+ */
+export const awaitGame = (stage: Stage, rows: ReadonlyArray<string>, ms: number) =>
+  stage.tty.screenWhen(ms, (lines) => drawnAt(lines, rows) || complaint(lines) !== undefined).pipe(
+    Effect.map(({ lines }) => ({ lines, drawn: drawnAt(lines, rows), complaint: drawnAt(lines, rows) ? undefined : complaint(lines) }))
+  )
+
+/** A window of 80 x 24 is large enough for the grid the checker sends: a client that says otherwise reads GRID wrong. */
+export const sizeComplaint = (said: string, screen: ReadonlyArray<string>, size: Size, grid: { readonly rows: number; readonly cols: number }) => {
+  const numbers = (screen.join(" ").match(/\d+/g) ?? []).map(Number)
+  // Asking for columns + 1 rows, or the rows as columns: GRID's numbers read the other way round.
+  const swapped = numbers.includes(grid.cols + 1) || (numbers.includes(grid.rows) && numbers.includes(grid.cols + 1))
+  return `in a window of ${size.columns} x ${size.rows}, larger than GRID ${grid.rows} ${grid.cols} needs (${grid.cols} x ${grid.rows + 1}), the client says it is too small: ${escaped(said.trim(), 100)}` +
+    (swapped ? `; it asks for ${grid.cols + 1} rows: it seems to read GRID's numbers as columns, then rows` : "")
+}
+
 /** The status line says `sentence` first (blanks before it allowed). */
 export const statusSays = (lines: ReadonlyArray<string>, sentence: string) => (lines[0] ?? "").trimStart().startsWith(sentence)
 

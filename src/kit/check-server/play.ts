@@ -1,11 +1,14 @@
 import { Effect } from "effect"
 import { MoveDirections } from "../../core/constants.js"
-import { stop } from "../conformance/check.js"
+import type { UdpError } from "../../net/udp.js"
+import { type NotRun, type Stop, stop } from "../conformance/check.js"
 import { escaped } from "../conformance/escaping.js"
-import { Requirements } from "../conformance/requirements.js"
+import { type Requirement, Requirements } from "../conformance/requirements.js"
+import type { Client } from "./client.js"
 import { firstPlayer, somePlayer } from "./join.js"
+import type { Arrival } from "./probe.js"
 import type { ServerCheck, ServerRecorder } from "./server-check.js"
-import { expectedMove, letterOf, pressMove, same, walkTo, where } from "./walking.js"
+import { expectedMove, letterOf, placed, pressMove, same, walkTo, where } from "./walking.js"
 
 /** Playing: every move key and its run, gold that everyone hears of, swapping places, the spectator replaced, quitting. */
 
@@ -21,8 +24,7 @@ export const moveKeys: ServerCheck<"move-keys", "join-spectator" | "join-player"
       for (const key of "HLJKYUBN") {
         yield* pressMove(context, player, key)
         // Right after a run, one more step the same way is not possible: nothing may move.
-        const letter = player.report.letter
-        const from = letter === undefined ? undefined : context.clients.spectatorSees(letter)
+        const from = context.clients.whereIs(player)
         const view = context.clients.view
         const lower = key.toLowerCase()
         if (!blocked && from && view && same(expectedMove(view, from, lower).to, from)) {
@@ -49,7 +51,16 @@ export const goldToAll: ServerCheck<"gold-to-all", "join-spectator" | "join-play
       yield* walkTo(context, collector, (char) => char === "*", "reach gold")
       const collected = yield* clients.until(collector, "GOLD after stepping on gold", () => collector.report.purse > purse, Requirements.collects).pipe(
         Effect.as(true),
-        Effect.catchAll((error) => Effect.sync(() => (context.fail(error.failure), false)))
+        Effect.catchAll((error) =>
+          Effect.sync(() => {
+            const at = clients.whereIs(collector)
+            context.fail({
+              ...error.failure,
+              what: `${collector.who} stepped onto gold the spectator showed at ${where(at)}, and collected nothing: no GOLD with a larger purse than ${purse} came`
+            })
+            return false
+          })
+        )
       )
       const remaining = collector.report.remaining
       if (!collected || remaining === undefined) return
@@ -62,27 +73,24 @@ export const goldToAll: ServerCheck<"gold-to-all", "join-spectator" | "join-play
           spec: Requirements.gold
         })
       }
-      for (const [client, who] of [[spectator, "the spectator"], [other, `player ${other.report.letter}`]] as const) {
-        const told = yield* clients.until(client, `GOLD with ${remaining} nuggets left`, () => client.report.remaining === remaining, Requirements.goldToAll).pipe(
+      // Both told at once: their GOLDs are on their way together.
+      const told = yield* Effect.forEach([spectator, other], (client) =>
+        clients.until(client, `GOLD with ${remaining} nuggets left`, () => client.report.remaining === remaining, Requirements.goldToAll).pipe(
           Effect.as(true),
           Effect.catchAll(() => Effect.succeed(false))
-        )
-        if (!told) {
-          context.fail({
-            what: `player ${collector.report.letter} collected gold, but ${who} was not sent a GOLD saying ${remaining} nuggets are left`,
-            sent: collector.probe.lastSent(),
-            got: client.probe.recent(3).join(", ") || "nothing",
-            spec: Requirements.goldToAll
-          })
-          continue
-        }
-        const gold = client.gold
-        if (gold && client === spectator && (gold.n !== 0 || gold.p !== 0)) {
-          context.fail({ what: "the spectator's GOLD must say n=0, p=0", got: `GOLD ${gold.n} ${gold.p} ${gold.r}`, spec: Requirements.spectatorGold })
-        }
-        if (gold && client === other && gold.n !== 0) {
-          context.fail({ what: `player ${other.report.letter} collected nothing, but its GOLD says n=${gold.n}`, got: `GOLD ${gold.n} ${gold.p} ${gold.r}`, spec: Requirements.gold })
-        }
+        ), { concurrency: "unbounded" })
+      for (const [index, client] of [spectator, other].entries()) {
+        if (told[index]) continue
+        context.fail({
+          what: `player ${collector.report.letter} collected gold, but ${client === spectator ? "the spectator" : `player ${other.report.letter}`} was not sent a GOLD saying ${remaining} nuggets are left`,
+          sent: collector.probe.lastSent(),
+          got: client.probe.recent(3).join(", ") || "nothing",
+          spec: Requirements.goldToAll
+        })
+      }
+      const gold = other.gold
+      if (told[1] && gold && gold.n !== 0) {
+        context.fail({ what: `player ${other.report.letter} collected nothing, but its GOLD says n=${gold.n}`, got: `GOLD ${gold.n} ${gold.p} ${gold.r}`, spec: Requirements.gold })
       }
     })
 }
@@ -98,27 +106,25 @@ export const swap: ServerCheck<"swap", "join-spectator" | "join-player"> = {
       const other = yield* somePlayer(context, 1)
       const moverLetter = yield* letterOf(mover)
       const letter = yield* letterOf(other)
-      const beside = (at: { row: number; col: number }) => {
-        const there = clients.spectatorSees(letter)
-        return there !== undefined && Math.abs(there.row - at.row) <= 1 && Math.abs(there.col - at.col) <= 1 && !same(there, at)
-      }
+      // Where the other stands, by its own DISPLAY: it does not move meanwhile.
+      const otherAt = yield* placed(context, other)
+      const beside = (at: { row: number; col: number }) => Math.abs(otherAt.row - at.row) <= 1 && Math.abs(otherAt.col - at.col) <= 1 && !same(otherAt, at)
       // Up to the cell next to the other player, then one step onto it.
-      yield* clients.locate(letter)
-      if (!beside(yield* clients.locate(moverLetter))) {
+      if (!beside(yield* placed(context, mover))) {
         yield* walkTo(context, mover, (_char, at) => beside(at), `come next to player ${letter}`)
       }
-      const moverAt = yield* clients.locate(moverLetter)
-      const otherAt = yield* clients.locate(letter)
+      const moverAt = yield* placed(context, mover)
       const key = Object.entries(MoveDirections)
         .find(([, [dRow, dCol]]) => moverAt.row + dRow === otherAt.row && moverAt.col + dCol === otherAt.col)?.[0]
       if (key === undefined) return yield* stop({ what: `player ${moverLetter} did not end next to ${letter}`, spec: Requirements.swap })
       const moved = yield* pressMove(context, mover, key)
       if (!moved) return
-      const swapped = yield* clients.until(other, `DISPLAY with @ at ${where(moverAt)}`, () => same(other.report.position, moverAt), Requirements.swap).pipe(
-        Effect.as(true),
-        Effect.catchAll(() => Effect.succeed(false))
-      )
-      if (!swapped || !same(clients.spectatorSees(letter), moverAt)) {
+      const spectator = yield* clients.watch()
+      const [swapped, seen] = yield* Effect.all([
+        clients.until(other, `DISPLAY with @ at ${where(moverAt)}`, () => same(other.report.position, moverAt), Requirements.swap),
+        clients.until(spectator, `DISPLAY with ${letter} at ${where(moverAt)}`, () => same(clients.spectatorSees(letter), moverAt), Requirements.swap)
+      ].map((wait) => wait.pipe(Effect.as(true), Effect.catchAll(() => Effect.succeed(false)))), { concurrency: "unbounded" })
+      if (!swapped || !seen) {
         context.fail({
           what: `player ${moverLetter} moved onto ${letter} at ${where(otherAt)}; ${letter} should now stand at ${where(moverAt)}, ` +
             `but its DISPLAY shows it at ${where(other.report.position)} and the spectator at ${where(clients.spectatorSees(letter))}`,
@@ -129,6 +135,20 @@ export const swap: ServerCheck<"swap", "join-spectator" | "join-player"> = {
       }
     })
 }
+
+/** A move by one of the checker's players, to make the server send everyone what changed; the key pressed. */
+const someMove = (context: ServerRecorder, player: Client): Effect.Effect<string | undefined, Stop | NotRun | UdpError> =>
+  Effect.gen(function*() {
+    const from = yield* placed(context, player)
+    const view = context.clients.view ?? []
+    const key = [..."hljkyubn"].find((each) => !same(expectedMove(view, from, each).to, from))
+    if (key === undefined) return undefined
+    yield* pressMove(context, player, key)
+    return key
+  })
+
+/** What came to `client` that is not QUIT, as a report lists it. */
+const messagesBut = (arrivals: ReadonlyArray<Arrival>, but: string) => arrivals.filter((each) => each.kind !== but)
 
 export const spectatorReplacement: ServerCheck<"spectator-replacement", "join-spectator" | "join-player"> = {
   name: "spectator-replacement",
@@ -156,84 +176,103 @@ export const spectatorReplacement: ServerCheck<"spectator-replacement", "join-sp
       // Forgotten: the next move reaches the new spectator, not the old one.
       const player = yield* firstPlayer(context)
       first.probe.skipAll()
-      const from = yield* clients.locate(yield* letterOf(player))
-      const view = clients.view ?? []
-      const key = [..."hljkyubn"].find((each) => !same(expectedMove(view, from, each).to, from))
+      const key = yield* someMove(context, player)
       if (key === undefined) return
-      yield* pressMove(context, player, key)
-      const after = yield* first.probe.gather(Math.min(300, context.answerMs))
-      const [display, ...more] = after.filter((each) => each.kind === "DISPLAY")
-      if (display !== undefined) {
+      const after = messagesBut(yield* first.probe.gather(Math.min(300, context.answerMs)), "QUIT")
+      if (after.length > 0) {
         context.fail({
-          what: `the replaced spectator still gets DISPLAYs (${more.length + 1} after a move): the server did not forget it`,
+          what: `the replaced spectator still gets messages (${after.length} after a move): the server did not forget it`,
           sent: `${escaped(`KEY ${key}`)} (from player ${player.report.letter})`,
-          got: escaped(display.text, 40),
+          got: escaped(after[0]!.text, 40),
           spec: Requirements.oneSpectator
         })
       }
     })
 }
 
+/**
+ * `client` presses Q and is answered QUIT; when it is not, whether `q` does it (the spec's key
+ * is Q). Whether it was told to quit.
+ */
+const pressQuit = (context: ServerRecorder, client: Client, spec: Requirement): Effect.Effect<boolean, UdpError> =>
+  Effect.gen(function*() {
+    const quitWithin = (key: string) =>
+      client.send(`KEY ${key}`).pipe(
+        Effect.zipRight(client.probe.next("QUIT", context.answerMs, (arrival) => arrival.kind === "QUIT" || arrival.kind === "GAMEOVER")),
+        Effect.as(true),
+        Effect.catchAll(() => Effect.succeed(false))
+      )
+    client.probe.skipAll()
+    if (yield* quitWithin("Q")) return true
+    const got = client.probe.recent(2).join(", ") || "nothing"
+    const lower = yield* quitWithin("q")
+    context.fail({
+      what: lower ? `${client.who} pressed Q and nothing happened; q quits: the spec's key is Q` : `${client.who} pressed Q and was not answered QUIT`,
+      sent: escaped("KEY Q"),
+      got,
+      spec
+    })
+    return lower
+  })
+
 export const quit: ServerCheck<"quit", "join-spectator" | "join-player"> = {
   name: "quit",
-  title: "Q is answered with QUIT, and the player leaves the map for good",
+  title: "Q is answered with QUIT; the player leaves the map for good, and neither it nor a spectator that quit is sent more",
   needs: ["join-spectator", "join-player"],
   run: (context) =>
     Effect.gen(function*() {
       const { clients } = context
       const leaver = yield* clients.joinPlayer("leaver")
       const letter = yield* letterOf(leaver)
-      yield* clients.locate(letter)
-      yield* leaver.send("KEY Q")
-      yield* leaver.probe.next("QUIT", context.answerMs, (arrival) => arrival.kind === "QUIT").pipe(
-        Effect.catchAll(() => Effect.sync(() =>
-          context.fail({ what: "a player's Q was not answered with QUIT", sent: escaped("KEY Q"), got: leaver.probe.recent(2).join(", ") || "nothing", spec: Requirements.quit })
-        ))
-      )
-      yield* awaitGone(context, letter)
-      // Gone for good: its keys move nothing, and its letter never comes back.
+      const mover = yield* firstPlayer(context)
+      yield* clients.watch()
+      yield* pressQuit(context, leaver, Requirements.quit)
+      // Someone else moves: the spectator is sent the map, which must no longer show the one who quit.
       leaver.probe.skipAll()
-      yield* leaver.send("KEY l")
-      const answers = yield* leaver.probe.gather(Math.min(300, context.answerMs))
-      const shown = clients.spectatorSees(letter)
+      const key = yield* someMove(context, mover)
+      const shown = key === undefined ? undefined : clients.spectatorSees(letter)
       if (shown !== undefined) {
         context.fail({
-          what: `player ${letter} quit, but after a key from it the spectator shows ${letter} again, at ${where(shown)}`,
-          sent: escaped("KEY l"),
+          what: `player ${letter} quit, but after a move by ${mover.who} the spectator still shows ${letter}, at ${where(shown)}`,
+          sent: `${escaped("KEY Q")}, then ${escaped(`KEY ${key}`)} from ${mover.who}`,
           got: `DISPLAY row ${shown.row}: ${escaped(clients.view?.[shown.row] ?? "")}`,
           spec: Requirements.noRejoin
         })
       }
-      const display = answers.find((each) => each.kind === "DISPLAY")
-      if (display !== undefined) {
-        context.fail({ what: `player ${letter} quit, but it is still sent DISPLAYs: the server did not forget it`, sent: escaped("KEY l"), got: escaped(display.text, 40), spec: Requirements.noRejoin })
+      // Gone for good: its keys move nothing, and it is sent nothing more.
+      yield* leaver.send("KEY l")
+      const answers = messagesBut(yield* leaver.probe.gather(Math.min(300, context.answerMs)), "QUIT")
+      const again = clients.spectatorSees(letter)
+      if (shown === undefined && again !== undefined) {
+        context.fail({
+          what: `player ${letter} quit, but after a key from it the spectator shows ${letter} again, at ${where(again)}`,
+          sent: escaped("KEY l"),
+          got: `DISPLAY row ${again.row}: ${escaped(clients.view?.[again.row] ?? "")}`,
+          spec: Requirements.noRejoin
+        })
       }
-      // The spectator quits too (sending Q, it is no longer the one watched); another watches on.
+      const display = answers.find((each) => each.kind === "DISPLAY" || each.kind === "GOLD")
+      if (display !== undefined) {
+        context.fail({ what: `player ${letter} quit, but it is still sent ${display.kind} messages: the server did not forget it`, sent: `${escaped("KEY l")}, and moves by others`, got: escaped(display.text, 40), spec: Requirements.quit })
+      }
+      // The spectator quits too, and is sent nothing after (no other spectator is let in meanwhile: that would have it forgotten anyway).
       const spectator = yield* clients.watch()
+      const from = yield* placed(context, mover)
+      const moveKey = [..."hljkyubn"].find((each) => !same(expectedMove(clients.view ?? [], from, each).to, from))
+      if (!(yield* pressQuit(context, spectator, Requirements.spectatorQuitKey)) || moveKey === undefined) return
       spectator.probe.skipAll()
-      yield* spectator.send("KEY Q")
-      yield* spectator.probe.next("QUIT", context.answerMs, (arrival) => arrival.kind === "QUIT").pipe(
-        Effect.catchAll(() => Effect.sync(() =>
-          context.fail({ what: "the spectator's Q was not answered with QUIT", sent: escaped("KEY Q"), got: spectator.probe.recent(2).join(", ") || "nothing", spec: Requirements.spectatorQuitKey })
-        ))
-      )
+      yield* mover.send(`KEY ${moveKey}`)
+      yield* mover.probe.gather(Math.min(300, context.answerMs))
+      const after = messagesBut(yield* spectator.probe.gather(Math.min(100, context.answerMs)), "QUIT")
+      if (after.length > 0) {
+        context.fail({
+          what: `the spectator pressed Q and was told QUIT, but it is still sent messages (${after.length} after a move by ${mover.who})`,
+          sent: `${escaped("KEY Q")}, then ${escaped(`KEY ${moveKey}`)} from ${mover.who}`,
+          got: escaped(after[0]!.text, 40),
+          spec: Requirements.quit
+        })
+      }
+      // Another watches on, so that what follows is seen.
       yield* clients.watch()
     })
 }
-
-/** The spectator no longer shows `letter`. */
-const awaitGone = (context: ServerRecorder, letter: string) =>
-  Effect.gen(function*() {
-    const spectator = yield* context.clients.watch()
-    yield* context.clients.until(spectator, `DISPLAY without ${letter}`, () => context.clients.spectatorSees(letter) === undefined, Requirements.noRejoin).pipe(
-      Effect.catchAll(() => Effect.sync(() =>
-        context.fail({
-          what: `player ${letter} quit, but the spectator still shows it on the map`,
-          sent: escaped("KEY Q"),
-          got: spectator.probe.recent(1).join("") || "nothing",
-          spec: Requirements.noRejoin
-        })
-      ))
-    )
-  })
-

@@ -64,11 +64,18 @@ const maxUnread = 4096
 /** Why a probe's waits end early: the system said the server's port is closed. */
 const portClosed = "the port closed (ICMP port unreachable)"
 
+/** What the probe's owner hears of it: each datagram that comes, each it sends, and the system saying the port is closed. */
+export interface ProbeHooks {
+  readonly onArrival: (arrival: Arrival) => void
+  readonly onSend?: (bytes: Uint8Array) => void
+  readonly onPortClosed?: () => void
+}
+
 export const openProbe = (
   label: string,
   server: Endpoint,
   family: "udp4" | "udp6",
-  onArrival: (arrival: Arrival) => void
+  hooks: ProbeHooks
 ): Effect.Effect<Probe, UdpError, Scope.Scope | Udp> =>
   Effect.gen(function*() {
     const udp = yield* Udp
@@ -80,14 +87,16 @@ export const openProbe = (
     let sent = ""
     yield* socket.onDatagram(({ data }) => {
       const arrival = arrivalOf(data, sinceOpened())
-      onArrival(arrival)
+      hooks.onArrival(arrival)
       inbox.put(arrival)
       history.push(escaped(arrival.text))
       if (history.length > 8) history.shift()
     })
     yield* socket.failures.pipe(
       Stream.runForEach((failure) => Effect.sync(() => {
-        if (failure.code === "ECONNREFUSED") inbox.end(portClosed)
+        if (failure.code !== "ECONNREFUSED" || inbox.ended()) return
+        inbox.end(portClosed)
+        hooks.onPortClosed?.()
       })),
       Effect.forkScoped
     )
@@ -97,8 +106,10 @@ export const openProbe = (
       lastSent: () => sent,
       send: (message) =>
         Effect.suspend(() => {
-          sent = escaped(typeof message === "string" ? message : latin1(message))
-          return socket.send(message, server)
+          const bytes = typeof message === "string" ? Buffer.from(message, "latin1") : message
+          sent = escaped(latin1(bytes))
+          hooks.onSend?.(bytes)
+          return socket.send(bytes, server)
         }),
       next: inbox.next,
       gather: inbox.gather,

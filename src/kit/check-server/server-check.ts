@@ -2,7 +2,9 @@ import type { GameMap } from "../../core/map.js"
 import type { UdpError } from "../../net/udp.js"
 import type { Standing } from "../../protocol/summary.js"
 import type { Check, CheckContext, Recorder } from "../conformance/check.js"
-import type { Client, Clients } from "./clients.js"
+import type { Client } from "./client.js"
+import type { Clients } from "./clients.js"
+import type { Launched } from "./launch.js"
 import type { SightJudge } from "./sight-judge.js"
 import type { Traffic } from "./traffic.js"
 
@@ -20,13 +22,16 @@ export interface ServerGives {
   readonly "move-keys": void
   readonly "gold-to-all": void
   readonly swap: void
+  readonly "no-stale-view": void
   readonly "spectator-replacement": void
   readonly quit: void
   readonly "player-limit": void
-  /** The game-over summary, line by line, if one came. */
-  readonly "game-over": ReadonlyArray<Standing> | undefined
+  /** The game-over summary, line by line, if one came, and the clients of the game it ended. */
+  readonly "game-over": { readonly standings: ReadonlyArray<Standing>; readonly clients: Clients } | undefined
   readonly "server-exit": void
   readonly names: void
+  readonly "new-player-drop": void
+  readonly "occupants-drawn": void
   readonly "display-framing": void
   readonly "message-form": void
   readonly "gold-totals": void
@@ -37,10 +42,21 @@ export interface ServerGives {
 
 export type ServerCheckName = keyof ServerGives
 
-/** What every check of `check server` works with: the run's clients and its observer of all traffic. */
+/** The game the checks play now: one server, as the checker found it or started it afresh. */
+export interface Game {
+  /** 1 for the first server, more after each start afresh. */
+  readonly number: number
+  /** The process, when the checker started the server itself (`-- COMMAND`). */
+  readonly launched: Launched | undefined
+}
+
+/** What every check of `check server` works with: the game's clients and the run's observer of all traffic. */
 export interface ServerTools {
   readonly clients: Clients
+  /** The clients of every game so far, this one last: what the checks that judge all traffic look over. */
+  readonly games: ReadonlyArray<Clients>
   readonly traffic: Traffic
+  readonly game: Game
   /** The map the server was started with (--map), if given. */
   readonly map: GameMap | undefined
   /** Judges the views, with --map. */
@@ -56,8 +72,10 @@ export type ServerCheck<Name extends ServerCheckName, Needs extends ServerCheckN
     readonly needsMap?: true
     /** It judges what was gathered before: it is run even when the server is gone. */
     readonly judgesGathered?: true
-    /** It plays a whole game, or fills it: given longer than the deadline per check. */
-    readonly long?: true
+    /** Played on a server of its own, when the checker starts the server (`-- COMMAND`). */
+    readonly freshGame?: true
+    /** Its deadline, when it plays more than a few keys: what the game it plays may take. */
+    readonly deadlineMs?: (answerMs: number) => number
   }
 
 /** What a check's `run` is given. */

@@ -2,37 +2,22 @@ import type { GameMap } from "../../core/map.js"
 import { expectedPlayerView } from "../../core/view.js"
 import { makeSight, type Sight, type SightRule } from "../../core/visibility.js"
 import { viewText } from "../../protocol/display.js"
+import { type Difference, differingCells } from "./sight-causes.js"
+import { exampleCount, newTally, recordMismatch, type Tally, type ViewTally } from "./view-tally.js"
+import { fitToMap, sameCells, shownWrong, sortedHas, straightWalk } from "./map-views.js"
 
 /**
  * Holds each player's DISPLAY against the spec's visibility rule, worked out by our own core
  * from the map and from where the spectator sees everyone. A player's DISPLAY and the
  * spectator's for the same moment come on different sockets, so each player's view is held
  * against the spectator's views just before and after it, and passes if one of them gives
- * exactly that view. Both sight rules are judged, for the dialect is known only later.
- * The view a rule gives is the core's (`expectedPlayerView`), from the map, where everyone
- * stands, the piles and what the player has seen on its way.
+ * exactly that view. Both sight rules are judged: the dialect is known only later, if at
+ * all, and which one a server follows is worth saying. The view a rule gives is the core's
+ * (`expectedPlayerView`), from the map, where everyone stands, the piles and what the
+ * player has seen on its way. Views larger than the map by blank padding (a blank last
+ * column, a blank last row) are judged without it: the padding is a framing defect,
+ * reported once, by display-framing.
  */
-
-export interface Mismatch {
-  readonly letter: string
-  /** The player's view as it came. */
-  readonly got: ReadonlyArray<string>
-  /** The nearest view the rule gives. */
-  readonly expected: ReadonlyArray<string>
-  /** Where the player stood. */
-  readonly at: { readonly row: number; readonly col: number }
-}
-
-/** How the players' views fared against one sight rule. */
-export interface ViewTally {
-  /** Player views held against a spectator view. */
-  readonly judged: number
-  readonly mismatches: number
-  /** The first few mismatches, in full. */
-  readonly examples: ReadonlyArray<Mismatch>
-  /** Player views no spectator view could be paired with (the player stood elsewhere in all). */
-  readonly unpaired: number
-}
 
 /** One spectator view: where everyone stood, and the piles. */
 interface Scene {
@@ -49,14 +34,9 @@ interface Waiting {
   readonly scene: number
 }
 
-/**
- * Which spectator views a player's view may belong to: up to `lookBack` before it (a server
- * may send the spectator every step of a run before the players get theirs) and `lookAhead`
- * after it.
- */
+/** Which spectator views a player's view may belong to: `lookBack` before it (the spectator may get a run's steps first), `lookAhead` after. */
 const lookBack = 16
 const lookAhead = 2
-const exampleCount = 3
 
 const rules: ReadonlyArray<SightRule> = ["allSpots", "roomSpotsOnly"]
 
@@ -70,19 +50,33 @@ export class SightJudge {
   private readonly waiting: Array<Waiting> = []
   /** Letters whose arrival the spectator saw, so that all they ever knew is known. */
   private readonly followed = new Set<string>()
-  private readonly tallies: Record<SightRule, { judged: number; mismatches: number; examples: Array<Mismatch>; unpaired: number }> = {
-    allSpots: { judged: 0, mismatches: 0, examples: [], unpaired: 0 },
-    roomSpotsOnly: { judged: 0, mismatches: 0, examples: [], unpaired: 0 }
-  }
+  private readonly tallies: Record<SightRule, Tally> = { allSpots: newTally(), roomSpotsOnly: newTally() }
 
   constructor(readonly map: GameMap) {
     this.sights = { allSpots: makeSight(map, "allSpots"), roomSpotsOnly: makeSight(map, "roomSpotsOnly") }
     this.agreement = new Uint8Array(map.cells.length)
   }
 
-  spectatorView(rows: ReadonlyArray<string>): void {
-    if (rows.length !== this.map.rows || rows[0]?.length !== this.map.cols) return
-    this.holdAgainstMap(rows)
+  /** Views of another size than the map's, even without blank padding: not judged. */
+  misfits = 0
+  private spectatorChecked = 0
+  private readonly spectatorExamples: Array<string> = []
+  /** A server started afresh: a new game, whose views are judged from its own start. */
+  newGame(): void {
+    this.finish()
+    this.scenes.length = 0
+    this.waiting.length = 0
+    this.first = 0
+    this.followed.clear()
+    for (const rule of rules) this.known[rule].clear()
+  }
+
+  spectatorView(shown: ReadonlyArray<string>): void {
+    const rows = fitToMap(this.map, shown)
+    if (rows === undefined) return void this.misfits++
+    this.spectatorChecked++
+    const wrong = this.spectatorExamples.length < exampleCount ? shownWrong(this.map, rows) : undefined
+    if (wrong !== undefined) this.spectatorExamples.push(wrong)
     const positions = new Map<string, number>()
     const gold = new Set<number>()
     rows.forEach((line, row) => {
@@ -92,18 +86,42 @@ export class SightJudge {
         else if (char >= "A" && char <= "Z") positions.set(char, row * this.map.cols + col)
       }
     })
+    this.addScene(positions, gold)
+  }
+
+  /** A scene: where everyone stands and the piles, with where each player went since the scene before. */
+  private addScene(positions: ReadonlyMap<string, number>, gold: ReadonlySet<number>) {
     const before = this.scenes.at(-1)
     const walks = new Map<string, ReadonlyArray<number>>()
     for (const [letter, position] of positions) {
       const from = before?.positions.get(letter)
       if (from === undefined && before !== undefined) this.followed.add(letter)
-      if (from !== position) walks.set(letter, from === undefined ? [position] : this.walk(from, position))
+      if (from !== position) walks.set(letter, from === undefined ? [position] : straightWalk(this.map, from, position))
     }
     this.scenes.push({ positions, gold, walks })
     this.judgeReady(false)
   }
 
-  playerView(letter: string, rows: ReadonlyArray<string>): void {
+  /**
+   * One of the checker's players is in the game at `position` (its own first DISPLAY says
+   * so) or has left it: the spec asks for no DISPLAY to the spectator then, so the scene is
+   * made as the spectator would have been shown it.
+   */
+  playerJoined(letter: string, position: { readonly row: number; readonly col: number }): void {
+    const last = this.scenes.at(-1)
+    if (last === undefined || last.positions.get(letter) !== undefined) return
+    this.addScene(new Map([...last.positions, [letter, position.row * this.map.cols + position.col]]), last.gold)
+  }
+
+  playerLeft(letter: string): void {
+    const last = this.scenes.at(-1)
+    if (last === undefined || !last.positions.has(letter)) return
+    this.addScene(new Map([...last.positions].filter(([each]) => each !== letter)), last.gold)
+  }
+
+  playerView(letter: string, shown: ReadonlyArray<string>): void {
+    const rows = fitToMap(this.map, shown)
+    if (rows === undefined) return void this.misfits++
     if (this.scenes.length === 0 || !this.followed.has(letter)) return
     this.waiting.push({ letter, rows, scene: this.first + this.scenes.length - 1 })
     this.judgeReady(false)
@@ -114,6 +132,16 @@ export class SightJudge {
     this.judgeReady(true)
   }
 
+  /** What each spot sees by `rule`. */
+  sight(rule: SightRule): Sight {
+    return this.sights[rule]
+  }
+
+  /** The view as the map's size (blank padding cut), or undefined if it is not. */
+  fit(rows: ReadonlyArray<string>): ReadonlyArray<string> | undefined {
+    return fitToMap(this.map, rows)
+  }
+
   tally(rule: SightRule): ViewTally {
     return this.tallies[rule]
   }
@@ -121,35 +149,6 @@ export class SightJudge {
   /** Spectator views held against the map, and the first few gridpoints shown wrong. */
   spectatorTally(): { readonly checked: number; readonly examples: ReadonlyArray<string> } {
     return { checked: this.spectatorChecked, examples: this.spectatorExamples }
-  }
-
-  private spectatorChecked = 0
-  private readonly spectatorExamples: Array<string> = []
-
-  /** The spectator sees the map as it is, with gold on room spots and players on spots. */
-  private holdAgainstMap(rows: ReadonlyArray<string>) {
-    this.spectatorChecked++
-    for (const [row, line] of rows.entries()) {
-      if (this.spectatorExamples.length >= exampleCount) break
-      for (let col = 0; col < this.map.cols; col++) {
-        const shown = line.charAt(col)
-        const map = String.fromCharCode(this.map.cells[row * this.map.cols + col] ?? 0x20)
-        const fits = shown === map || (shown === "*" && map === ".") || (/[A-Z]/.test(shown) && (map === "." || map === "#"))
-        if (fits) continue
-        this.spectatorExamples.push(`row ${row} col ${col}: the map has '${map}', the spectator is shown '${shown}'`)
-        break
-      }
-    }
-  }
-
-  /** The cells of a straight walk (a row, a column or a diagonal) from `from` to `to`; just `to` otherwise. */
-  private walk(from: number, to: number): ReadonlyArray<number> {
-    const cols = this.map.cols
-    const dRow = Math.floor(to / cols) - Math.floor(from / cols)
-    const dCol = (to % cols) - (from % cols)
-    if (dRow !== 0 && dCol !== 0 && Math.abs(dRow) !== Math.abs(dCol)) return [to]
-    const steps = Math.max(Math.abs(dRow), Math.abs(dCol))
-    return Array.from({ length: steps }, (_, k) => from + (k + 1) * (Math.sign(dRow) * cols + Math.sign(dCol)))
   }
 
   private judgeReady(all: boolean) {
@@ -213,16 +212,22 @@ export class SightJudge {
       }
       tally.judged++
       if (nearestFirst.some((index) => expected(rule, index).text === got)) continue
-      tally.mismatches++
-      if (tally.examples.length >= exampleCount) continue
-      // None gives the view: the nearest (fewest gridpoints differ, the earliest of equals) is the example.
-      let nearest: { expected: ReadonlyArray<string>; differences: number } | undefined
-      for (const index of candidates) {
-        const rows = expected(rule, index).text.split("\n").slice(0, -1)
-        const differences = countDifferences(rows, view.rows)
-        if (!nearest || differences < nearest.differences) nearest = { expected: rows, differences }
+      // Wrong only where this player's views were wrong before (a gridpoint it was shown once, and remembers): counted once, there.
+      const wrongBefore = tally.seen.get(view.letter)
+      const rowsAt = (index: number) => expected(rule, index).text.split("\n").slice(0, -1)
+      if (wrongBefore !== undefined && nearestFirst.some((index) => differingCells(rowsAt(index), view.rows).every((cell) => wrongBefore.has(cell.row * this.map.cols + cell.col)))) {
+        tally.echoes++
+        continue
       }
-      if (nearest) tally.examples.push({ letter: view.letter, got: view.rows, expected: nearest.expected, at: { row: self, col: selfCol } })
+      tally.mismatches++
+      // None gives the view: the nearest (fewest gridpoints differ, the earliest of equals) is the example.
+      let nearest: { expected: ReadonlyArray<string>; cells: ReadonlyArray<Difference> } | undefined
+      for (const index of tally.examples.length >= exampleCount ? nearestFirst.slice(0, 1) : candidates) {
+        const rows = rowsAt(index)
+        const cells = differingCells(rows, view.rows)
+        if (!nearest || cells.length < nearest.cells.length) nearest = { expected: rows, cells }
+      }
+      if (nearest) recordMismatch(tally, this.map.cols, { letter: view.letter, got: view.rows, expected: nearest.expected, at: { row: self, col: selfCol }, rule }, nearest.cells)
     }
   }
 
@@ -280,47 +285,4 @@ export class SightJudge {
 interface Expected {
   readonly known: Uint8Array
   readonly text: string
-}
-
-/** Whether `cell` is in the sorted `cells`. */
-const sortedHas = (cells: ArrayLike<number>, cell: number): boolean => {
-  let low = 0
-  let high = cells.length - 1
-  while (low <= high) {
-    const middle = (low + high) >>> 1
-    const at = cells[middle] ?? -1
-    if (at === cell) return true
-    if (at < cell) low = middle + 1
-    else high = middle - 1
-  }
-  return false
-}
-
-const sameCells = (a: ArrayLike<number>, b: ArrayLike<number>) => {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
-}
-
-const countDifferences = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) => {
-  let count = 0
-  for (const [row, left] of a.entries()) {
-    const right = b[row] ?? ""
-    for (let col = 0; col < left.length; col++) if (left[col] !== right[col]) count++
-  }
-  return count
-}
-
-/** The gridpoints where two views differ, as `row 5 col 12: expected '.', got ' '`, at most `max`. */
-export const differences = (expected: ReadonlyArray<string>, got: ReadonlyArray<string>, max = 4): Array<string> => {
-  const found: Array<string> = []
-  for (const [row, line] of expected.entries()) {
-    for (let col = 0; col < line.length && found.length < max; col++) {
-      const want = line.charAt(col)
-      const have = got[row]?.[col] ?? ""
-      if (want !== have) found.push(`row ${row} col ${col}: expected '${want}', got '${have}'`)
-    }
-    if (found.length >= max) break
-  }
-  return found
 }

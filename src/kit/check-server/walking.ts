@@ -4,10 +4,10 @@ import { MoveDirections } from "../../core/constants.js"
 import type { UdpError } from "../../net/udp.js"
 import { canStepOn } from "../../protocol/display.js"
 import type { Position } from "../../protocol/reader.js"
-import { stop, type Stop } from "../conformance/check.js"
+import { type NotRun, notRun, stop, type Stop } from "../conformance/check.js"
 import { escaped } from "../conformance/escaping.js"
 import { Requirements } from "../conformance/requirements.js"
-import type { Client } from "./clients.js"
+import type { Client } from "./client.js"
 import type { ServerRecorder } from "./server-check.js"
 
 /** Moving the checker's players about, by what the spectator sees: it sees the whole map. */
@@ -16,6 +16,17 @@ export const same = (a: Position | undefined, b: Position | undefined) =>
   a !== undefined && b !== undefined && a.row === b.row && a.col === b.col
 
 export const where = (at: Position | undefined) => (at ? `row ${at.row} col ${at.col}` : "nowhere")
+
+/**
+ * Where `player` stands: its own DISPLAY's @, else the spectator's view of its letter. Not
+ * run when neither shows it: that is for occupants-drawn to judge, not a move.
+ */
+export const placed = (context: ServerRecorder, player: Client): Effect.Effect<Position, NotRun> => {
+  const at = context.clients.whereIs(player)
+  return at !== undefined
+    ? Effect.succeed(at)
+    : notRun(`${player.who}'s own DISPLAY does not show it (no @), nor does the spectator's: the checker cannot tell where it stands (see occupants-drawn)`)
+}
 
 /** The letter the server gave `player`, which joined. */
 export const letterOf = (player: Client): Effect.Effect<string, Stop> =>
@@ -53,12 +64,12 @@ export const expectedMove = (view: ReadonlyArray<string>, from: Position, key: s
  * Presses `key` for `player` and checks where it ends, in its own DISPLAY and in the
  * spectator's. Returns whether it moved as the spec says.
  */
-export const pressMove = (context: ServerRecorder, player: Client, key: string): Effect.Effect<boolean, Stop | UdpError> =>
+export const pressMove = (context: ServerRecorder, player: Client, key: string): Effect.Effect<boolean, Stop | NotRun | UdpError> =>
   Effect.gen(function*() {
     const { clients } = context
     const spectator = yield* clients.watch()
     const letter = yield* letterOf(player)
-    const from = yield* clients.locate(letter)
+    const from = yield* placed(context, player)
     const view = spectator.report.view ?? []
     const expected = expectedMove(view, from, key)
     const sent = escaped(`KEY ${key}`)
@@ -68,9 +79,10 @@ export const pressMove = (context: ServerRecorder, player: Client, key: string):
     yield* player.send(`KEY ${key}`)
     if (same(expected.to, from)) {
       yield* player.probe.gather(Math.min(300, context.answerMs))
-      if (!same(player.report.position, from)) {
+      const now = clients.whereIs(player)
+      if (now !== undefined && !same(now, from)) {
         context.fail({
-          what: `KEY ${key} moved the player from ${where(from)} to ${where(player.report.position)}, though the spectator shows '${expected.target}' there: not an empty spot, gold or a player`,
+          what: `KEY ${key} moved the player from ${where(from)} to ${where(now)}, though the spectator shows '${expected.target}' there: not an empty spot, gold or a player`,
           sent,
           got: player.probe.recent(1).join(""),
           spec: key === key.toLowerCase() ? Requirements.moveKeys : Requirements.runKeys
@@ -79,29 +91,35 @@ export const pressMove = (context: ServerRecorder, player: Client, key: string):
       }
       return true
     }
-    // The last nugget ends the game: a server may send GAMEOVER without a last DISPLAY.
-    const over = () => player.report.ending !== undefined
-    const moved = yield* clients.until(player, `DISPLAY with @ at ${where(expected.to)}`, () => isRight(player.report.position) || over(), Requirements.moveKeys).pipe(
-      Effect.as(true),
-      Effect.catchAll(() => Effect.succeed(false))
-    )
-    if (!moved) {
+    // The last nugget ends the game: a server may send GAMEOVER without a last DISPLAY, and to the others first.
+    const over = () => player.report.ending !== undefined || clients.gameEnded
+    const moved = yield* clients.settle(player, () => isRight(player.report.position) || over(), context.answerMs)
+    // Its own DISPLAY may not show it (gold or another player drawn there): then the spectator's says where it went.
+    const unshown = !moved && player.report.position === undefined && player.report.view !== undefined
+    const seen = yield* clients.settle(spectator, () => isRight(clients.spectatorSees(letter)) || spectator.report.ending !== undefined || over(), context.answerMs)
+    // Drawn nowhere, neither by its own DISPLAY nor the spectator's: where it went cannot be told; how it is drawn is occupants-drawn's.
+    const nowhere = !moved && unshown && clients.spectatorSees(letter) === undefined && spectator.report.view !== undefined
+    // Onto another player: whether the two changed places is swap's to judge.
+    if (nowhere && /[A-Z]/.test(expected.target)) return true
+    if (nowhere) {
+      const shown = spectator.report.view?.[expected.to.row]?.[expected.to.col] ?? " "
+      if (!clients.unseen.has(letter)) clients.unseen.set(letter, { letter, at: expected.to, shown, row: spectator.report.view?.[expected.to.row] ?? "" })
+      return true
+    }
+    if (!moved && !(unshown && seen)) {
+      const own = player.report.position === undefined ? "its DISPLAY does not show it (no @)" : `its DISPLAY shows it at ${where(player.report.position)}`
       context.fail({
-        what: `KEY ${key} from ${where(from)} should take the player to ${where(expected.to)}${expected.target === "*" ? " (gold)" : ""}; its DISPLAY shows it at ${where(player.report.position)}`,
+        what: `KEY ${key} from ${where(from)} should take the player to ${where(expected.to)}${expected.target === "*" ? " (gold)" : ""}; ${own}` +
+          `, and the spectator shows ${letter} at ${where(clients.spectatorSees(letter))}`,
         sent,
         got: player.probe.recent(1).join("") || `nothing within ${context.answerMs} ms`,
         spec: key === key.toLowerCase() ? Requirements.moveKeys : Requirements.runKeys
       })
       return false
     }
-    if (over()) return true
-    const seen = yield* clients.until(spectator, `DISPLAY with ${letter} moved`, () => isRight(clients.spectatorSees(letter)) || spectator.report.ending !== undefined, Requirements.moveToAll).pipe(
-      Effect.as(true),
-      Effect.catchAll(() => Effect.succeed(false))
-    )
-    if (!seen) {
+    if (!seen && !over()) {
       context.fail({
-        what: `player ${letter} moved to ${where(player.report.position)}, but the spectator was not told: it shows ${letter} at ${where(clients.spectatorSees(letter))}`,
+        what: `player ${letter} moved to ${where(clients.whereIs(player))}, but the spectator was not told: it shows ${letter} at ${where(clients.spectatorSees(letter))}`,
         sent,
         got: spectator.probe.recent(1).map((each) => escaped(each, 40)).join("") || `nothing within ${context.answerMs} ms`,
         spec: Requirements.moveToAll
@@ -126,11 +144,11 @@ export const walkTo = (
   goal: (char: string, at: Position) => boolean,
   what: string,
   maxSteps = 500
-): Effect.Effect<void, Stop | UdpError> =>
+): Effect.Effect<void, Stop | NotRun | UdpError> =>
   Effect.gen(function*() {
     for (let steps = 0; steps < maxSteps; steps++) {
       const letter = yield* letterOf(player)
-      const from = yield* context.clients.locate(letter)
+      const from = yield* placed(context, player)
       const view = context.clients.view ?? []
       const key = stepToward(view, from, goal)
       const direction = key === undefined ? undefined : MoveDirections[key]

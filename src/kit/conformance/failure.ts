@@ -8,6 +8,8 @@ export interface Failure {
   readonly sent?: string
   /** What came back, escaped: a datagram, a screen line, or nothing within a time. */
   readonly got?: string
+  /** Lines that show it better than a sentence: the cells of two views that differ, side by side. */
+  readonly detail?: ReadonlyArray<string>
   /** The sentence of the requirements spec it breaks (`spec` in the JSON graders read). */
   readonly spec: Requirement
 }

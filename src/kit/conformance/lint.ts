@@ -14,8 +14,12 @@ import { Requirements, type Requirement } from "./requirements.js"
  * `check server` read the wire through this.
  */
 
-/** Which check a flag belongs to: the message's framing, a GOLD's numbers, or anything else. */
-export type Topic = "framing" | "gold" | "summary" | "message"
+/**
+ * Which check a flag belongs to: the message's framing, a GOLD's numbers, the summary,
+ * who is drawn where (an @ for the player itself), a welcome's form (judged where the client
+ * joins, once), or anything else.
+ */
+export type Topic = "framing" | "gold" | "summary" | "message" | "occupants" | "welcome"
 
 export interface Flag {
   readonly topic: Topic
@@ -26,6 +30,10 @@ export interface Flag {
 /** What one client and the server have said to each other so far. */
 export interface Conversation {
   readonly role: "player" | "spectator" | undefined
+  /** The player's letter, once OK gave it. */
+  readonly letter?: string
+  /** DISPLAYs it has had. */
+  readonly displays?: number
   readonly grid: GridSize | undefined
   /** The player's purse in the latest GOLD. */
   readonly purse: number | undefined
@@ -116,12 +124,35 @@ const whereIs = (rows: ReadonlyArray<string>, char: string) => {
 
 const gridCharacters = /^[ \-|+.#@*A-Z]*$/
 
+/** How a DISPLAY's shape differs from GRID's, in words that say what happened. */
+const shapeDefect = (grid: string, said: GridSize, reason: string): string => {
+  const rows = grid.split("\n")
+  if (rows.at(-1) === "") rows.pop()
+  if (rows[0] === "") rows.shift()
+  const widths = new Set(rows.map((row) => row.length))
+  if (widths.size !== 1) return reason
+  const cols = rows[0]!.length
+  const blank = (text: string) => /^ *$/.test(text)
+  if (rows.length === said.cols && cols === said.rows && (rows.length !== said.rows || cols !== said.cols)) {
+    return `the DISPLAY is ${rows.length}x${cols}, GRID said ${said.rows}x${said.cols}: GRID's numbers are the other way round`
+  }
+  if (rows.length === 1 && said.rows > 1) return `the DISPLAY is one line of ${cols} characters, not GRID's ${said.rows} rows`
+  const parts: Array<string> = []
+  if (cols > said.cols) parts.push(`its rows are ${cols} characters, longer than GRID's ${said.cols} columns${rows.every((row) => blank(row.slice(said.cols))) ? " (padded with blanks)" : ""}`)
+  if (cols < said.cols) parts.push(`its rows are ${cols} characters, shorter than GRID's ${said.cols} columns`)
+  if (rows.length > said.rows) parts.push(`it has ${rows.length} rows, more than GRID's ${said.rows}${rows.slice(said.rows).every(blank) ? " (the extra blank)" : ""}`)
+  if (rows.length < said.rows) parts.push(`it has ${rows.length} rows, fewer than GRID's ${said.rows}`)
+  return parts.length === 0 ? reason : `the DISPLAY is ${rows.length}x${cols}, GRID said ${said.rows}x${said.cols}: ${parts.join("; ")}`
+}
+
 const lintDisplay = (conversation: Conversation, grid: string): { summary: string; flags: Array<Flag> } => {
   const flags: Array<Flag> = []
-  if (conversation.grid === undefined) flags.push(flag("framing", "DISPLAY came before any GRID", Requirements.grid))
+  // Judged where the client joins, once.
+  if (conversation.grid === undefined) flags.push(flag("welcome", "DISPLAY came before any GRID", Requirements.grid))
   const rows = parseDisplayGrid(grid, conversation.grid)
   if (Either.isLeft(rows)) {
-    flags.push(flag("framing", rows.left, Requirements.display))
+    const said = conversation.grid
+    flags.push(flag("framing", said === undefined ? rows.left : shapeDefect(grid, said, rows.left), Requirements.display))
     return { summary: `DISPLAY (${grid.length} bytes of grid)`, flags }
   }
   const lines = rows.right
@@ -135,10 +166,17 @@ const lintDisplay = (conversation: Conversation, grid: string): { summary: strin
   }
   const selves = letters(lines, "@")
   if (conversation.role === "spectator" && selves > 0) {
-    flags.push(flag("framing", "the spectator's DISPLAY shows an @", Requirements.spectatorNotShown))
+    flags.push(flag("occupants", "the spectator's DISPLAY shows an @", Requirements.spectatorNotShown))
   }
-  if (conversation.role === "player" && selves !== 1) {
-    flags.push(flag("framing", `a player's DISPLAY shows ${selves} @ (one expected)`, Requirements.displayPerClient))
+  const own = conversation.letter
+  // A new player dropped on a pile, shown under it: judged with where it was dropped, once.
+  const droppedOnGold = (conversation.displays ?? 0) === 0 && (conversation.purse ?? 0) > 0
+  if (conversation.role === "player" && selves === 0 && droppedOnGold) {
+    flags.push(flag("welcome", "a new player's first DISPLAY does not show it: gold is drawn where it was dropped", Requirements.newPlayerDropped))
+  } else if (conversation.role === "player" && selves === 0 && own !== undefined && letters(lines, own) === 1) {
+    flags.push(flag("occupants", `player ${own}'s DISPLAY draws it as its letter ${own}, not @`, Requirements.displayPerClient))
+  } else if (conversation.role === "player" && selves !== 1) {
+    flags.push(flag("occupants", `a player's DISPLAY shows ${selves} @ (one expected)${selves === 0 ? ": something else is drawn where it stands" : ""}`, Requirements.displayPerClient))
   }
   const at = whereIs(lines, "@")
   return { summary: `DISPLAY ${lines.length}x${lines[0]?.length ?? 0}${at ? `, @ at ${at}` : ""}`, flags }
@@ -168,8 +206,12 @@ const summaryOf = (summary: string): string => {
 const exactForms: Partial<Record<ServerMessage["_tag"], RegExp>> = {
   Ok: /^OK [A-Z]$/,
   Grid: /^GRID \d+ \d+$/,
-  Gold: /^GOLD \d+ \d+ \d+$/
+  // A number below zero is GOLD's arithmetic, judged with the others.
+  Gold: /^GOLD -?\d+ -?\d+ -?\d+$/
 }
+
+/** OK's form is judged where a client joins; the rest by the form of all messages. */
+const formTopic = (message: ServerMessage): Topic => (message._tag === "Ok" ? "welcome" : "message")
 
 /** What our reader understands but the spec does not write so: a type word with a stop, a line end, extra spaces. */
 const strictForm = (text: string, message: ServerMessage): Array<Flag> => {
@@ -183,7 +225,7 @@ const strictForm = (text: string, message: ServerMessage): Array<Flag> => {
   }
   if (!multiLine && text.includes("\n")) flags.push(flag("message", "a one-line message ends with a newline", Requirements.oneLine))
   const exact = exactForms[message._tag]
-  if (exact && !text.includes("\n") && !exact.test(text)) flags.push(flag("message", `not in the spec's form: ${escaped(text, 40)}`, Requirements.firstWord))
+  if (exact && !text.includes("\n") && !exact.test(text)) flags.push(flag(formTopic(message), `not in the spec's form: ${escaped(text, 40)}`, Requirements.firstWord))
   return flags
 }
 
@@ -204,10 +246,15 @@ export const lintServerMessage = (conversation: Conversation, bytes: Uint8Array)
   flags.push(...strictForm(text, message))
   switch (message._tag) {
     case "GoldSteal":
-      return { conversation, summary: `GOLDSTEAL ${message.change} ${message.purse} ${message.remaining} ${message.other}`, flags }
+      // The purse it tells is the one later GOLDs add to.
+      return {
+        conversation: { ...conversation, purse: message.purse, remaining: message.remaining },
+        summary: `GOLDSTEAL ${message.change} ${message.purse} ${message.remaining} ${message.other}`,
+        flags
+      }
     case "Ok":
-      if (conversation.role === "spectator") flags.push(flag("message", "OK sent to the spectator", Requirements.spectatorNotShown))
-      return { conversation, summary: `OK ${message.letter}`, flags }
+      if (conversation.role === "spectator") flags.push(flag("welcome", "OK sent to the spectator", Requirements.spectatorNotShown))
+      return { conversation: { ...conversation, letter: message.letter }, summary: `OK ${message.letter}`, flags }
     case "No":
     case "Error":
       return { conversation, summary: `${message._tag.toUpperCase()} ${escaped(message.reason)}`, flags }
@@ -227,13 +274,21 @@ export const lintServerMessage = (conversation: Conversation, bytes: Uint8Array)
       }
     case "Display": {
       const display = lintDisplay(conversation, message.grid)
-      return { conversation, summary: display.summary, flags: [...flags, ...display.flags] }
+      const next = { ...conversation, displays: (conversation.displays ?? 0) + 1 }
+      if (!text.startsWith("DISPLAY\n")) {
+        display.flags.push(flag("framing", `the DISPLAY begins ${escaped(text.slice(0, text.indexOf("\n") + 1 || 9), 20)}, not DISPLAY and a newline`, Requirements.display))
+      }
+      return { conversation: next, summary: display.summary, flags: [...flags, ...display.flags] }
     }
     case "Quit":
       return { conversation, summary: `QUIT ${escaped(message.reason)}`, flags }
     case "GameOver": {
       if (!/^[\x20-\x7e\n\t\r]*$/.test(message.summary)) {
         flags.push(flag("summary", "the summary holds characters that are not printable", Requirements.gameOverMessage))
+      }
+      if (!/^(GAMEOVER|QUIT GAME OVER:)\n/.test(text) && !/^QUIT GAME OVER:$/.test(text)) {
+        const head = text.slice(0, text.indexOf("\n") + 1 || text.length)
+        flags.push(flag("message", `the game over begins ${escaped(head, 30)}, not GAMEOVER\\n, nor QUIT GAME OVER:\\n as the 2021 dialect writes it`, Requirements.gameOverMessage))
       }
       return { conversation, summary: `${gameOverWords[gameOverDialect(text)]} ${summaryOf(message.summary)}`, flags }
     }

@@ -1,0 +1,53 @@
+// A server that dies of one datagram, for the checker's tests: it starts a real server
+// (the command after --) and relays to it, and ends at once, taking the real server with it,
+// when a datagram matches DEATH (a regular expression), as a C server dies of a bad pointer.
+//   node fragile-server.mjs DEATH -- nuggets serve MAP SEED --host 127.0.0.1
+// It says its own port first on stdout ("fragile server at port N"), as C servers print theirs.
+import { spawn } from "node:child_process"
+import * as dgram from "node:dgram"
+
+const args = process.argv.slice(2)
+const death = new RegExp(args[0])
+const command = args.slice(args.indexOf("--") + 1)
+const front = dgram.createSocket("udp4")
+// What comes before the real server is up waits for it, as in a socket's buffer.
+const early = []
+let relay = (data, from) => early.push([data, from])
+front.on("message", (data, from) => relay(data, from))
+await new Promise((resolve) => front.bind(0, "127.0.0.1", resolve))
+process.stdout.write(`fragile server at port ${front.address().port}\n`)
+
+const server = spawn(command[0], [...command.slice(1), "--port", "0"], { stdio: ["ignore", "pipe", "ignore"] })
+const serverPort = await new Promise((resolve) => {
+  let out = ""
+  server.stdout.setEncoding("utf8").on("data", (chunk) => {
+    out += chunk
+    const found = /waiting at port (\d+)/.exec(out)
+    if (found) resolve(Number(found[1]))
+  })
+})
+
+/** One socket toward the real server per client, so that it tells them apart. */
+const sockets = new Map()
+const forward = (data, from) => {
+  if (death.test(data.toString("latin1"))) {
+    server.kill("SIGKILL")
+    process.exit(70)
+  }
+  const key = `${from.address}:${from.port}`
+  let socket = sockets.get(key)
+  if (socket === undefined) {
+    socket = dgram.createSocket("udp4")
+    socket.on("message", (back) => front.send(back, from.port, from.address))
+    sockets.set(key, socket)
+  }
+  socket.send(data, serverPort, "127.0.0.1")
+}
+relay = forward
+for (const [data, from] of early.splice(0)) forward(data, from)
+// It ends with the real server (after its game over, say).
+server.on("exit", (code) => process.exit(code ?? 1))
+process.on("SIGTERM", () => {
+  server.kill("SIGKILL")
+  process.exit(0)
+})

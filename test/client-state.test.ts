@@ -308,6 +308,15 @@ describe("a lost view, and a server that stops answering", () => {
     expect(receive(receive(asked.state, "NO unknown keystroke"), "NO unknown keystroke").note).toEqual(Note.ServerSaid({ refusal: "No", text: "unknown keystroke" }))
   })
 
+  it("a refusal long after an ask that went unanswered (a server silent to keys it does not know) is shown: it answers a key the user typed", () => {
+    const asked = update(playing, key("\f"), 1000).state
+    const typed = update(asked, key("z"), 9000).state
+    const refused = update(typed, { _tag: "Datagram", data: "NO no such key: z" }, 9010).state
+    expect(refused.note).toEqual(Note.ServerSaid({ refusal: "No", text: "no such key: z" }))
+    // Soon after the ask, the same refusal is still taken for its answer.
+    expect(update(asked, { _tag: "Datagram", data: "NO unknown keystroke" }, 1010).state.note).toBeUndefined()
+  })
+
   it("says the server is not answering when a move gets no answer for a few seconds, or another key one that answers them; then Q leaves at once", () => {
     // A key that moves nothing, to a server that answers nothing that moves nothing: no alarm.
     expect(run(roaming, [1000, key("x")], [3900, tick], [4000, tick]).at(-1)!.state.alert).toBeUndefined()

@@ -182,7 +182,12 @@ export const mayQuit = (state: ClientState) => state.report.joined && !state.rep
 
 /** A datagram at `now`: read, and timed (the round trip of a move's DISPLAY, or of the first PLAY's answer). */
 export const heard = (state: ClientState, data: Uint8Array | string, now: number): ClientState => {
-  const next = receive(state, data)
+  // A refusal long after our ask answers something else (a key the user typed): our ask
+  // went unanswered, as many servers leave a key they do not know, and hides nothing more.
+  const asked = state.refusalsToHide > 0 && now - state.askedAt > patience(state, state.timings.viewRepair)
+    ? { ...state, refusalsToHide: 0 }
+    : state
+  const next = receive(asked, data)
   const firstAnswer = state.heardAt === undefined && state.joinSentAt === state.startedAt
   const sample = state.awaitingViewSince !== undefined && next.report.latest === "Display"
     ? now - state.awaitingViewSince

@@ -23,7 +23,9 @@ describe("nuggets proxy", () => {
       const server = yield* realServer(["maps/main.txt", "8"])
       const { port, proxy } = yield* startProxy(server.port, "--loss", "0.2", "--seed", "11")
       const pane = yield* tmuxPane([...nuggets, "join", "127.0.0.1", String(port)], { columns: 100, rows: 30 })
-      yield* pane.waitFor((lines) => /^Spectator: \d+ nuggets unclaimed\./.test(lines[0]!))
+      // The count may be "?" for now: a lost GOLD is asked for again once a player is in view
+      // (one CS50 server crashes on a spectator's key while no player is in).
+      yield* pane.waitFor((lines) => /^Spectator: (\d+|\?) nuggets unclaimed\./.test(lines[0]!))
       // A bot asks to join again (after 1, 3, 7 s, then every 4 s), but only while the game lasts:
       // at 8 keys/s each it lasts about 20 s, seven tries, all lost at 20% each way for about one
       // bot in 1,300 (at 100 keys/s the game was over in 2 s, three tries: one bot in 20).
@@ -43,10 +45,10 @@ describe("nuggets proxy", () => {
       expect(lost.length / sent.length).toBeLessThan(0.28)
       expect(lost.some((line) => line.includes(" -> server "))).toBe(true)
       expect(lost.some((line) => line.includes(" server -> "))).toBe(true)
-      // What the ends send again because of the loss: PLAY and GAMEOVER repeated, views asked for again.
+      // What the ends send again: the server's GAMEOVER, three times. (Views are asked for again only
+      // when something the client is owed goes missing, which this game's losses need not hit.)
       const again = timeline.filter((line) => line.endsWith("(again)"))
       expect(again.some((line) => / GAMEOVER /.test(line))).toBe(true)
-      expect(again.some((line) => / KEY \^L/.test(line))).toBe(true)
       expect(timeline.some((line) => / GAMEOVER 3 lines: /.test(line))).toBe(true)
       expect(timeline.at(-1)).toMatch(/^\d+ datagrams: \d+ lost, 0 duplicated, 0 delayed, 0 reordered; \d+ sent again by their sender; 0 flagged$/)
     }), 120_000)

@@ -313,8 +313,11 @@ describe("a lost view, and a server that stops answering", () => {
     const typed = update(asked, key("z"), 9000).state
     const refused = update(typed, { _tag: "Datagram", data: "NO no such key: z" }, 9010).state
     expect(refused.note).toEqual(Note.ServerSaid({ refusal: "No", text: "no such key: z" }))
-    // Soon after the ask, the same refusal is still taken for its answer.
+    // Soon after the ask, the same refusal is still taken for its answer...
     expect(update(asked, { _tag: "Datagram", data: "NO unknown keystroke" }, 1010).state.note).toBeUndefined()
+    // ...unless the user typed a key meanwhile: then it may be that key's, and is shown.
+    const typedSoon = update(asked, key("z"), 1005).state
+    expect(update(typedSoon, { _tag: "Datagram", data: "NO no such key: z" }, 1010).state.note).toEqual(Note.ServerSaid({ refusal: "No", text: "no such key: z" }))
   })
 
   it("says the server is not answering when a move gets no answer for a few seconds, or another key one that answers them; then Q leaves at once", () => {

@@ -55,7 +55,10 @@ export const onKeystroke = (state: ClientState, sequence: string, now: number): 
     state: {
       ...cleared,
       awaitingViewSince: moves ? now : state.awaitingViewSince,
-      unansweredSince: mustAnswer ? state.unansweredSince ?? now : state.unansweredSince
+      unansweredSince: mustAnswer ? state.unansweredSince ?? now : state.unansweredSince,
+      // A refusal from now on may answer this key: the user must see it, so none is taken
+      // for the answer to an ask of ours any more (at worst the ask's own refusal shows).
+      refusalsToHide: 0
     },
     send: [{ _tag: "Key", key }]
   }

@@ -10,14 +10,23 @@ const args = process.argv.slice(2)
 const death = new RegExp(args[0])
 const command = args.slice(args.indexOf("--") + 1)
 const front = dgram.createSocket("udp4")
-// What comes before the real server is up waits for it, as in a socket's buffer.
+// What comes before the real server is up waits for it, as in a socket's buffer; the fatal
+// datagram kills at once, up or not, as it would a C server.
 const early = []
 let relay = (data, from) => early.push([data, from])
-front.on("message", (data, from) => relay(data, from))
+let killServer = () => {}
+front.on("message", (data, from) => {
+  if (death.test(data.toString("latin1"))) {
+    killServer()
+    process.exit(70)
+  }
+  relay(data, from)
+})
 await new Promise((resolve) => front.bind(0, "127.0.0.1", resolve))
 process.stdout.write(`fragile server at port ${front.address().port}\n`)
 
 const server = spawn(command[0], [...command.slice(1), "--port", "0"], { stdio: ["ignore", "pipe", "ignore"] })
+killServer = () => server.kill("SIGKILL")
 const serverPort = await new Promise((resolve) => {
   let out = ""
   server.stdout.setEncoding("utf8").on("data", (chunk) => {
@@ -30,10 +39,6 @@ const serverPort = await new Promise((resolve) => {
 /** One socket toward the real server per client, so that it tells them apart. */
 const sockets = new Map()
 const forward = (data, from) => {
-  if (death.test(data.toString("latin1"))) {
-    server.kill("SIGKILL")
-    process.exit(70)
-  }
   const key = `${from.address}:${from.port}`
   let socket = sockets.get(key)
   if (socket === undefined) {

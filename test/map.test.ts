@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import { readdirSync, readFileSync } from "node:fs"
-import { type MapError, mapProblems, mapText, parseMap } from "../src/core/map.js"
+import { type MapError, mapProblems, mapText, parseMap, straightSteps } from "../src/core/map.js"
 import { displayBytes, fitsInDatagram } from "../src/protocol/display.js"
 import { mapsDir } from "./support.js"
 
@@ -99,5 +99,15 @@ describe("mapProblems", () => {
     text[3] = text[3]!.slice(0, 37) + "-" + text[3]!.slice(38)
     const tags = new Set(mapProblems(parseOk(text.join("\n"))).map((p) => p._tag))
     expect(tags).toEqual(new Set(["RoomNotClosed", "MapDisconnected"]))
+  })
+})
+
+describe("straightSteps: what a run passes through", () => {
+  it("walks a row, a column or a diagonal, the end included; no other line", () => {
+    expect(straightSteps(0, 3)).toEqual([[0, 1], [0, 2], [0, 3]])
+    expect(straightSteps(-2, 0)).toEqual([[-1, 0], [-2, 0]])
+    expect(straightSteps(2, -2)).toEqual([[1, -1], [2, -2]])
+    expect(straightSteps(0, 0)).toEqual([])
+    expect(straightSteps(1, 2)).toBeUndefined()
   })
 })

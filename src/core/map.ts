@@ -31,6 +31,17 @@ export const stepFrom = (rows: number, cols: number, cell: number, [dRow, dCol]:
   return row < 0 || col < 0 || row >= rows || col >= cols ? -1 : row * cols + col
 }
 
+/**
+ * The offsets of each gridpoint after the start of a straight walk (along a row, a column
+ * or a diagonal) that ends `dRow`, `dCol` away, the end included; undefined when no one key
+ * walks there. What a run passes through: the reader and the checker both retrace runs by it.
+ */
+export const straightSteps = (dRow: number, dCol: number): ReadonlyArray<Offset> | undefined => {
+  if (dRow !== 0 && dCol !== 0 && Math.abs(dRow) !== Math.abs(dCol)) return undefined
+  const length = Math.max(Math.abs(dRow), Math.abs(dCol))
+  return Array.from({ length }, (_, k) => [Math.sign(dRow) * (k + 1), Math.sign(dCol) * (k + 1)] as const)
+}
+
 /** Room spots a map needs so that every player and the most gold piles can be dropped on spots of their own. */
 export const requiredRoomSpots = MaxPlayers + GoldMaxNumPiles
 

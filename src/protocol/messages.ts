@@ -116,6 +116,22 @@ export type ServerMessage =
     readonly other: string
   }
 
+/** Each server message's type word, as the spec names it (`GOLDSTEAL` is one CS50 server's own). */
+export const serverMessageWord = {
+  Ok: "OK",
+  No: "NO",
+  Error: "ERROR",
+  Grid: "GRID",
+  Gold: "GOLD",
+  Display: "DISPLAY",
+  Quit: "QUIT",
+  GameOver: "GAMEOVER",
+  GoldSteal: "GOLDSTEAL"
+} as const satisfies Readonly<Record<ServerMessage["_tag"], string>>
+
+/** The type words of the spec's own server messages. */
+export const specServerWords: ReadonlySet<string> = new Set(Object.values(serverMessageWord).filter((word) => word !== serverMessageWord.GoldSteal))
+
 /** The text of a message; `dialect.ts` chooses which message a dialect sends. */
 export const encodeServerMessage = (message: ServerMessage): string => {
   switch (message._tag) {
@@ -150,7 +166,7 @@ const numbers = (text: string, count: number, signed = false): ReadonlyArray<num
 const malformed = (reason: string) => Either.left(new ProtocolError({ kind: "malformed", reason }))
 
 /** The message types a server sends, for telling `ERROR.` (a type and a stop) from a word we do not know. */
-const serverTypes = new Set(["OK", "NO", "ERROR", "GRID", "GOLD", "DISPLAY", "QUIT", "GAMEOVER", "GOLDSTEAL"])
+const serverTypes: ReadonlySet<string> = new Set(Object.values(serverMessageWord))
 
 /** A type word as some servers write it: followed by a stop, colon or comma (`ERROR. Invalid keystroke.`). */
 const typeOf = (word: string): string => {

@@ -1,4 +1,5 @@
 import { Either } from "effect"
+import { straightSteps } from "../core/map.js"
 import { saysNotJoined } from "./dialect.js"
 import { type GridSize, readDisplayGrid } from "./display.js"
 import { decodeServerMessage, type ServerMessage } from "./messages.js"
@@ -228,13 +229,7 @@ const readView = (report: GameReport, shown: ReadonlyArray<string>): GameReport 
 
 /** The gridpoints from `from` to `to` on a line along a row, a column or a diagonal; just the two ends otherwise. */
 const straightLine = (from: Position, to: Position): ReadonlyArray<Position> => {
-  const dRow = to.row - from.row
-  const dCol = to.col - from.col
-  const length = Math.max(Math.abs(dRow), Math.abs(dCol))
-  if (length === 0) return [from]
-  if (dRow !== 0 && dCol !== 0 && Math.abs(dRow) !== Math.abs(dCol)) return [from, to]
-  return Array.from({ length: length + 1 }, (_, k) => ({
-    row: from.row + Math.sign(dRow) * k,
-    col: from.col + Math.sign(dCol) * k
-  }))
+  const steps = straightSteps(to.row - from.row, to.col - from.col)
+  if (steps === undefined) return [from, to]
+  return [from, ...steps.map(([dRow, dCol]) => ({ row: from.row + dRow, col: from.col + dCol }))]
 }

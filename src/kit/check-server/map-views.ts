@@ -1,4 +1,4 @@
-import type { GameMap } from "../../core/map.js"
+import { type GameMap, straightSteps } from "../../core/map.js"
 
 /** Views held against the map they are of: fitted to its size, the spectator's checked, a walk's cells. */
 
@@ -28,11 +28,8 @@ export const shownWrong = (map: GameMap, rows: ReadonlyArray<string>): string | 
 /** The cells of a straight walk (a row, a column or a diagonal) from `from` to `to`; just `to` otherwise. */
 export const straightWalk = (map: GameMap, from: number, to: number): ReadonlyArray<number> => {
   const cols = map.cols
-  const dRow = Math.floor(to / cols) - Math.floor(from / cols)
-  const dCol = (to % cols) - (from % cols)
-  if (dRow !== 0 && dCol !== 0 && Math.abs(dRow) !== Math.abs(dCol)) return [to]
-  const steps = Math.max(Math.abs(dRow), Math.abs(dCol))
-  return Array.from({ length: steps }, (_, k) => from + (k + 1) * (Math.sign(dRow) * cols + Math.sign(dCol)))
+  const steps = straightSteps(Math.floor(to / cols) - Math.floor(from / cols), (to % cols) - (from % cols))
+  return steps === undefined ? [to] : steps.map(([dRow, dCol]) => from + dRow * cols + dCol)
 }
 
 /** Whether `cell` is in the sorted `cells`. */

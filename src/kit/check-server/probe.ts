@@ -2,7 +2,7 @@ import { Effect, Either, type Scope, Stream } from "effect"
 import { elapsedFrom } from "../../net/clock.js"
 import { makeInbox, Silence } from "../../net/inbox.js"
 import { type Endpoint, Udp, type UdpError } from "../../net/udp.js"
-import { decodeServerMessage, type ServerMessage } from "../../protocol/messages.js"
+import { decodeServerMessage, serverMessageWord, type ServerMessage } from "../../protocol/messages.js"
 import { latin1 } from "../../protocol/transcript.js"
 import { escaped } from "../conformance/escaping.js"
 
@@ -25,15 +25,11 @@ export interface Arrival {
   readonly kind: string
 }
 
-const kinds: Readonly<Record<ServerMessage["_tag"], string>> = {
-  Ok: "OK", No: "NO", Error: "ERROR", Grid: "GRID", Gold: "GOLD", Display: "DISPLAY", Quit: "QUIT", GameOver: "GAMEOVER", GoldSteal: "GOLDSTEAL"
-}
-
 const arrivalOf = (data: Uint8Array, at: number): Arrival => {
   const decoded = decodeServerMessage(data)
   const text = latin1(data)
   const message = Either.getOrUndefined(decoded)
-  return { bytes: data, text, at, message, kind: message ? kinds[message._tag] : text.split(/[ \n]/, 1)[0]! }
+  return { bytes: data, text, at, message, kind: message ? serverMessageWord[message._tag] : text.split(/[ \n]/, 1)[0]! }
 }
 
 

@@ -1,6 +1,6 @@
 import { Either } from "effect"
 import { type GridSize, parseDisplayGrid } from "../../protocol/display.js"
-import { decodeClientMessage, decodeServerMessage, type ServerMessage } from "../../protocol/messages.js"
+import { decodeClientMessage, decodeServerMessage, type ServerMessage, specServerWords } from "../../protocol/messages.js"
 import { MaxNameLength } from "../../core/constants.js"
 import { gameOverDialect, gameOverWords } from "../../protocol/dialect.js"
 import { escaped } from "./escaping.js"
@@ -220,7 +220,7 @@ const strictForm = (text: string, message: ServerMessage): Array<Flag> => {
   const multiLine = message._tag === "Display" || message._tag === "GameOver"
   if (message._tag === "GoldSteal") {
     flags.push(flag("message", "GOLDSTEAL is not a message type of the spec", Requirements.firstWord))
-  } else if (!/^(OK|NO|ERROR|GRID|GOLD|DISPLAY|QUIT|GAMEOVER)$/.test(word)) {
+  } else if (!specServerWords.has(word)) {
     flags.push(flag("message", `the type word ${escaped(word)} is not ended by a space, a newline or the end`, Requirements.firstWord))
   }
   if (!multiLine && text.includes("\n")) flags.push(flag("message", "a one-line message ends with a newline", Requirements.oneLine))

@@ -1,4 +1,4 @@
-import { Duration, Effect, Schedule } from "effect"
+import { Clock, Duration, Effect, Queue } from "effect"
 import { execFile, spawn } from "node:child_process"
 import { rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -34,6 +34,18 @@ export const tmuxPane = (command: ReadonlyArray<string>, size: { readonly column
       () => tmux("kill-server").pipe(Effect.catchAllDefect(() => Effect.void))
     )
     const capture = tmux("capture-pane", "-p", "-t", "test").pipe(Effect.map((text) => text.split("\n")))
+    // Nothing is polled: a control-mode client of the same tmux tells of every write to the
+    // pane (%output), and a wait reads the screen again at each (wakes in a row are one).
+    const wakes = yield* Queue.sliding<void>(1)
+    yield* Effect.acquireRelease(
+      Effect.sync(() => {
+        const control = spawn(tmuxPath, ["-S", socket, "-C", "attach-session", "-t", "test"], { stdio: ["pipe", "pipe", "ignore"] })
+        control.stdout.on("data", () => void Queue.unsafeOffer(wakes, undefined))
+        control.on("error", () => undefined)
+        return control
+      }),
+      (control) => Effect.sync(() => void control.kill())
+    )
     const childPid = tmux("display-message", "-p", "-t", "test", "#{pane_pid}").pipe(
       Effect.flatMap((shell) => Effect.promise(() => run("pgrep", ["-P", shell.trim()]))),
       Effect.map(({ stdout }) => Number(stdout.trim().split("\n")[0]))
@@ -42,13 +54,20 @@ export const tmuxPane = (command: ReadonlyArray<string>, size: { readonly column
       capture,
       /** The screen with its colours and attributes, as escape sequences. */
       captureStyled: tmux("capture-pane", "-p", "-e", "-t", "test").pipe(Effect.map((text) => text.split("\n"))),
-      /** Polls the screen until `predicate` holds; fails with the last screen after `timeout`. */
+      /** The screen once `predicate` holds of it, read again at each write to the pane; fails with the last screen after `timeout`. */
       waitFor: (predicate: (lines: ReadonlyArray<string>) => boolean, timeout: Duration.DurationInput = "15 seconds") =>
-        capture.pipe(
-          Effect.filterOrFail(predicate, (lines) => lines),
-          Effect.retry({ schedule: Schedule.spaced("50 millis"), times: Math.ceil(Duration.toMillis(timeout) / 50) }),
-          Effect.mapError((lines) => new Error(`the screen never matched; it shows:\n${lines.join("\n")}`))
-        ),
+        Effect.gen(function*() {
+          const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(timeout)
+          for (;;) {
+            // What was written before this capture is in what it sees.
+            yield* Queue.takeAll(wakes)
+            const lines = yield* capture
+            if (predicate(lines)) return lines
+            const left = deadline - (yield* Clock.currentTimeMillis)
+            if (left <= 0) return yield* Effect.fail(new Error(`the screen never matched; it shows:\n${lines.join("\n")}`))
+            yield* Queue.take(wakes).pipe(Effect.timeoutOption(left))
+          }
+        }),
       /** Keys as tmux names them: "h", "C-c", "Escape"; `-l` sends text literally. */
       sendKeys: (...keys: ReadonlyArray<string>) => tmux("send-keys", "-t", "test", ...keys),
       resize: (columns: number, rows: number) =>

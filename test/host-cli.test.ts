@@ -223,7 +223,9 @@ describe("nuggets host as a process", () => {
       const host = yield* Effect.acquireRelease(Effect.promise(() => startHost({ open: 1 })), (host) => Effect.promise(() => host.stop()))
       const [game] = host.games.running()
       const pane = yield* tmuxPane([...(yield* Effect.promise(nuggetsCommand)), "join", host.url, "Eve"], { columns: 100, rows: 24 })
-      const screen = yield* pane.waitFor((lines) => lines[0]?.includes(`game ${game!.id} on main, joined`) ?? false)
+      // The nuggets left come with GOLD, a moment after the letter and the view.
+      const joined = new RegExp(`^Player A has 0 nuggets \\(250 nuggets unclaimed\\)\\. +game ${game!.id} on main, joined$`)
+      const screen = yield* pane.waitFor((lines) => joined.test(lines[0] ?? ""))
       expect(screen[0]).toMatch(/^Player A has 0 nuggets \(250 nuggets unclaimed\)\. +game \d{8}-\d{6}-[a-z0-9]{4} on main, joined$/)
       expect(game!.host.state().players.map((each) => each.name)).toEqual(["Eve"])
       yield* pane.sendKeys("Q")

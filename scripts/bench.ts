@@ -7,7 +7,9 @@
  *   3. The I/O floor: the same load against a stand-in that only sends 27 prebuilt DISPLAYs per KEY,
  *      as a server that sends everyone a DISPLAY after every key must at least.
  *   4. Saturation: keys per second with 26 players pressing as fast as the server answers.
- *   5. Watchers in the browser (`serve --web`): CPU per UDP key and a probe's latency with 0, 200 and 1,000.
+ *   5. Watchers in the browser (`serve --web`): CPU per UDP key and a probe's latency with 0, 200 and 1,000;
+ *      a page soak: 10,000 pages (2,000 with --quick) that open /play, SPECTATE and leave: pages per
+ *      second, CPU per page, resident memory at the start, at the peak and after (--no-web skips both).
  *   6. The kit: check server's time to a verdict on our server and on silent, hung and flooding
  *      ones; check client's on our join (not with --quick).
  *   7. Hosting many games (`nuggets host`): 100 games of 4 players at a person's pace (800 keys
@@ -34,7 +36,7 @@ import { benchSaturation, type Saturation } from "./bench/saturation.js"
 import { binaryNuggets, bundleNuggets, endToEnd, type EndToEnd, type Nuggets, serverSeed, startRealServer } from "./bench/server.js"
 import { ShadowGame } from "./bench/shadow.js"
 import { round } from "./bench/stats.js"
-import { benchWatchers, type WatcherFigures } from "./bench/web.js"
+import { benchPageSoak, benchWatchers, type PageSoakFigures, rssBackWithinMB, type WatcherFigures } from "./bench/web.js"
 
 const args = new Set(process.argv.slice(2))
 const quick = args.has("--quick")
@@ -188,6 +190,26 @@ if (!args.has("--no-web") && !profile) {
     console.table(web[map])
   }
 }
+let pageSoak: PageSoakFigures | undefined
+if (!args.has("--no-web") && !profile) {
+  const pages = quick ? 2000 : 10_000
+  process.stderr.write(`bench: main.txt: ${pages.toLocaleString("en")} pages in the browser...\n`)
+  pageSoak = await benchPageSoak(mapPath("main.txt"), { nuggets, pages })
+  console.log(
+    `\n5b. Page soak on main.txt: ${pages.toLocaleString("en")} pages, ten at a time, that open /play, SPECTATE until the GRID` +
+      `\n    and leave (half with a reset, half with an orderly close); memory after: once within ${rssBackWithinMB} MB of the start, or 20 s`
+  )
+  console.table({
+    "pages per second": pageSoak.pagesPerSecond,
+    "server CPU µs per page": pageSoak.cpuMicrosPerPage,
+    "server RSS MB at the start": pageSoak.rssStartMB,
+    "server RSS MB at the peak": pageSoak.rssPeakMB,
+    "server RSS MB after": pageSoak.rssAfterMB,
+    "seconds waited for it": pageSoak.rssAfterWaitSeconds,
+    "pages without their GRID": pageSoak.pagesUnanswered,
+    "a fresh page answered after": pageSoak.answersAFreshPageAfter
+  })
+}
 
 // 6. The kit.
 let kit: KitFigures | undefined
@@ -246,6 +268,7 @@ const results = {
   recordingCost,
   maps: figures,
   web,
+  pageSoak,
   kit,
   host,
   archive

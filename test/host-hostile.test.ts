@@ -7,4 +7,4 @@
 import { hostWeb } from "./web/hostile.js"
 import { hostileRows } from "./web/hostileRows.js"
 
-hostileRows("the host's web side against one hostile client", hostWeb, 2_000)
+hostileRows("the host's web side against one hostile client", hostWeb)

@@ -45,7 +45,11 @@ const eveOnATinyMap = Effect.gen(function*() {
   return { pane, server }
 })
 
-describe("the client in tmux", () => {
+/** The next message the client sends past any Ctrl-L, its ask after a quiet server (a slow machine's waits are long enough for one). */
+const pastAsks = (server: Effect.Effect.Success<typeof fakeServer>) =>
+  server.receive.pipe(Effect.repeat({ while: (message) => message === "KEY \f" }))
+
+describe.concurrent("the client in tmux", () => {
   it.scopedLive("against the real server: status line, map, a move, small window, quit, terminal restored", () =>
     Effect.gen(function*() {
       const server = yield* realServer(["maps/main.txt", "7"])
@@ -145,7 +149,7 @@ describe("the client in tmux", () => {
       Effect.gen(function*() {
         const { pane, server } = yield* eveOnATinyMap
         yield* quit(pane)
-        expect(yield* server.receive).toBe("KEY Q")
+        expect(yield* pastAsks(server)).toBe("KEY Q")
         const after = yield* pane.waitFor((lines) => lines.some((line) => line.startsWith("tty=")))
         expect(after.slice(0, word.length + 2)).toEqual([...word, "exit=0", "tty=restored"])
         expect(yield* pane.display("#{alternate_on} #{cursor_flag}")).toBe("0 1")
@@ -156,17 +160,18 @@ describe("the client in tmux", () => {
     Effect.gen(function*() {
       const { pane, server } = yield* eveOnATinyMap
       yield* pane.hangUp
-      expect(yield* server.receive).toBe("KEY Q")
+      expect(yield* pastAsks(server)).toBe("KEY Q")
     }), 30_000)
 })
 
-describe("the Terminal service in tmux", () => {
+describe.concurrent("the Terminal service in tmux", () => {
   for (const how of ["defect", "throw", "exit"]) {
     it.scopedLive(`restores the terminal after a crash (${how})`, () =>
       Effect.gen(function*() {
         const pane = yield* tmuxPane([process.execPath, "--import", "tsx", "test/client/crash-probe.ts", how], size)
         yield* pane.waitFor((lines) => lines[0] === "the screen is open")
         expect(yield* pane.display("#{alternate_on} #{cursor_flag}")).toBe("1 0")
+        yield* pane.sendKeys("x")
         const after = yield* pane.waitFor((lines) => lines.some((line) => line.startsWith("tty=")))
         expect(after.join("\n")).toMatch(/exit=[1-9]\d*\ntty=restored/)
         expect(yield* pane.display("#{alternate_on} #{cursor_flag}")).toBe("0 1")

@@ -10,7 +10,7 @@ import { check, failing, toy } from "./kit/checkClient.js"
  * tied to our client). The toy client wrong on purpose is in kit-check-client-bugs.test.ts.
  */
 
-describe("check client against our own client and a right toy client: every check passes", () => {
+describe.concurrent("check client against our own client and a right toy client: every check passes", () => {
   it.live("nuggets join, 2019 dialect", () =>
     Effect.gen(function*() {
       const report = yield* check(nuggets.concat("join"))

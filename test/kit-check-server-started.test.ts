@@ -21,7 +21,7 @@ const diesOfTheLongName = [process.execPath, fragile, "^PLAY Bell", "--", ...ser
 const started = (command: ReadonlyArray<string>, options: Parameters<typeof run>[1] = {}) =>
   run(0, { target: { _tag: "Command", command, map: `${process.cwd()}/maps/main.txt`, seed: 3 }, ...options })
 
-describe("check server -- COMMAND", () => {
+describe.concurrent("check server -- COMMAND", () => {
   it.scopedLive("our own server, 2021 dialect, with --map: every check passes, on servers it started afresh for player-limit and bad-messages", () =>
     Effect.gen(function*() {
       const report = yield* started([...serve, "--compat", "cs50-2021"], { map: mainMap })

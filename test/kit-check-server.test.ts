@@ -31,7 +31,7 @@ describe.concurrent("check server against our own server", () => {
 })
 
 
-describe("check server against servers that are down, silent, flooding or babbling: a verdict, never a hang", () => {
+describe.concurrent("check server against servers that are down, silent, flooding or babbling: a verdict, never a hang", () => {
   it.scopedLive("nothing listening: the port is closed, and the rest is not run", () =>
     Effect.gen(function*() {
       const socket = dgram.createSocket("udp4")

@@ -32,7 +32,7 @@ const serverBehindRelay = (seed: number) =>
 
 const joined = (lines: ReadonlyArray<string>) => statusLine.test(lines[0]!) && where(lines) !== undefined
 
-describe("nuggets join in tmux, on a network that loses datagrams", () => {
+describe.concurrent("nuggets join in tmux, on a network that loses datagrams", () => {
   it.scopedLive("its first PLAYs lost: it says it is connecting, asks again, and the game appears", () =>
     Effect.gen(function*() {
       const { relay } = yield* serverBehindRelay(3)

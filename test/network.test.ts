@@ -34,7 +34,7 @@ const client = (relayPort: number, request: JoinRequest) =>
 const alice: JoinRequest = { _tag: "Player", name: "Alice" }
 const statusOf = (lines: ReadonlyArray<string>) => (lines[0] ?? "").trimEnd()
 
-describe("joining through a relay that loses datagrams", () => {
+describe.concurrent("joining through a relay that loses datagrams", () => {
   it.scopedLive("the first PLAY lost: PLAY goes out again after a second, and the game shows", () =>
     Effect.gen(function*() {
       const { port } = yield* server()
@@ -64,7 +64,7 @@ describe("joining through a relay that loses datagrams", () => {
     }))
 })
 
-describe("playing through a relay that loses datagrams", () => {
+describe.concurrent("playing through a relay that loses datagrams", () => {
   it.scopedLive("the DISPLAY after a move lost: the client asks for the view again, and shows the move", () =>
     Effect.gen(function*() {
       const { port } = yield* server({ map: loadMap("main.txt") })
@@ -106,7 +106,7 @@ describe("playing through a relay that loses datagrams", () => {
     }), 30_000)
 })
 
-describe("bots on a bad network", () => {
+describe.concurrent("bots on a bad network", () => {
   it.scopedLive("26 bots join and quit through a relay that loses 20% both ways: every Q is acknowledged, no ghost stays, the game ends", () =>
     Effect.gen(function*() {
       const running = yield* server({ map: loadMap("main.txt"), linger: "1 second" })

@@ -4,6 +4,7 @@ import * as dgram from "node:dgram"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { nuggetsInProcess } from "./cli/in-process.js"
 import { nuggetsCommand, projectDir, run } from "./cli/process.js"
 import { realServer } from "./client/tmux.js"
 
@@ -92,8 +93,9 @@ describe("nuggets check server", () => {
         [["proxy", "0", "localhost", "4000", "--loss", "2"], /^nuggets: --loss — must be 0..1, not 2\n$/],
         [["proxy", "0", "nosuch.invalid", "4000"], /^nuggets: nosuch.invalid — unknown host\n$/]
       ]
+      // Through the CLI's own entry in this process; the tests above show a process's exit status is the code.
       for (const [args, stderr] of cases) {
-        const result = yield* nuggets(...args)
+        const result = yield* Effect.promise(() => nuggetsInProcess(...args))
         expect(result.code, args.join(" ")).toBe(1)
         expect(result.stderr, args.join(" ")).toMatch(stderr)
       }

@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { inject } from "vitest"
 import { bundle } from "../../scripts/build.js"
 import { Inbox } from "../inbox.js"
 
@@ -14,11 +16,16 @@ let bundled: Promise<ReadonlyArray<string>> | undefined
 
 /**
  * The `nuggets` command built from source: the same esbuild bundle the binary is made
- * from, run by node. Built once per test worker; it starts far faster than tsx.
+ * from, run by node; it starts far faster than tsx. `npm test` builds it once for the whole
+ * run (global-setup.ts); a run without that setup builds it once per worker.
  */
 export const nuggetsCommand = (): Promise<ReadonlyArray<string>> =>
   bundled ??= (async () => {
-    const file = join(tmpdir(), `nuggets-test-${process.pid}.cjs`)
+    const shared = inject("nuggetsBundle")
+    if (shared !== undefined) return [process.execPath, shared]
+    const dir = mkdtempSync(join(tmpdir(), "nuggets-test-"))
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }))
+    const file = join(dir, "nuggets.cjs")
     await bundle(file)
     return [process.execPath, file]
   })()

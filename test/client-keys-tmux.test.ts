@@ -37,7 +37,7 @@ describe("the client's looks and keys, in tmux", () => {
       yield* pane.waitFor((lines) => lines[0] === "Spectator: 250 unclaimed.  only watching")
       yield* pane.sendKeys("Q")
       // The first key the server hears is Q: neither ?, nor h.
-      expect(yield* server.receive).toBe("KEY Q")
+      expect(yield* server.receiveKey).toBe("KEY Q")
     }), 30_000)
 
   it.scopedLive("draws in colour: you, gold, the others and passages each their own", () =>
@@ -66,7 +66,7 @@ describe("the client's looks and keys, in tmux", () => {
       yield* pane.waitFor((lines) => !lines.some((line) => line.includes("Ctrl-Z")))
       yield* pane.sendKeys("Up")
       // The first key the server hears is the arrow's, not ? or the h that closed the help.
-      expect(yield* server.receive).toBe("KEY k")
+      expect(yield* server.receiveKey).toBe("KEY k")
     }), 30_000)
 
   it.scopedLive("Ctrl-Z in a shell with job control: stopped, the shell's prompt back; fg takes the screen again", () =>
@@ -86,7 +86,7 @@ describe("the client's looks and keys, in tmux", () => {
       yield* pane.waitFor((lines) => lines[2] === "|.@.*.|")
       expect(yield* pane.display("#{alternate_on}")).toBe("1")
       yield* pane.sendKeys("l")
-      expect(yield* server.receive).toBe("KEY l")
+      expect(yield* server.receiveKey).toBe("KEY l")
     }), 30_000)
 
   it.scopedLive("Ctrl-Z with no shell to come back to: says so and plays on", () =>
@@ -95,7 +95,7 @@ describe("the client's looks and keys, in tmux", () => {
       yield* pane.sendKeys("C-z")
       yield* pane.waitFor((lines) => lines[0]!.includes("Ctrl-Z:") && lines[2] === "|.@.*.|")
       yield* pane.sendKeys("l")
-      expect(yield* server.receive).toBe("KEY l")
+      expect(yield* server.receiveKey).toBe("KEY l")
     }), 30_000)
 
   it.scopedLive("a map larger than the window: the spec's complaint, then S plays it in a view that scrolls", () =>
@@ -112,6 +112,6 @@ describe("the client's looks and keys, in tmux", () => {
       const scrolled = yield* pane.waitFor((lines) => /^Player A/.test(lines[0]!) && lines.slice(1).some((line) => line.includes("@")))
       expect(scrolled.slice(1, 12).every((line) => line.length <= 60)).toBe(true)
       yield* pane.sendKeys("l")
-      expect(yield* server.receive).toBe("KEY l")
+      expect(yield* server.receiveKey).toBe("KEY l")
     }), 30_000)
 })

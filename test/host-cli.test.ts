@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, watch } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { openDatabase } from "../src/archive/database.js"
@@ -87,6 +87,34 @@ const everyGame = async (url: string) => {
   return games
 }
 
+/** Resolves once each game's recording in `dir` holds a move, looking again at each change to the folder; fails after 10 s. */
+const movesOnDisk = (dir: string, ids: ReadonlyArray<string>) =>
+  new Promise<void>((resolve, reject) => {
+    const hasMoves = (id: string) => {
+      let text: string
+      try {
+        text = readFileSync(join(dir, `${id}.ndjson`), "utf8")
+      } catch {
+        return false
+      }
+      const facts = Effect.runSync(Effect.either(recordingFacts(id, text.slice(0, text.lastIndexOf("\n") + 1))))
+      return Either.isRight(facts) && facts.right.moves >= 1
+    }
+    const watcher = watch(dir)
+    const done = (error?: Error) => {
+      clearTimeout(deadline)
+      watcher.close()
+      if (error) reject(error)
+      else resolve()
+    }
+    const look = () => {
+      if (ids.every(hasMoves)) done()
+    }
+    const deadline = setTimeout(() => done(new Error(`no move on disk yet for ${ids.filter((id) => !hasMoves(id)).join(", ")}`)), 10_000)
+    watcher.on("change", look)
+    look()
+  })
+
 describe("nuggets host on the command line", () => {
   const cases: ReadonlyArray<readonly [ReadonlyArray<string>, string]> = [
     [["host", "--ports", "4000-4009"], "--max-games — 100 games need as many ports; --ports 4000-4009 has 10"],
@@ -144,6 +172,9 @@ describe("nuggets host as a process", () => {
           await client.nextStarting("DISPLAY")
         }
       }))
+      // A crash loses at most the recorder's last batch (100 ms): the kill comes once every
+      // game's moves are on disk, so that each is replayable to a move of its own.
+      await movesOnDisk(join(data, "games"), playing.map((game) => game.id))
       first.program.child.kill("SIGKILL")
       expect(await first.program.exited).toBe(null)
 

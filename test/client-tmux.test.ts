@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { readFileSync } from "node:fs"
+import { MoveDirections } from "../src/core/constants.js"
 import { fakeServer } from "./client/fakes.js"
 import { nuggets, type Pane, projectDir, realServer, tmuxPane } from "./client/tmux.js"
 
@@ -23,12 +24,10 @@ const where = (lines: ReadonlyArray<string>) => {
   return row < 0 ? undefined : { row, col: lines[row]!.indexOf("@") }
 }
 
-const steps = { h: [0, -1], l: [0, 1], j: [1, 0], k: [-1, 0], y: [-1, -1], u: [-1, 1], b: [1, -1], n: [1, 1] } as const
-
 /** A move the screen shows to be possible (an empty spot, a passage, gold or a player), and where it leads. */
 const openMove = (lines: ReadonlyArray<string>) => {
   const at = where(lines)!
-  for (const [key, [dRow, dCol]] of Object.entries(steps)) {
+  for (const [key, [dRow, dCol]] of Object.entries(MoveDirections)) {
     const target = { row: at.row + dRow, col: at.col + dCol }
     if (/[.#*A-Z]/.test(lines[target.row]?.[target.col] ?? " ")) return { key, target }
   }
@@ -45,7 +44,7 @@ const eveOnATinyMap = Effect.gen(function*() {
   return { pane, server }
 })
 
-describe.concurrent("the client in tmux", () => {
+describe("the client in tmux", () => {
   it.scopedLive("against the real server: status line, map, a move, small window, quit, terminal restored", () =>
     Effect.gen(function*() {
       const server = yield* realServer(["maps/main.txt", "7"])
@@ -160,7 +159,7 @@ describe.concurrent("the client in tmux", () => {
     }), 30_000)
 })
 
-describe.concurrent("the Terminal service in tmux", () => {
+describe("the Terminal service in tmux", () => {
   for (const how of ["defect", "throw", "exit"]) {
     it.scopedLive(`restores the terminal after a crash (${how})`, () =>
       Effect.gen(function*() {

@@ -1,4 +1,4 @@
-import { Clock, Duration, Effect, Queue } from "effect"
+import { Clock, Duration, Effect, Option, Queue } from "effect"
 import { execFile, spawn } from "node:child_process"
 import { rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -14,6 +14,9 @@ export const nuggets: ReadonlyArray<string> = await nuggetsCommand()
 const run = promisify(execFile)
 
 let sessions = 0
+
+/** How long a pane must stay quiet after a screen that matches, for the match to count. */
+const settleMs = 30
 
 /**
  * A command in a real terminal: its own tmux server (so nothing else is touched), one
@@ -62,10 +65,14 @@ export const tmuxPane = (command: ReadonlyArray<string>, size: { readonly column
             // What was written before this capture is in what it sees.
             yield* Queue.takeAll(wakes)
             const lines = yield* capture
-            if (predicate(lines)) return lines
+            // A frame may reach tmux in pieces: what matches counts once the pane has been
+            // quiet a moment after it, so that a test never reads half a frame.
+            const matched = predicate(lines)
+            if (matched && Option.isNone(yield* Queue.take(wakes).pipe(Effect.timeoutOption(settleMs)))) return lines
             const left = deadline - (yield* Clock.currentTimeMillis)
             if (left <= 0) return yield* Effect.fail(new Error(`the screen never matched; it shows:\n${lines.join("\n")}`))
-            yield* Queue.take(wakes).pipe(Effect.timeoutOption(left))
+            // Unless the pane wrote during the settling, wait for it to write.
+            if (!matched) yield* Queue.take(wakes).pipe(Effect.timeoutOption(left))
           }
         }),
       /** Keys as tmux names them: "h", "C-c", "Escape"; `-l` sends text literally. */

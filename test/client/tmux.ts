@@ -1,5 +1,6 @@
 import { Clock, Duration, Effect, Option, Queue } from "effect"
 import { execFile, spawn } from "node:child_process"
+import { openTmuxControl } from "../../src/kit/check-client/tmux-control.js"
 import { rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { promisify } from "node:util"
@@ -36,27 +37,21 @@ export const tmuxPane = (command: ReadonlyArray<string>, size: { readonly column
       ),
       () => tmux("kill-server").pipe(Effect.catchAllDefect(() => Effect.void))
     )
-    const capture = tmux("capture-pane", "-p", "-t", "test").pipe(Effect.map((text) => text.split("\n")))
-    // Nothing is polled: a control-mode client of the same tmux tells of every write to the
-    // pane (%output), and a wait reads the screen again at each (wakes in a row are one).
-    const wakes = yield* Queue.sliding<void>(1)
-    yield* Effect.acquireRelease(
-      Effect.sync(() => {
-        const control = spawn(tmuxPath, ["-S", socket, "-C", "attach-session", "-t", "test"], { stdio: ["pipe", "pipe", "ignore"] })
-        control.stdout.on("data", () => void Queue.unsafeOffer(wakes, undefined))
-        control.on("error", () => undefined)
-        return control
-      }),
-      (control) => Effect.sync(() => void control.kill())
-    )
-    const childPid = tmux("display-message", "-p", "-t", "test", "#{pane_pid}").pipe(
+    // Nothing is polled, and reading the screen or typing starts no process: one control-mode
+    // client of the same tmux takes the commands and tells of every write to the pane, and a
+    // wait reads the screen again at each (wakes in a row are one).
+    const control = yield* openTmuxControl(["-S", socket], "test").pipe(Effect.orDie)
+    const tmuxCommand = (...words: ReadonlyArray<string>) => control.command(...words).pipe(Effect.orDie)
+    const wakes = control.writes
+    const capture = tmuxCommand("capture-pane", "-p", "-t", "test").pipe(Effect.map((text) => text.split("\n")))
+    const childPid = tmuxCommand("display-message", "-p", "-t", "test", "#{pane_pid}").pipe(
       Effect.flatMap((shell) => Effect.promise(() => run("pgrep", ["-P", shell.trim()]))),
       Effect.map(({ stdout }) => Number(stdout.trim().split("\n")[0]))
     )
     return {
       capture,
       /** The screen with its colours and attributes, as escape sequences. */
-      captureStyled: tmux("capture-pane", "-p", "-e", "-t", "test").pipe(Effect.map((text) => text.split("\n"))),
+      captureStyled: tmuxCommand("capture-pane", "-p", "-e", "-t", "test").pipe(Effect.map((text) => text.split("\n"))),
       /** The screen once `predicate` holds of it, read again at each write to the pane; fails with the last screen after `timeout`. */
       waitFor: (predicate: (lines: ReadonlyArray<string>) => boolean, timeout: Duration.DurationInput = "15 seconds") =>
         Effect.gen(function*() {
@@ -76,11 +71,11 @@ export const tmuxPane = (command: ReadonlyArray<string>, size: { readonly column
           }
         }),
       /** Keys as tmux names them: "h", "C-c", "Escape"; `-l` sends text literally. */
-      sendKeys: (...keys: ReadonlyArray<string>) => tmux("send-keys", "-t", "test", ...keys),
+      sendKeys: (...keys: ReadonlyArray<string>) => tmuxCommand("send-keys", "-t", "test", ...keys),
       resize: (columns: number, rows: number) =>
-        tmux("resize-window", "-t", "test", "-x", String(columns), "-y", String(rows)),
+        tmuxCommand("resize-window", "-t", "test", "-x", String(columns), "-y", String(rows)),
       /** A tmux format about the pane, e.g. "#{alternate_on}". */
-      display: (format: string) => tmux("display-message", "-p", "-t", "test", format).pipe(Effect.map((s) => s.trim())),
+      display: (format: string) => tmuxCommand("display-message", "-p", "-t", "test", format).pipe(Effect.map((s) => s.trim())),
       /** Closes the terminal under the command, as closing its window would (SIGHUP, EIO). */
       hangUp: tmux("kill-session", "-t", "test"),
       /** The command itself: the child of pane.sh. */

@@ -7,7 +7,8 @@ import { awkwardInput, gameOver, nameTruncation, refusedJoin, smallWindow } from
 import { badMessageNote, goldReceived, joinPlayer, joinSpectator, keys, mapDrawn, quit, refusalShown, statusLine } from "./player-and-spectator.js"
 import type { ClientCheck, ClientCheckName, ClientGives, ClientTools } from "./client-check.js"
 import { type ClientCheckOptions, commandFor } from "./stage.js"
-import { tmuxAvailable, type TtyError } from "./tty.js"
+import type { TtyError } from "./tmux-control.js"
+import { tmuxAvailable } from "./tty.js"
 
 /**
  * `nuggets check client -- COMMAND ...`: runs a client in a terminal the checker owns,

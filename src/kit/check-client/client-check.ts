@@ -1,7 +1,7 @@
 import type { Udp, UdpError } from "../../net/udp.js"
 import type { Check, CheckContext, Recorder } from "../conformance/check.js"
 import type { ClientCheckOptions, Stage } from "./stage.js"
-import type { TtyError } from "./tty.js"
+import type { TtyError } from "./tmux-control.js"
 
 /**
  * The checks of `check client`, by name, with what each gives the checks that build on it.

@@ -5,7 +5,8 @@ import { type Recorder, Stop } from "../conformance/check.js"
 import { escaped } from "../conformance/escaping.js"
 import type { Requirement } from "../conformance/requirements.js"
 import { openScriptServer, type ScriptServer } from "./script-server.js"
-import { openTty, type Size, type Tty, type TtyError } from "./tty.js"
+import type { TtyError } from "./tmux-control.js"
+import { openTty, type Size, type Tty } from "./tty.js"
 
 /**
  * A stage for `check client`: the scripted server, the client under check in a terminal of

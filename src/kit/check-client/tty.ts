@@ -1,8 +1,9 @@
-import { Clock, Data, Effect, Queue, type Scope } from "effect"
-import { execFile, spawn } from "node:child_process"
+import { Clock, Effect, Queue, type Scope } from "effect"
+import { spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { openTmuxControl, runTmux, type TtyError } from "./tmux-control.js"
 
 /**
  * A real terminal the checker owns, for a client under check: its own tmux server (nothing
@@ -15,8 +16,6 @@ import { join } from "node:path"
  * the client writes, and the wrapper signals (`tmux wait-for`) when the client has ended; a
  * wait reads the screen again at each, until what it awaits is there or its time is up.
  */
-
-export class TtyError extends Data.TaggedError("TtyError")<{ readonly message: string }> {}
 
 export interface Size {
   readonly columns: number
@@ -68,20 +67,8 @@ printf '%s %s\\n' "$code" "$modes" > "$status"
 tmux wait-for -S ended 2>/dev/null
 exec sleep 86400`
 
-const run = (args: ReadonlyArray<string>) =>
-  Effect.async<string, TtyError>((resume) => {
-    execFile("tmux", [...args], { timeout: 5000 }, (error, stdout, stderr) => {
-      if (error) {
-        const missing = (error as NodeJS.ErrnoException).code === "ENOENT"
-        resume(Effect.fail(new TtyError({ message: missing ? "check client needs tmux: apt-get install tmux" : `tmux: ${stderr.trim() || error.message}` })))
-      } else {
-        resume(Effect.succeed(stdout))
-      }
-    })
-  })
-
 /** Whether tmux can be run here. */
-export const tmuxAvailable: Effect.Effect<void, TtyError> = run(["-V"]).pipe(Effect.asVoid)
+export const tmuxAvailable: Effect.Effect<void, TtyError> = runTmux(["-V"]).pipe(Effect.asVoid)
 
 /**
  * `command` in a new terminal of `size`, its stderr added to `log` (a file of the terminal's
@@ -97,29 +84,27 @@ export const openTty = (command: ReadonlyArray<string>, size: Size, log?: string
     const config = join(dir, "tmux.conf")
     const status = join(dir, "status")
     writeFileSync(config, "set -g status off\nset -g default-terminal screen\n")
-    const tmux = (...args: ReadonlyArray<string>) => run(["-S", socket, "-f", config, ...args])
+    const serverArgs = ["-S", socket, "-f", config]
     yield* Effect.acquireRelease(
-      tmux("new-session", "-d", "-s", "check", "-x", String(size.columns), "-y", String(size.rows), "sh", "-c", wrapper, "sh", status, log ?? join(dir, "stderr"), ...command),
-      () => tmux("kill-server").pipe(Effect.ignore)
+      runTmux([...serverArgs, "new-session", "-d", "-s", "check", "-x", String(size.columns), "-y", String(size.rows), "sh", "-c", wrapper, "sh", status, log ?? join(dir, "stderr"), ...command]),
+      () => runTmux([...serverArgs, "kill-server"]).pipe(Effect.ignore)
     )
+    // One control client reads the screen and types, and tells of each write to the pane.
+    const control = yield* openTmuxControl(serverArgs, "check")
+    const tmux = control.command
     const format = (what: string) => tmux("display-message", "-p", "-t", "check", what).pipe(Effect.map((text) => text.trim()), Effect.orDie)
     // Woken when the client writes or ends: a wait then reads again (wakes in a row are one).
-    const wakes = yield* Queue.sliding<void>(1)
-    const wake = () => void Queue.unsafeOffer(wakes, undefined)
-    const child = (args: ReadonlyArray<string>, onExit: () => void) =>
-      Effect.acquireRelease(
-        Effect.sync(() => {
-          const started = spawn("tmux", ["-S", socket, "-f", config, ...args], { stdio: ["pipe", "pipe", "ignore"] })
-          started.stdout.on("data", wake)
-          started.on("exit", onExit)
-          started.on("error", wake)
-          return started
-        }),
-        (started) => Effect.sync(() => void started.kill())
-      )
-    // Its notifications (%output) come with each write; its stdin is held open, or it would leave.
-    yield* child(["-C", "attach-session", "-t", "check"], wake)
-    yield* child(["wait-for", "ended"], wake)
+    const wakes = control.writes
+    yield* Effect.acquireRelease(
+      Effect.sync(() => {
+        const started = spawn("tmux", [...serverArgs, "wait-for", "ended"], { stdio: ["ignore", "ignore", "ignore"] })
+        const wake = () => void Queue.unsafeOffer(wakes, undefined)
+        started.on("exit", wake)
+        started.on("error", wake)
+        return started
+      }),
+      (started) => Effect.sync(() => void started.kill())
+    )
     const screen = tmux("capture-pane", "-p", "-t", "check").pipe(
       Effect.map((text) => text.replace(/\n$/, "").split("\n").map((line) => line.trimEnd())),
       Effect.orDie
@@ -161,7 +146,8 @@ export const openTty = (command: ReadonlyArray<string>, size: Size, log?: string
       screenWhen: (ms, wanted) =>
         awaitLook(ms, screen, (lines) => wanted(lines) || hasEnded()).pipe(Effect.map((lines) => ({ lines, ok: wanted(lines) }))),
       untilEnded: (ms) => awaitLook(ms, ended, (each) => each !== undefined),
-      type: (keys) => tmux("send-keys", "-t", "check", "-l", keys).pipe(Effect.asVoid, Effect.orDie),
+      // As bytes (-H), so that no character of what is typed means anything to tmux's command line.
+      type: (keys) => tmux("send-keys", "-t", "check", "-H", ...Array.from(Buffer.from(keys, "utf8"), (byte) => byte.toString(16).padStart(2, "0"))).pipe(Effect.asVoid, Effect.orDie),
       press: (key) => tmux("send-keys", "-t", "check", key).pipe(Effect.asVoid, Effect.orDie),
       resize: (to) => tmux("resize-window", "-t", "check", "-x", String(to.columns), "-y", String(to.rows)).pipe(Effect.asVoid, Effect.orDie),
       ended

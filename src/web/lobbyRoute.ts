@@ -1,23 +1,14 @@
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect } from "effect"
 import { lobbyAssets } from "./pageAssets.js"
-import { inlinePage } from "./pageRoute.js"
+import { inlinePage, pageHead } from "./pageRoute.js"
 
 /**
  * The lobby of `nuggets host`: one page for `/` (the games being played, and a new one),
  * `/archive` (past games) and `/leaderboard`, which its script (`lobby/main.ts`) shows by
  * the path it is at, from the JSON API and the lobby's feed. The markup is the frame.
  */
-const lobbyHtml = (style: string, script: string) => `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Nuggets</title>
-<link rel="icon" href="data:,">
-<style>${style}</style>
-</head>
-<body class="lobby" data-view="live">
+const lobbyHtml = (style: string, script: string) => `${pageHead(style)}<body class="lobby" data-view="live">
 <header>
   <h1>Nuggets</h1>
   <nav>

@@ -4,20 +4,23 @@ import { createHash } from "node:crypto"
 import { safeHeaders } from "./headers.js"
 import { type PageAssets, pageAssets } from "./pageAssets.js"
 
-/**
- * The one page, live or replay: everything it needs is in it, so it works with no
- * internet. The markup is the frame; `page/main.ts` fills it in.
- */
-const pageHtml = (pageStyle: string, pageScript: string) => `<!doctype html>
+/** The start of every page this server makes, up to its body: one style sheet, inline. */
+export const pageHead = (style: string) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Nuggets</title>
 <link rel="icon" href="data:,">
-<style>${pageStyle}</style>
+<style>${style}</style>
 </head>
-<body data-mode="connecting">
+`
+
+/**
+ * The one page, live or replay: everything it needs is in it, so it works with no
+ * internet. The markup is the frame; `page/main.ts` fills it in.
+ */
+const pageHtml = (pageStyle: string, pageScript: string) => `${pageHead(pageStyle)}<body data-mode="connecting">
 <header>
   <h1>Nuggets</h1>
   <a id="lobby" href="/" hidden>all games</a>

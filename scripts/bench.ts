@@ -36,7 +36,8 @@ import { benchSaturation, type Saturation } from "./bench/saturation.js"
 import { binaryNuggets, bundleNuggets, endToEnd, type EndToEnd, type Nuggets, serverSeed, startRealServer } from "./bench/server.js"
 import { ShadowGame } from "./bench/shadow.js"
 import { round } from "./bench/stats.js"
-import { benchPageSoak, benchWatchers, type PageSoakFigures, rssBackWithinMB, type WatcherFigures } from "./bench/web.js"
+import { benchPageSoak, type PageSoakFigures, rssBackWithinMB } from "./bench/pages.js"
+import { benchWatchers, type WatcherFigures } from "./bench/web.js"
 
 const args = new Set(process.argv.slice(2))
 const quick = args.has("--quick")

@@ -145,3 +145,16 @@ export const endToEnd = async (
   }
   return tallies.map((tally, i) => tally.figures(targets[i]!.server))
 }
+
+/** `nuggets serve MAP --web 0`: the game server with the web beside it; its page's address from its output. */
+export const startWebServer = async (nuggets: Nuggets, mapFile: string): Promise<ServerProcess & { readonly url: string }> => {
+  const server = await startRealServer(nuggets, mapFile, undefined, ["--web", "0"])
+  // The address may come a moment after the port line, in the log on the other pipe.
+  for (const deadline = Date.now() + 5000; Date.now() < deadline;) {
+    const url = /http:\/\/[^\s,]+/.exec(server.log())?.[0]
+    if (url !== undefined) return { ...server, url }
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  await server.stop()
+  throw new Error(`no web address in the log:\n${server.log()}`)
+}

@@ -54,8 +54,9 @@ export interface Tty {
 
 /**
  * Runs the command with its stderr (its log, as the spec has it) in a file, notes its status
- * and whether `stty -g` is the same after as before, then stays, printing nothing: the
- * terminal keeps what the client left, cursor and all.
+ * and whether `stty -g` is the same after as before (written whole, then renamed: the checker
+ * reads the note as soon as it is there), then stays, printing nothing: the terminal keeps
+ * what the client left, cursor and all.
  */
 const wrapper = `status=$1; log=$2; shift 2
 before=$(stty -g 2>/dev/null)
@@ -63,7 +64,7 @@ before=$(stty -g 2>/dev/null)
 code=$?
 after=$(stty -g 2>/dev/null)
 if [ "$before" = "$after" ]; then modes=same; else modes="changed $before $after"; fi
-printf '%s %s\\n' "$code" "$modes" > "$status"
+printf '%s %s\\n' "$code" "$modes" > "$status.part" && mv "$status.part" "$status"
 tmux wait-for -S ended 2>/dev/null
 exec sleep 86400`
 

@@ -18,66 +18,68 @@ import { scriptedServer } from "./kit/scripted.js"
  * the verdicts take is in `npm run bench`.)
  */
 
-describe.concurrent("check server against our own server", () => {
-  it.scopedLive("2019 dialect, with --map: every check passes, the dialect guessed from the first refusal", () =>
-    Effect.gen(function*() {
-      const server = yield* realServer(["maps/main.txt", "3"])
-      const report = yield* run(server.port, { map: mainMap })
-      expect(report.checks.filter((check) => check.status !== "pass")).toEqual([])
-      expect(report.checks).toHaveLength(22)
-      expect(report.about[0]).toBe(`dialect: 2019 (guessed: it answered "NO unknown keystroke")`)
-      expect(resultOf(report, "visibility").notes[0]).toMatch(/^\d{3,} player views held against the spec's rule \(sight through room and passage spots\), the dialect's$/)
-    }), 120_000)
-})
+describe.concurrent("each side by side: a server, one check server run each", () => {
+  describe.concurrent("check server against our own server", () => {
+    it.scopedLive("2019 dialect, with --map: every check passes, the dialect guessed from the first refusal", () =>
+      Effect.gen(function*() {
+        const server = yield* realServer(["maps/main.txt", "3"])
+        const report = yield* run(server.port, { map: mainMap })
+        expect(report.checks.filter((check) => check.status !== "pass")).toEqual([])
+        expect(report.checks).toHaveLength(22)
+        expect(report.about[0]).toBe(`dialect: 2019 (guessed: it answered "NO unknown keystroke")`)
+        expect(resultOf(report, "visibility").notes[0]).toMatch(/^\d{3,} player views held against the spec's rule \(sight through room and passage spots\), the dialect's$/)
+      }), 120_000)
+  })
 
 
-describe.concurrent("check server against servers that are down, silent, flooding or babbling: a verdict, never a hang", () => {
-  it.scopedLive("nothing listening: the port is closed, and the rest is not run", () =>
-    Effect.gen(function*() {
-      const socket = dgram.createSocket("udp4")
-      yield* Effect.async<void>((resume) => void socket.bind(0, "127.0.0.1", () => resume(Effect.void)))
-      const port = socket.address().port
-      yield* Effect.async<void>((resume) => void socket.close(() => resume(Effect.void)))
-      const report = yield* run(port)
-      expect(resultOf(report, "join-spectator").failures[0]).toMatchObject({ what: "the server's port is closed: nothing listens there", got: "ICMP port unreachable" })
-      expect(resultOf(report, "game-over")).toMatchObject({ status: "not run", notRun: "the server never answered (see join-spectator)", failures: [] })
-      // One failure, at its cause: nothing else is judged, nor counted as failed.
-      expect(report.checks.filter((check) => check.status !== "not run").map((check) => check.name)).toEqual(["join-spectator"])
-    }))
+  describe.concurrent("check server against servers that are down, silent, flooding or babbling: a verdict, never a hang", () => {
+    it.scopedLive("nothing listening: the port is closed, and the rest is not run", () =>
+      Effect.gen(function*() {
+        const socket = dgram.createSocket("udp4")
+        yield* Effect.async<void>((resume) => void socket.bind(0, "127.0.0.1", () => resume(Effect.void)))
+        const port = socket.address().port
+        yield* Effect.async<void>((resume) => void socket.close(() => resume(Effect.void)))
+        const report = yield* run(port)
+        expect(resultOf(report, "join-spectator").failures[0]).toMatchObject({ what: "the server's port is closed: nothing listens there", got: "ICMP port unreachable" })
+        expect(resultOf(report, "game-over")).toMatchObject({ status: "not run", notRun: "the server never answered (see join-spectator)", failures: [] })
+        // One failure, at its cause: nothing else is judged, nor counted as failed.
+        expect(report.checks.filter((check) => check.status !== "not run").map((check) => check.name)).toEqual(["join-spectator"])
+      }))
 
-  it.scopedLive("a server that never answers: the first check says so, and the rest are not run", () =>
-    Effect.gen(function*() {
-      const server = yield* scriptedServer(() => undefined)
-      const report = yield* run(server.port, { answerMs: 300 })
-      expect(resultOf(report, "join-spectator").failures[0]).toMatchObject({ what: "the server did not answer SPECTATE", got: "nothing within 300 ms" })
-      expect(resultOf(report, "join-player")).toMatchObject({ status: "not run", notRun: "the server never answered (see join-spectator)" })
-      // No other check waited for an answer, or judged what came (nothing): none is counted as failed.
-      const notRun = report.checks.filter((check) => check.status === "not run")
-      expect(notRun.map((check) => check.name)).toEqual(report.checks.map((check) => check.name).filter((name) => name !== "join-spectator"))
-      expect(new Set(notRun.map((check) => check.notRun))).toEqual(new Set(["the server never answered (see join-spectator)", "it needs --map (the map the server was started with)"]))
-    }))
+    it.scopedLive("a server that never answers: the first check says so, and the rest are not run", () =>
+      Effect.gen(function*() {
+        const server = yield* scriptedServer(() => undefined)
+        const report = yield* run(server.port, { answerMs: 300 })
+        expect(resultOf(report, "join-spectator").failures[0]).toMatchObject({ what: "the server did not answer SPECTATE", got: "nothing within 300 ms" })
+        expect(resultOf(report, "join-player")).toMatchObject({ status: "not run", notRun: "the server never answered (see join-spectator)" })
+        // No other check waited for an answer, or judged what came (nothing): none is counted as failed.
+        const notRun = report.checks.filter((check) => check.status === "not run")
+        expect(notRun.map((check) => check.name)).toEqual(report.checks.map((check) => check.name).filter((name) => name !== "join-spectator"))
+        expect(new Set(notRun.map((check) => check.notRun))).toEqual(new Set(["the server never answered (see join-spectator)", "it needs --map (the map the server was started with)"]))
+      }))
 
-  it.scopedLive("a server that lets the spectator in and then hangs: the whole run ends at its deadline", () =>
-    Effect.gen(function*() {
-      const server = yield* scriptedServer((text, reply) => {
-        if (text === "SPECTATE") reply("GRID 1 3", "GOLD 0 0 250", "DISPLAY\n.*.\n")
-      })
-      const report = yield* run(server.port, { answerMs: 300, checkMs: 2000, totalMs: 1500 })
-      expect(resultOf(report, "join-spectator").status).toBe("pass")
-      expect(resultOf(report, "join-player").failures[0]).toMatchObject({ what: "the server did not answer PLAY", got: "nothing within 300 ms" })
-      expect(resultOf(report, "game-over")).toMatchObject({ status: "not run", notRun: "the whole check's deadline (1.5 s) passed" })
-    }))
+    it.scopedLive("a server that lets the spectator in and then hangs: the whole run ends at its deadline", () =>
+      Effect.gen(function*() {
+        const server = yield* scriptedServer((text, reply) => {
+          if (text === "SPECTATE") reply("GRID 1 3", "GOLD 0 0 250", "DISPLAY\n.*.\n")
+        })
+        const report = yield* run(server.port, { answerMs: 300, checkMs: 2000, totalMs: 1500 })
+        expect(resultOf(report, "join-spectator").status).toBe("pass")
+        expect(resultOf(report, "join-player").failures[0]).toMatchObject({ what: "the server did not answer PLAY", got: "nothing within 300 ms" })
+        expect(resultOf(report, "game-over")).toMatchObject({ status: "not run", notRun: "the whole check's deadline (1.5 s) passed" })
+      }))
 
-  it.scopedLive("a server that floods garbage: no check passes, within the whole run's deadline", () =>
-    Effect.gen(function*() {
-      const server = yield* scriptedServer((_text, reply) => {
-        for (let i = 0; i < 200; i++) reply(Uint8Array.from([0xde, 0xad, i]))
-      })
-      const report = yield* run(server.port, { answerMs: 300, checkMs: 1500, totalMs: 8000 })
-      expect(resultOf(report, "join-spectator").failures.map((failure) => failure.what)).toContain("no GRID came to the new spectator")
-      expect(resultOf(report, "message-form").failures[0]).toMatchObject({ got: `"\\xde\\xad\\x00"` })
-      expect(report.checks.filter((check) => check.status === "pass")).toEqual([])
-    }), 30_000)
+    it.scopedLive("a server that floods garbage: no check passes, within the whole run's deadline", () =>
+      Effect.gen(function*() {
+        const server = yield* scriptedServer((_text, reply) => {
+          for (let i = 0; i < 200; i++) reply(Uint8Array.from([0xde, 0xad, i]))
+        })
+        const report = yield* run(server.port, { answerMs: 300, checkMs: 1500, totalMs: 8000 })
+        expect(resultOf(report, "join-spectator").failures.map((failure) => failure.what)).toContain("no GRID came to the new spectator")
+        expect(resultOf(report, "message-form").failures[0]).toMatchObject({ got: `"\\xde\\xad\\x00"` })
+        expect(report.checks.filter((check) => check.status === "pass")).toEqual([])
+      }), 30_000)
+  })
 })
 
 /** Checks made up for the runner's tests: `a` gives a number to `b`, which builds on it. */

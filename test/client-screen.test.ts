@@ -1,3 +1,4 @@
+// The screen, drawn case by case (about 385 lines): one file, as every case draws through the same screenIn helper.
 import { cursorTo, eraseScreen } from "ansi-escapes"
 import { describe, expect, it } from "vitest"
 import { frameDiff } from "../src/client/paint.js"

@@ -1,3 +1,4 @@
+// The client as a state machine, event by event (about 520 lines): one file, as every case feeds events through the same few helpers.
 import { describe, expect, it } from "vitest"
 import {
   type ClientEvent,

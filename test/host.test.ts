@@ -2,7 +2,8 @@
  * `nuggets host` in this process, over real sockets: games side by side that do not see
  * each other, a defect that ends one game alone, the lobby's pages and the JSON API (what
  * it answers, and every bad input refused with its 4xx and nothing else happening), a
- * flood of new games held to the cap and the pace. One host serves most tests.
+ * flood of new games held to the cap and the pace. One host serves most tests, hence one
+ * file (about 385 lines).
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Duration, Effect } from "effect"

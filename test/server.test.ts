@@ -1,3 +1,4 @@
+// The server over real UDP, message by message (about 360 lines): one file, as every case plays through the same harness.
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import { readFileSync } from "node:fs"

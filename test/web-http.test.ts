@@ -1,3 +1,4 @@
+// The web side over real HTTP (about 400 lines): one file, as every case shares the served game and the raw-request helpers.
 import { describe, expect, it } from "@effect/vitest"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"

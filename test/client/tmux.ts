@@ -1,4 +1,4 @@
-import { Clock, Duration, Effect, Option, Queue } from "effect"
+import { Duration, Effect } from "effect"
 import { execFile, spawn } from "node:child_process"
 import { openTmuxControl } from "../../src/kit/check-client/tmux-control.js"
 import { rmSync } from "node:fs"
@@ -15,9 +15,6 @@ export const nuggets: ReadonlyArray<string> = await nuggetsCommand()
 const run = promisify(execFile)
 
 let sessions = 0
-
-/** How long a pane must stay quiet after a screen that matches, for the match to count. */
-const settleMs = 30
 
 /**
  * A command in a real terminal: its own tmux server (so nothing else is touched), one
@@ -39,10 +36,9 @@ export const tmuxPane = (command: ReadonlyArray<string>, size: { readonly column
     )
     // Nothing is polled, and reading the screen or typing starts no process: one control-mode
     // client of the same tmux takes the commands and tells of every write to the pane, and a
-    // wait reads the screen again at each (wakes in a row are one).
+    // wait reads the screen again at each (the kit's own way, `lookUntil`).
     const control = yield* openTmuxControl(["-S", socket], "test").pipe(Effect.orDie)
     const tmuxCommand = (...words: ReadonlyArray<string>) => control.command(...words).pipe(Effect.orDie)
-    const wakes = control.writes
     const capture = tmuxCommand("capture-pane", "-p", "-t", "test").pipe(Effect.map((text) => text.split("\n")))
     const childPid = tmuxCommand("display-message", "-p", "-t", "test", "#{pane_pid}").pipe(
       Effect.flatMap((shell) => Effect.promise(() => run("pgrep", ["-P", shell.trim()]))),
@@ -54,22 +50,10 @@ export const tmuxPane = (command: ReadonlyArray<string>, size: { readonly column
       captureStyled: tmuxCommand("capture-pane", "-p", "-e", "-t", "test").pipe(Effect.map((text) => text.split("\n"))),
       /** The screen once `predicate` holds of it, read again at each write to the pane; fails with the last screen after `timeout`. */
       waitFor: (predicate: (lines: ReadonlyArray<string>) => boolean, timeout: Duration.DurationInput = "15 seconds") =>
-        Effect.gen(function*() {
-          const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(timeout)
-          for (;;) {
-            // What was written before this capture is in what it sees.
-            yield* Queue.takeAll(wakes)
-            const lines = yield* capture
-            // A frame may reach tmux in pieces: what matches counts once the pane has been
-            // quiet a moment after it, so that a test never reads half a frame.
-            const matched = predicate(lines)
-            if (matched && Option.isNone(yield* Queue.take(wakes).pipe(Effect.timeoutOption(settleMs)))) return lines
-            const left = deadline - (yield* Clock.currentTimeMillis)
-            if (left <= 0) return yield* Effect.fail(new Error(`the screen never matched; it shows:\n${lines.join("\n")}`))
-            // Unless the pane wrote during the settling, wait for it to write.
-            if (!matched) yield* Queue.take(wakes).pipe(Effect.timeoutOption(left))
-          }
-        }),
+        control.lookUntil(capture, predicate, Duration.toMillis(timeout)).pipe(
+          Effect.filterOrFail(({ held }) => held, ({ seen }) => new Error(`the screen never matched; it shows:\n${seen.join("\n")}`)),
+          Effect.map(({ seen }) => seen)
+        ),
       /** Keys as tmux names them: "h", "C-c", "Escape"; `-l` sends text literally. */
       sendKeys: (...keys: ReadonlyArray<string>) => tmuxCommand("send-keys", "-t", "test", ...keys),
       resize: (columns: number, rows: number) =>

@@ -1,4 +1,4 @@
-import { Data, Deferred, Effect, Queue, type Scope } from "effect"
+import { Clock, Data, Deferred, Effect, Option, Queue, type Scope } from "effect"
 import { execFile, spawn } from "node:child_process"
 
 /**
@@ -28,9 +28,18 @@ export const runTmux = (args: ReadonlyArray<string>) =>
 export interface TmuxControl {
   /** A tmux command (its words, quoted here), and what it printed. */
   readonly command: (...words: ReadonlyArray<string>) => Effect.Effect<string, TtyError>
-  /** Offered to at each write to a pane (wakes in a row are one). */
+  /** Offered to at each write to a pane (wakes in a row are one); others may offer to it too. */
   readonly writes: Queue.Queue<void>
+  /**
+   * `look` again at each write, until `done` holds of what it gives and the pane has then been
+   * quiet a moment (a frame may reach tmux in pieces: no one is told of half a frame), or `ms`
+   * have passed. What it last saw, and whether `done` held.
+   */
+  readonly lookUntil: <A>(look: Effect.Effect<A>, done: (seen: A) => boolean, ms: number) => Effect.Effect<{ readonly seen: A; readonly held: boolean }>
 }
+
+/** How long a pane must stay quiet after a look that `done` holds of, for it to count. */
+const settleMs = 30
 
 /** A word as tmux's command parser reads it back unchanged: single quotes, with `'` written `'\''`. */
 const quoted = (word: string) => `'${word.replaceAll("'", "'\\''")}'`
@@ -91,8 +100,26 @@ export const openTmuxControl = (serverArgs: ReadonlyArray<string>, session: stri
       })
     yield* send(["display-message", "-p", readyMark], ready)
     yield* Deferred.await(ready)
+    const lookUntil: TmuxControl["lookUntil"] = (look, done, ms) =>
+      Effect.gen(function*() {
+        const deadline = (yield* Clock.currentTimeMillis) + ms
+        for (;;) {
+          // What was written before this look is in what it sees.
+          yield* Queue.takeAll(writes)
+          const seen = yield* look
+          const held = done(seen)
+          // Interruptible, so that the deadline holds in a finalizer too.
+          const wrote = (wait: number) => Queue.take(writes).pipe(Effect.interruptible, Effect.timeoutOption(wait), Effect.map(Option.isSome))
+          if (held && !(yield* wrote(settleMs))) return { seen, held }
+          const left = deadline - (yield* Clock.currentTimeMillis)
+          if (left <= 0) return { seen, held }
+          // Unless the pane wrote while it settled, wait for it to write.
+          if (!held) yield* wrote(left)
+        }
+      })
     return {
       writes,
+      lookUntil,
       command: (...words) =>
         Effect.gen(function*() {
           const answer = yield* Deferred.make<string, TtyError>()

@@ -1,4 +1,4 @@
-import { Clock, Effect, Queue, type Scope } from "effect"
+import { Effect, Queue, type Scope } from "effect"
 import { spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -94,12 +94,11 @@ export const openTty = (command: ReadonlyArray<string>, size: Size, log?: string
     const control = yield* openTmuxControl(serverArgs, "check")
     const tmux = control.command
     const format = (what: string) => tmux("display-message", "-p", "-t", "check", what).pipe(Effect.map((text) => text.trim()), Effect.orDie)
-    // Woken when the client writes or ends: a wait then reads again (wakes in a row are one).
-    const wakes = control.writes
+    // A wait reads again when the client writes (the control client says so) or ends (this says so).
     yield* Effect.acquireRelease(
       Effect.sync(() => {
         const started = spawn("tmux", [...serverArgs, "wait-for", "ended"], { stdio: ["ignore", "ignore", "ignore"] })
-        const wake = () => void Queue.unsafeOffer(wakes, undefined)
+        const wake = () => void Queue.unsafeOffer(control.writes, undefined)
         started.on("exit", wake)
         started.on("error", wake)
         return started
@@ -126,27 +125,13 @@ export const openTty = (command: ReadonlyArray<string>, size: Size, log?: string
         cursorShown: (yield* format("#{cursor_flag}")) === "1"
       }
     })
-    /** `look` again at each wake, until `done` holds of what it gives or `ms` have passed. */
-    const awaitLook = <A>(ms: number, look: Effect.Effect<A>, done: (seen: A) => boolean) =>
-      Effect.gen(function*() {
-        const deadline = (yield* Clock.currentTimeMillis) + ms
-        for (;;) {
-          // What was written before this look is in what it sees.
-          yield* Queue.takeAll(wakes)
-          const seen = yield* look
-          const left = deadline - (yield* Clock.currentTimeMillis)
-          if (done(seen) || left <= 0) return seen
-          // Interruptible, so that the deadline holds in a finalizer too.
-          yield* Queue.take(wakes).pipe(Effect.interruptible, Effect.timeoutOption(left))
-        }
-      })
     // Once the client has ended, nothing writes to the screen any more.
     const hasEnded = () => existsSync(status)
     return {
       screen,
       screenWhen: (ms, wanted) =>
-        awaitLook(ms, screen, (lines) => wanted(lines) || hasEnded()).pipe(Effect.map((lines) => ({ lines, ok: wanted(lines) }))),
-      untilEnded: (ms) => awaitLook(ms, ended, (each) => each !== undefined),
+        control.lookUntil(screen, (lines) => wanted(lines) || hasEnded(), ms).pipe(Effect.map(({ seen }) => ({ lines: seen, ok: wanted(seen) }))),
+      untilEnded: (ms) => control.lookUntil(ended, (each) => each !== undefined, ms).pipe(Effect.map(({ seen }) => seen)),
       // As bytes (-H), so that no character of what is typed means anything to tmux's command line.
       type: (keys) => tmux("send-keys", "-t", "check", "-H", ...Array.from(Buffer.from(keys, "utf8"), (byte) => byte.toString(16).padStart(2, "0"))).pipe(Effect.asVoid, Effect.orDie),
       press: (key) => tmux("send-keys", "-t", "check", key).pipe(Effect.asVoid, Effect.orDie),

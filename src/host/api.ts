@@ -165,6 +165,11 @@ const searchParam = (request: HttpServerRequest.HttpServerRequest, name: string)
   return value === null ? undefined : value
 }
 
+/** A page's `limit` from the query string: none, or 1 to the most a page holds; or why not. */
+const pageLimit = (request: HttpServerRequest.HttpServerRequest): Either.Either<number | undefined, string> =>
+  Either.flatMap(wholeParam(searchParam(request, "limit"), "limit"), (limit) =>
+    limit !== undefined && (limit < 1 || limit > pageSize.max) ? Either.left(`limit must be 1 to ${pageSize.max}, not ${limit}`) : Either.right(limit))
+
 /** The API's routes, each with the games being played and the archive. */
 export const apiRoutes = (games: GamesService, archive: ArchiveService) => {
   const gameId = Effect.map(HttpRouter.params, (params) => params["id"] ?? "")
@@ -190,11 +195,8 @@ export const apiRoutes = (games: GamesService, archive: ArchiveService) => {
 
   const pastGames = Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
-    const limit = wholeParam(searchParam(request, "limit"), "limit")
+    const limit = pageLimit(request)
     if (Either.isLeft(limit)) return jsonError(400, limit.left)
-    if (limit.right !== undefined && (limit.right < 1 || limit.right > pageSize.max)) {
-      return jsonError(400, `limit must be 1 to ${pageSize.max}, not ${limit.right}`)
-    }
     const before = searchParam(request, "before") || undefined
     if (before !== undefined && !gameIdPattern.test(before)) return jsonError(400, `before: no game ${JSON.stringify(before)}`)
     return yield* archive.pastGames({
@@ -228,11 +230,8 @@ export const apiRoutes = (games: GamesService, archive: ArchiveService) => {
 
   const leaderboard = Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
-    const limit = wholeParam(searchParam(request, "limit"), "limit")
+    const limit = pageLimit(request)
     if (Either.isLeft(limit)) return jsonError(400, limit.left)
-    if (limit.right !== undefined && (limit.right < 1 || limit.right > pageSize.max)) {
-      return jsonError(400, `limit must be 1 to ${pageSize.max}, not ${limit.right}`)
-    }
     return yield* archive.leaderboard({ player: searchParam(request, "player"), limit: limit.right }).pipe(
       Effect.map((leaders) => json(200, { leaders } satisfies LeaderboardJson)),
       Effect.catchAll((error) => Effect.succeed(archiveFailed(error)))

@@ -16,9 +16,9 @@ const run = (command: string, args: ReadonlyArray<string>) =>
     child.on("error", () => resolve(1))
   })
 
+// The type checks are package.json's `typecheck`, so that they are written in one place.
 const codes = await Promise.all([
-  run(bin("tsc"), ["--noEmit"]),
-  run(bin("tsc"), ["--noEmit", "-p", "src/web/page"]),
+  run("npm", ["run", "--silent", "typecheck"]),
   run(bin("vitest"), ["run", "--config", "test/vitest.config.ts", ...process.argv.slice(2)])
 ])
 process.exitCode = codes.some((code) => code !== 0) ? 1 : 0

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { readFileSync } from "node:fs"
 import { MoveDirections } from "../src/core/constants.js"
+import { scriptCommand } from "./cli/process.js"
 import { fakeServer } from "./client/fakes.js"
 import { nuggets, type Pane, projectDir, realServer, tmuxPane } from "./client/tmux.js"
 
@@ -44,7 +45,7 @@ const eveOnATinyMap = Effect.gen(function*() {
   return { pane, server }
 })
 
-describe("the client in tmux", () => {
+describe.concurrent("the client in tmux", () => {
   it.scopedLive("against the real server: status line, map, a move, small window, quit, terminal restored", () =>
     Effect.gen(function*() {
       const server = yield* realServer(["maps/main.txt", "7"])
@@ -159,11 +160,12 @@ describe("the client in tmux", () => {
     }), 30_000)
 })
 
-describe("the Terminal service in tmux", () => {
+describe.concurrent("the Terminal service in tmux", () => {
   for (const how of ["defect", "throw", "exit"]) {
     it.scopedLive(`restores the terminal after a crash (${how})`, () =>
       Effect.gen(function*() {
-        const pane = yield* tmuxPane([process.execPath, "--import", "tsx", "test/client/crash-probe.ts", how], size)
+        const probe = yield* Effect.promise(() => scriptCommand("test/client/crash-probe.ts"))
+        const pane = yield* tmuxPane([...probe, how], size)
         yield* pane.waitFor((lines) => lines[0] === "the screen is open")
         expect(yield* pane.display("#{alternate_on} #{cursor_flag}")).toBe("1 0")
         yield* pane.sendKeys("x")

@@ -45,9 +45,11 @@ const recordGame = async (path: string) => {
 
 const replay = (...args: ReadonlyArray<string>) => nuggetsInProcess("replay", ...args)
 
+/** One game for the whole file: its tests read the recording, and none changes it. */
+const recorded = file("game.ndjson")
+const gameOver = recordGame(recorded)
+
 describe("recordings", () => {
-  const recorded = file("game.ndjson")
-  const gameOver = recordGame(recorded)
 
   it("a real game recorded over UDP replays identically with --check", async () => {
     const { summary } = await gameOver
@@ -151,8 +153,6 @@ describe("recordings", () => {
 })
 
 describe("casts, and files never lost", () => {
-  const recorded = file("cast-game.ndjson")
-  const gameOver = recordGame(recorded)
   const events = (cast: string) => cast.trimEnd().split("\n").slice(1).map((line) => JSON.parse(line) as [number, string, string])
 
   it("--cast - writes the cast to stdout; --speed 4 plays it four times as fast; --no-color has no colours; --as b is B", async () => {

@@ -105,7 +105,7 @@ describe("--idle-timeout", () => {
 })
 
 describe("a flood of hostile datagrams", () => {
-  it.scoped("100,000 of them write less than 100 KB of log at the default level, and the counts are logged", () =>
+  it.scoped("20,000 of them (a megabyte of log, were each logged) write less than 100 KB of log at the default level, and the counts are logged", () =>
     Effect.gen(function*() {
       const folder = yield* Effect.acquireRelease(
         Effect.sync(() => mkdtempSync(join(tmpdir(), "nuggets-flood-"))),
@@ -126,7 +126,7 @@ describe("a flood of hostile datagrams", () => {
         ]
         const peers = Array.from({ length: 40 }, (_, i) => peer(`10.0.0.${i}:666`).self)
         // As fast as they come: all within one minute of the log's limits.
-        for (let i = 0; i < 100_000; i++) yield* host.handle(peers[i % peers.length]!, hostile[i % hostile.length]!)
+        for (let i = 0; i < 20_000; i++) yield* host.handle(peers[i % peers.length]!, hostile[i % hostile.length]!)
         // A minute on, the counts of what was held back are written.
         yield* TestClock.adjust("61 seconds")
       })

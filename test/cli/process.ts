@@ -3,14 +3,12 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import * as esbuild from "esbuild"
 import { inject } from "vitest"
 import { bundle } from "../../scripts/build.js"
 import { Inbox } from "../inbox.js"
 
 export const projectDir = fileURLToPath(new URL("../../", import.meta.url))
-
-/** The `nuggets` command run from source with tsx: slow to start; prefer `nuggetsCommand`. */
-export const nuggetsFromSource: ReadonlyArray<string> = [process.execPath, "--import", "tsx", projectDir + "src/main.ts"]
 
 let bundled: Promise<ReadonlyArray<string>> | undefined
 
@@ -29,6 +27,24 @@ export const nuggetsCommand = (): Promise<ReadonlyArray<string>> =>
     await bundle(file)
     return [process.execPath, file]
   })()
+
+const scripts = new Map<string, Promise<ReadonlyArray<string>>>()
+
+/**
+ * A test's own program (`test/...ts`), bundled once per worker and run by node: tsx would
+ * compile it and its imports again at each start, a second and more of CPU each time.
+ */
+export const scriptCommand = (entry: string): Promise<ReadonlyArray<string>> => {
+  const made = scripts.get(entry) ?? (async () => {
+    const dir = mkdtempSync(join(tmpdir(), "nuggets-script-"))
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }))
+    const outfile = join(dir, "script.cjs")
+    await esbuild.build({ entryPoints: [join(projectDir, entry)], outfile, bundle: true, platform: "node", target: "node20", format: "cjs", logLevel: "warning" })
+    return [process.execPath, outfile]
+  })()
+  scripts.set(entry, made)
+  return made
+}
 
 /** A running program whose stdout lines can be awaited with a deadline. */
 export class Program {

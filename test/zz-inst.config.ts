@@ -1,0 +1,2 @@
+import base from "./vitest.config.js"
+export default { ...base, test: { ...base.test, setupFiles: ["test/zz-inst-setup.ts"] } }

@@ -120,7 +120,7 @@ describe.concurrent("check server against broken servers: each bug fails its che
       const failures = yield* failsWith("server-exit", {
         down: (text) => ((over ||= text.startsWith("GAMEOVER")), text),
         answer: (text) => (over && text === "SPECTATE" ? ["GRID 21 79"] : undefined)
-      }, { checkMs: 20_000 })
+      }, { checkMs: 20_000 }, { outlivesItsGame: true })
       expect(failures[0]).toMatchObject({ what: "10 s after the game ended, the server still lets a spectator in", sent: `"SPECTATE"`, got: `"GRID 21 79"`, spec: { line: "68" } })
     }), 60_000)
 

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Effect, ExecutionStrategy, Exit, Scope } from "effect"
 import type { Rules } from "../../src/core/rules.js"
 import { makeRelay } from "../../src/kit/proxy/relay.js"
 import type { Rule } from "../../src/kit/proxy/relay-rules.js"
@@ -41,7 +41,15 @@ export interface BrokenServerOptions {
   readonly dialect?: Dialect
   readonly rules?: Rules
   readonly bugs?: Bugs
+  /**
+   * The bug of a server that never exits: its port stays open after the game over. Without
+   * it the broken server exits as ours does, its port closed a moment after the game ends.
+   */
+  readonly outlivesItsGame?: boolean
 }
+
+/** How long the broken server's port stays open after its game over, as our own server's does. */
+const lingerMs = 1000
 
 const outOf = (result: string | ReadonlyArray<string> | undefined): ReadonlyArray<string> =>
   result === undefined ? [] : typeof result === "string" ? [result] : result
@@ -94,6 +102,17 @@ export const brokenServer = (options: BrokenServerOptions = {}) =>
         }
       }
     ]
-    const relay = yield* makeRelay({ server: { host: "127.0.0.1", port: server.port }, rules }).pipe(Effect.provide(nodeUdpLayer))
+    const relayScope = yield* Scope.fork(yield* Effect.scope, ExecutionStrategy.sequential)
+    const relay = yield* makeRelay({ server: { host: "127.0.0.1", port: server.port }, rules }).pipe(
+      Scope.extend(relayScope),
+      Effect.provide(nodeUdpLayer)
+    )
+    if (options.outlivesItsGame !== true) {
+      yield* Effect.promise(() => server.result).pipe(
+        Effect.zipRight(Effect.sleep(lingerMs)),
+        Effect.zipRight(Scope.close(relayScope, Exit.void)),
+        Effect.forkScoped
+      )
+    }
     return { port: relay.port, server }
   })

@@ -6,7 +6,7 @@ import type { ServerCheckName } from "../../src/kit/check-server/server-check.js
 import type { ConformanceReport } from "../../src/kit/conformance/report.js"
 import { nodeUdpLayer } from "../../src/net/nodeUdp.js"
 import { loadMap } from "../support.js"
-import { type Bugs, brokenServer } from "./broken.js"
+import { type BrokenServerOptions, type Bugs, brokenServer } from "./broken.js"
 
 export const mainMap = { file: "maps/main.txt", map: loadMap("main.txt") }
 
@@ -29,9 +29,9 @@ export const resultOf = (report: ConformanceReport, name: string) => {
 }
 
 /** The one check `only` fails against a server with `bugs`, and says why. */
-export const failsWith = (only: ServerCheckName, bugs: Bugs, options: Partial<CheckServerOptions> = {}) =>
+export const failsWith = (only: ServerCheckName, bugs: Bugs, options: Partial<CheckServerOptions> = {}, server: Omit<BrokenServerOptions, "bugs"> = {}) =>
   Effect.gen(function*() {
-    const { port } = yield* brokenServer({ bugs })
+    const { port } = yield* brokenServer({ ...server, bugs })
     const report = yield* run(port, { only, ...options })
     // With --only, the one check, and any it builds on that failed.
     expect(report.checks.filter((check) => check.name !== only).every((check) => check.status === "fail")).toBe(true)

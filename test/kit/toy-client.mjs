@@ -105,6 +105,8 @@ process.stdin.on("data", (keys) => {
       note = "unknown keystroke"
       draw(true)
     }
+    // Not a bug: a client may ask for the view again (Ctrl-L) whenever it likes, as ours does.
+    if (bugs.has("asks")) send("KEY \f")
     if (key === "Q") send("KEY Q")
     else if (bugs.has("keys") && /[HJKLYUBN]/.test(key)) send(`KEY ${key.toLowerCase()}`)
     else if (!(grid && out.rows < grid.rows + 1)) send(`KEY ${key}`)

@@ -199,7 +199,9 @@ export const refusalShown: ClientCheck<"refusal-shown", "join-player"> = {
       // Words no client makes up itself: a client that writes its own note for a key it does not know says something else.
       const refusal = wording(context.options.dialect).refusal(refusalWords)
       yield* stage.tty.type("z")
-      yield* stage.server.next("KEY z", context.options.answerMs).pipe(Effect.ignore)
+      // The typed key's datagram, not a Ctrl-L the client sent of its own accord: left unread, the
+      // z would be taken by the next check for the key it types.
+      yield* stage.server.next("KEY z", context.options.answerMs, (text) => text.startsWith("KEY") && !ownKey(text)).pipe(Effect.ignore)
       yield* stage.server.send(refusal)
       const refused = yield* stage.tty.screenWhen(context.options.answerMs, (lines) => (lines[0] ?? "").includes(refusalWords))
       if (!refused.ok) context.fail({ what: "the refusal's text is not on the status line", sent: escaped(refusal), got: row(refused.lines, 0), spec: Requirements.showNo })

@@ -8,7 +8,6 @@
  * Text from the server reaches the page as text (textContent), never as markup.
  */
 import type {
-  ArchiveChanged,
   ArchivePageJson,
   ErrorJson,
   GamesJson,
@@ -66,7 +65,19 @@ const getJson = async <T>(url: string): Promise<T> => {
 
 // ---- The lobby's feed: the games, and when the archive changes ----
 const archiveChanged: Array<() => void> = []
-let archivedSeen: number | undefined
+
+/**
+ * Calls of `load` where only the latest may show what it loaded: two loads may answer out of
+ * order (an archive event while the first list loads), and an older answer must not replace
+ * a newer one. `load` asks `isLatest()` once its answer is in.
+ */
+const latestOnly = (load: (isLatest: () => boolean) => Promise<void>) => {
+  let asked = 0
+  return () => {
+    const mine = ++asked
+    return load(() => mine === asked)
+  }
+}
 
 const feed = new EventSource("/events")
 feed.addEventListener(LobbyEvent.hello, (event) => {
@@ -74,11 +85,9 @@ feed.addEventListener(LobbyEvent.hello, (event) => {
   fillChoices(JSON.parse((event as MessageEvent<string>).data) as LobbyHello)
 })
 feed.addEventListener(LobbyEvent.games, (event) => showGames(JSON.parse((event as MessageEvent<string>).data) as GamesJson))
-feed.addEventListener(LobbyEvent.archive, (event) => {
-  const { archived } = JSON.parse((event as MessageEvent<string>).data) as ArchiveChanged
-  const first = archivedSeen === undefined
-  archivedSeen = archived
-  if (!first) for (const refresh of archiveChanged) refresh()
+// The first event too: it may tell of a game archived after the page loaded its list.
+feed.addEventListener(LobbyEvent.archive, () => {
+  for (const refresh of archiveChanged) refresh()
 })
 feed.onerror = () => {
   connection.textContent = feed.readyState === EventSource.CLOSED ? "the lobby is gone" : "lost the lobby; trying again…"
@@ -213,7 +222,7 @@ const pastRow = (game: PastGameJson): HTMLTableRowElement => {
   return tr
 }
 
-const showArchive = async () => {
+const showArchive = latestOnly(async (isLatest) => {
   const query = new URLSearchParams(location.search)
   byId<HTMLInputElement>("filter-player").value = query.get("player") ?? ""
   const asked = new URLSearchParams()
@@ -223,6 +232,7 @@ const showArchive = async () => {
   }
   try {
     const page = await getJson<ArchivePageJson>(`/api/archive?${asked}`)
+    if (!isLatest()) return
     byId("no-past").hidden = page.games.length > 0
     byId<HTMLTableElement>("past").tBodies[0]!.replaceChildren(...page.games.map(pastRow))
     const older = byId<HTMLAnchorElement>("older")
@@ -239,7 +249,7 @@ const showArchive = async () => {
   } catch (error) {
     connection.textContent = `the archive: ${error instanceof Error ? error.message : String(error)}`
   }
-}
+})
 
 byId<HTMLFormElement>("filter").addEventListener("submit", (event) => {
   event.preventDefault()
@@ -254,9 +264,10 @@ byId<HTMLFormElement>("filter").addEventListener("submit", (event) => {
 window.addEventListener("popstate", () => void showArchive())
 
 // ---- The leaderboard ----
-const showLeaders = async () => {
+const showLeaders = latestOnly(async (isLatest) => {
   try {
     const board = await getJson<LeaderboardJson>("/api/leaderboard")
+    if (!isLatest()) return
     byId("no-leaders").hidden = board.leaders.length > 0
     byId<HTMLTableElement>("leaders").tBodies[0]!.replaceChildren(...board.leaders.map((leader, i) => {
       const best = el("td", "best")
@@ -274,7 +285,7 @@ const showLeaders = async () => {
   } catch (error) {
     connection.textContent = `the leaderboard: ${error instanceof Error ? error.message : String(error)}`
   }
-}
+})
 
 if (view === "archive") {
   void showArchive()

@@ -43,9 +43,10 @@ export interface Transcript {
 /** Bytes as latin1 text: one char per byte, U+0000 to U+00FF. */
 export const latin1 = (bytes: Uint8Array): string => {
   let text = ""
-  // In slices: String.fromCharCode takes its arguments on the stack.
+  // In slices: String.fromCharCode takes its arguments on the stack. By `apply`, which reads
+  // the bytes as they are; a spread would walk them with an iterator, seven times slower.
   for (let start = 0; start < bytes.length; start += 8192) {
-    text += String.fromCharCode(...bytes.subarray(start, start + 8192))
+    text += String.fromCharCode.apply(null, bytes.subarray(start, start + 8192) as unknown as Array<number>)
   }
   return text
 }

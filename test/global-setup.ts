@@ -1,17 +1,22 @@
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import Module from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { Script } from "node:vm"
 import type { TestProject } from "vitest/node"
 import { bundle } from "../scripts/build.js"
 
 /**
  * Once per run, before any worker starts: the `nuggets` bundle every test that runs the
- * command shares (test/cli/process.ts), removed when the run ends.
+ * command shares (test/cli/process.ts), and its V8 code cache (test/cli/launch.cjs), removed
+ * when the run ends.
  */
 export default async function setup(project: TestProject) {
   const dir = mkdtempSync(join(tmpdir(), "nuggets-test-"))
   const file = join(dir, "nuggets.cjs")
   await bundle(file)
+  // Compiled once here, before it runs (a cache made after would carry the flags main.ts sets, and be refused).
+  writeFileSync(`${file}.v8`, new Script(Module.wrap(readFileSync(file, "utf8")), { filename: file }).createCachedData())
   project.provide("nuggetsBundle", file)
   return () => rmSync(dir, { recursive: true, force: true })
 }

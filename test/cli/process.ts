@@ -11,6 +11,7 @@ import { Inbox } from "../inbox.js"
 export const projectDir = fileURLToPath(new URL("../../", import.meta.url))
 
 let bundled: Promise<ReadonlyArray<string>> | undefined
+const launcher = fileURLToPath(new URL("./launch.cjs", import.meta.url))
 
 /**
  * The `nuggets` command built from source: the same esbuild bundle the binary is made
@@ -20,7 +21,7 @@ let bundled: Promise<ReadonlyArray<string>> | undefined
 export const nuggetsCommand = (): Promise<ReadonlyArray<string>> =>
   bundled ??= (async () => {
     const shared = inject("nuggetsBundle")
-    if (shared !== undefined) return [process.execPath, shared]
+    if (shared !== undefined) return [process.execPath, launcher, shared]
     const dir = mkdtempSync(join(tmpdir(), "nuggets-test-"))
     process.once("exit", () => rmSync(dir, { recursive: true, force: true }))
     const file = join(dir, "nuggets.cjs")

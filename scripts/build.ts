@@ -34,17 +34,24 @@ export const pageScript = async (options: esbuild.BuildOptions = pageBuildOption
 
 const style = (file: string) => readFileSync(join(root, "src/web", file), "utf8")
 
-/** Replaces the module that bundles the pages when asked with the pages' scripts and styles themselves (the game's, the lobby's). */
+/** Which module `embeddedPages` stands in for. */
+export const pageAssetsModule = /[\\/]src[\\/]web[\\/]pageAssets\.ts$/
+
+/**
+ * The text of a module to stand in for `src/web/pageAssets.ts`: the pages' scripts and styles
+ * themselves (the game's, the lobby's), bundled now. The build embeds it; so do the tests,
+ * once per run (test/vitest.config.ts).
+ */
+export const embeddedPages = async (): Promise<string> =>
+  `const page = { script: ${JSON.stringify(await pageScript())}, style: ${JSON.stringify(style("page/style.css"))} }\n` +
+  `const lobby = { script: ${JSON.stringify(await pageScript(lobbyBuildOptions))}, ` +
+  `style: ${JSON.stringify(style("page/style.css") + style("lobby/style.css"))} }\n` +
+  "export const pageAssets = () => page\nexport const lobbyAssets = () => lobby\n"
+
 const embedPage: esbuild.Plugin = {
   name: "embed-page",
   setup(build) {
-    build.onLoad({ filter: /[\\/]src[\\/]web[\\/]pageAssets\.ts$/ }, async () => ({
-      contents: `const page = { script: ${JSON.stringify(await pageScript())}, style: ${JSON.stringify(style("page/style.css"))} }\n` +
-        `const lobby = { script: ${JSON.stringify(await pageScript(lobbyBuildOptions))}, ` +
-        `style: ${JSON.stringify(style("page/style.css") + style("lobby/style.css"))} }\n` +
-        "export const pageAssets = () => page\nexport const lobbyAssets = () => lobby\n",
-      loader: "ts"
-    }))
+    build.onLoad({ filter: pageAssetsModule }, async () => ({ contents: await embeddedPages(), loader: "ts" }))
   }
 }
 

@@ -1,12 +1,13 @@
 import { fileURLToPath } from "node:url"
-import { defineConfig } from "vitest/config"
+import { defineConfig, type Plugin } from "vitest/config"
+import { embeddedPages, pageAssetsModule } from "../scripts/build.js"
 import { BaseSequencer, type TestSpecification } from "vitest/node"
 
 /**
  * How `npm test` runs the tests (scripts/test.ts passes this file). The tests mostly wait on
  * sockets, terminals and a browser, so four workers share the two cores; a worker keeps its
  * modules from one file to the next (no isolation: each file owns and releases what it
- * opens). The CLI is bundled once for every worker (global-setup.ts).
+ * opens). The CLI is bundled once for every worker (global-setup.ts), and so are the pages.
  */
 
 /**
@@ -45,8 +46,20 @@ class LongestFirst extends BaseSequencer {
   }
 }
 
+/**
+ * The pages' scripts as the build embeds them, bundled once for the run in this process, not
+ * with esbuild's synchronous API in each worker (a process of its own each time).
+ */
+let pages: Promise<string> | undefined
+const pagesEmbedded: Plugin = {
+  name: "nuggets-pages-embedded",
+  enforce: "pre",
+  load: (id) => (pageAssetsModule.test(id) ? (pages ??= embeddedPages()) : undefined)
+}
+
 export default defineConfig({
   root: fileURLToPath(new URL("..", import.meta.url)),
+  plugins: [pagesEmbedded],
   test: {
     pool: "forks",
     isolate: false,

@@ -3,7 +3,7 @@
  * SPECTATE until the GRID, and leave (half with a reset, half with an orderly close), against
  * `nuggets serve --web`: pages per second, server CPU per page, and its resident memory at
  * the start, at its peak and after, and whether a fresh page is still answered. The test
- * suite's hostile rows open 2,000; the soak's figures are here.
+ * suite's hostile rows open 200; the soak's figures are here.
  * `node --import tsx scripts/bench/pages.ts [--quick] [--nuggets BUNDLE] [MAP]` prints them.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"

@@ -157,16 +157,18 @@ const strip = (file: string, ...options: ReadonlyArray<string>) => {
 /**
  * Builds the single executable at `executable` (dist/nuggets by default), with its
  * intermediate files in `buildDir`. Tests build elsewhere: never over a binary that may be
- * running (a game being played), which the system refuses to write (ETXTBSY).
+ * running (a game being played), which the system refuses to write (ETXTBSY); and they give
+ * the bundle `bundle` made for their run as `bundled`, rather than make it again.
  */
 export const buildExecutable = async (
   executable: string = join(root, "dist/nuggets"),
-  buildDir: string = join(root, "build")
+  buildDir: string = join(root, "build"),
+  options: { readonly bundled?: string } = {}
 ): Promise<string> => {
   mkdirSync(buildDir, { recursive: true })
   mkdirSync(dirname(executable), { recursive: true })
-  const bundled = join(buildDir, "nuggets.cjs")
-  await bundle(bundled)
+  const bundled = options.bundled ?? join(buildDir, "nuggets.cjs")
+  if (options.bundled === undefined) await bundle(bundled)
   const blob = join(buildDir, "nuggets.blob")
   const config = join(buildDir, "sea-config.json")
   // The addon goes in as an asset, stripped of its symbol table as the executable is (2.1 MB -> 2.0 MB).

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { buildExecutable } from "../scripts/build.js"
 import { dropRecording, handmadeRecording } from "./archive/recordings.js"
-import { Program, projectDir, run } from "./cli/process.js"
+import { nuggetsCommand, Program, projectDir, run } from "./cli/process.js"
 import { TestClient } from "./server/harness.js"
 
 /**
@@ -18,7 +18,8 @@ const userBinaryBefore = existsSync(userBinary) ? statSync(userBinary).mtimeMs :
 
 beforeAll(async () => {
   workDir = mkdtempSync(join(tmpdir(), "nuggets-binary-"))
-  nuggets = await buildExecutable(join(workDir, "nuggets"), join(workDir, "build"))
+  const bundled = (await nuggetsCommand()).at(-1)!
+  nuggets = await buildExecutable(join(workDir, "nuggets"), join(workDir, "build"), { bundled })
   writeFileSync(join(workDir, "small.txt"), readFileSync(join(projectDir, "maps/small.txt")))
   writeFileSync(join(workDir, "open.txt"), readFileSync(join(projectDir, "maps/main.txt"), "utf8").replace("|", " "))
 }, 180_000)

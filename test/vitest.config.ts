@@ -5,33 +5,40 @@ import { BaseSequencer, type TestSpecification } from "vitest/node"
 
 /**
  * How `npm test` runs the tests (scripts/test.ts passes this file). The tests mostly wait on
- * sockets, terminals and a browser, so four workers share the two cores; a worker keeps its
+ * sockets, terminals and a browser, so five workers share the two cores; a worker keeps its
  * modules from one file to the next (no isolation: each file owns and releases what it
  * opens). The CLI is bundled once for every worker (global-setup.ts), and so are the pages.
  */
 
 /**
- * The files that take longest, most of it waiting: started first, so that the run does not
- * end on one of them alone. Vitest orders by the last run's times when it has them; a clean
- * clone has none, and would start the largest files first.
+ * The files that take longest, started first so that the run does not end on one of them
+ * alone, and in turns: one that mostly waits (on a terminal, a timeout, a game at a set
+ * pace), then one that mostly computes, so that the cores have work while the waiting ones
+ * wait. Vitest would order by the last run's times, and a clean clone has none.
  */
 const longest = [
-  "kit-check-server-truth",
-  "web-hostile",
-  "host-hostile",
   "kit-proxy-tmux",
-  "serve-cli",
+  "host-hostile",
   "kit-check-client-bugs",
-  "kit-check-server-broken",
-  "recording",
-  "binary",
+  "web-hostile",
+  "kit-check-server-truth",
   "kit-check-server-started",
-  "host-cli",
-  "kit-check-server",
-  "server-ghosts",
+  "recording",
   "kit-check-client",
+  "bot-play",
+  "serve-cli",
+  "last-display",
+  "kit-check-server-broken",
+  "visibility",
+  "kit-check-server",
+  "web-browser",
   "network",
-  "web-browser"
+  "properties",
+  "host-cli",
+  "server-ghosts",
+  "archive-crash",
+  "host-browser",
+  "bot-signals"
 ].map((name) => `/test/${name}.test.ts`)
 
 const rank = (file: TestSpecification) => {
@@ -63,8 +70,8 @@ export default defineConfig({
   test: {
     pool: "forks",
     isolate: false,
-    maxWorkers: 4,
-    minWorkers: 4,
+    maxWorkers: 5,
+    minWorkers: 5,
     testTimeout: 30_000,
     globalSetup: ["test/global-setup.ts"],
     sequence: { sequencer: LongestFirst }

@@ -48,7 +48,7 @@ export interface BrokenServerOptions {
   readonly outlivesItsGame?: boolean
 }
 
-/** How long the broken server's port stays open after its game over, as our own server's does. */
+/** How long the broken server's port stays open after its game over (ours, too, lingers a moment to answer a late ask). */
 const lingerMs = 1000
 
 const outOf = (result: string | ReadonlyArray<string> | undefined): ReadonlyArray<string> =>

@@ -10,6 +10,13 @@ import { Inbox } from "../inbox.js"
 
 export const projectDir = fileURLToPath(new URL("../../", import.meta.url))
 
+/** A file's path in a folder of this worker's own, removed when the worker exits. */
+const workerFile = (prefix: string, name: string): string => {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }))
+  return join(dir, name)
+}
+
 let bundled: Promise<ReadonlyArray<string>> | undefined
 const launcher = fileURLToPath(new URL("./launch.cjs", import.meta.url))
 
@@ -22,9 +29,7 @@ export const nuggetsCommand = (): Promise<ReadonlyArray<string>> =>
   bundled ??= (async () => {
     const shared = inject("nuggetsBundle")
     if (shared !== undefined) return [process.execPath, launcher, shared]
-    const dir = mkdtempSync(join(tmpdir(), "nuggets-test-"))
-    process.once("exit", () => rmSync(dir, { recursive: true, force: true }))
-    const file = join(dir, "nuggets.cjs")
+    const file = workerFile("nuggets-test-", "nuggets.cjs")
     await bundle(file)
     return [process.execPath, file]
   })()
@@ -37,9 +42,7 @@ const scripts = new Map<string, Promise<ReadonlyArray<string>>>()
  */
 export const scriptCommand = (entry: string): Promise<ReadonlyArray<string>> => {
   const made = scripts.get(entry) ?? (async () => {
-    const dir = mkdtempSync(join(tmpdir(), "nuggets-script-"))
-    process.once("exit", () => rmSync(dir, { recursive: true, force: true }))
-    const outfile = join(dir, "script.cjs")
+    const outfile = workerFile("nuggets-script-", "script.cjs")
     await esbuild.build({ entryPoints: [join(projectDir, entry)], outfile, bundle: true, platform: "node", target: "node20", format: "cjs", logLevel: "warning" })
     return [process.execPath, outfile]
   })()

@@ -173,6 +173,8 @@ console.table({
   "server peak RSS MB (latency run)": row((f) => f.server.peakRssMB, "< 150 (large)"),
   "floor peak RSS MB (latency run)": row((f) => f.floor.peakRssMB),
   "server / floor peak RSS": row((f) => f.ratio.rss, "≤ 1.25"),
+  "server | floor resident at the end, anonymous MB (the heaps)": row((f) => `${f.server.residentAnonymousMB} | ${f.floor.residentAnonymousMB}`),
+  "server | floor resident at the end, file-backed MB (the program)": row((f) => `${f.server.residentFileBackedMB} | ${f.floor.residentFileBackedMB}`),
   "server peak RSS MB (after saturation)": row((f) => f.server.peakRssMBAfterSaturation),
   "saturation: keys per second": row((f) => f.saturation?.keysPerSecond ?? "-", "near 1,560 (26 players × the key limit of 60)"),
   "saturation: server CPU µs per key": row((f) => f.saturation?.cpuMicrosPerKey ?? "-"),

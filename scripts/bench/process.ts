@@ -87,9 +87,23 @@ export const statCpuMicros = (pid: number): number => {
   return (ticks * 1e6) / clockTicksPerSecond
 }
 
-/** Peak resident set size (VmHWM) in MB. */
-export const peakRssMB = (pid: number): number => {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8")
-  const kb = Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? NaN)
-  return kb / 1024
+/**
+ * Resident memory now, in MB, by kind: anonymous (the heaps: V8's, malloc's) and file-backed
+ * (the program's own pages, mapped from its file: the single executable's, or node's). The
+ * file-backed share depends on the page cache as much as on the program (the kernel maps
+ * the neighbours of each page it faults in, when they are cached), so the heaps are
+ * compared by the anonymous share.
+ */
+export const residentMB = (pid: number): { readonly anonymous: number; readonly fileBacked: number } => {
+  const kb = statusKB(pid)
+  return { anonymous: kb("RssAnon") / 1024, fileBacked: (kb("RssFile") + kb("RssShmem")) / 1024 }
 }
+
+/** The kB fields of /proc/<pid>/status, read once: `VmHWM`, `RssAnon`... */
+const statusKB = (pid: number) => {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8")
+  return (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN)
+}
+
+/** Peak resident set size (VmHWM) in MB. */
+export const peakRssMB = (pid: number): number => statusKB(pid)("VmHWM") / 1024

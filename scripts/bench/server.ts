@@ -2,7 +2,7 @@
 import { join } from "node:path"
 import { bundle, buildExecutable } from "../build.js"
 import { type Load, measureLatency, seededRandom } from "./load.js"
-import { cpuMicros, mainThreadCpuMicros, peakRssMB, type ServerProcess, startProcess, statCpuMicros } from "./process.js"
+import { cpuMicros, mainThreadCpuMicros, peakRssMB, residentMB, type ServerProcess, startProcess, statCpuMicros } from "./process.js"
 import type { ShadowGame } from "./shadow.js"
 import { round, summarize } from "./stats.js"
 
@@ -60,6 +60,9 @@ export interface EndToEnd {
   /** Payload bytes the 27 clients received, per key. */
   readonly bytesPerKey: number
   readonly peakRssMB: number
+  /** Resident at the end of the run: the heaps (anonymous) and the program's pages (file-backed). */
+  readonly residentAnonymousMB: number
+  readonly residentFileBackedMB: number
   /** Keys after which not every client owed a DISPLAY got one within a second. */
   readonly incomplete: number
 }
@@ -117,6 +120,8 @@ class Tally {
       datagramsPerKey: round(this.datagrams / this.keys, 2),
       bytesPerKey: Math.round(this.bytes / this.keys),
       peakRssMB: round(peakRssMB(server.pid)),
+      residentAnonymousMB: round(residentMB(server.pid).anonymous),
+      residentFileBackedMB: round(residentMB(server.pid).fileBacked),
       incomplete: this.incomplete
     }
   }

@@ -47,7 +47,7 @@ const viewersOf = (state: GameState): Array<Viewer> => [
 
 describe("invariants under random play by 26 players and a spectator", () => {
   it.prop(
-    "gold is conserved, players stand on distinct spots, memory only grows, views are NR x NC, patched views match, no view changes without a DISPLAY",
+    "gold is conserved, players stand on distinct spots, memory is all each has seen, views are NR x NC, patched views match, no view changes without a DISPLAY",
     [fc.integer({ min: 0, max: 1_000_000 }), fc.array(input, { minLength: 1, maxLength: 80 }), fc.constantFrom("classic" as const, "steal" as const)],
     ([seed, inputs, variant]) => {
       let state = fullGame(seed, variant)
@@ -55,6 +55,12 @@ describe("invariants under random play by 26 players and a spectator", () => {
       const inPlace = new DisplayBuffers(state)
       // The pure path: each viewer's cells, brought up to date from change sets alone.
       const views = new Map<Viewer, View>(viewersOf(state).map((viewer) => [viewer, viewOf(state, viewer)]))
+      // What each player has seen, from every spot it stood on: its memory must be exactly this.
+      const seen = state.players.map((player) => {
+        const cells = new Uint8Array(map.cells.length)
+        for (const cell of state.sight.visibleFrom(player.position)) cells[cell] = 1
+        return cells
+      })
       let spectators = 0
       for (const each of inputs) {
         if (state.over) break
@@ -103,6 +109,13 @@ describe("invariants under random play by 26 players and a spectator", () => {
           return Array.from(known.keys()).filter((i) => known[i] === 1 && player.known[i] !== 1).map((i) => `${player.letter} forgot ${i}`)
         })
         expect(forgotten).toEqual([])
+        for (const walk of result.changes.walks) {
+          for (const spot of walk.path) for (const cell of state.sight.visibleFrom(spot)) seen[walk.player]![cell] = 1
+        }
+        const misremembered = state.players.flatMap((player) =>
+          Array.from(player.known.keys()).filter((i) => player.known[i] !== seen[player.index]![i]).map((i) => `${player.letter} at ${i}`)
+        )
+        expect(misremembered).toEqual([])
 
         for (const viewer of viewersOf(state)) {
           const full = renderView(state, viewer)
@@ -148,6 +161,12 @@ describe("replay", () => {
       let state = fullGame(5, "steal")
       const buffers = new DisplayBuffers(state)
       const frames: Array<string> = []
+      // What each player has seen, from every spot it stood on: its memory must be exactly this.
+      const seen = state.players.map((player) => {
+        const cells = new Uint8Array(map.cells.length)
+        for (const cell of state.sight.visibleFrom(player.position)) cells[cell] = 1
+        return cells
+      })
       let spectators = 0
       for (const each of inputs) {
         const result = apply(state, each, spectators)

@@ -89,3 +89,30 @@ describe("the cached visible sets", () => {
     })
   }
 })
+
+describe("the change in sight between two spots", () => {
+  it("is what one sees and the other does not, each way, in reading order, for every step and some runs on maps/main.txt", () => {
+    const grid = loadMap("main.txt")
+    const sight = makeSight(grid)
+    const spots = Array.from(grid.cells.keys()).filter((at) => isSpot(grid.cells[at]!))
+    const without = (a: ArrayLike<number>, b: ArrayLike<number>) => {
+      const taken = new Set(Array.from(b))
+      return Array.from(a).filter((at) => !taken.has(at))
+    }
+    const neighbours = [-grid.cols - 1, -grid.cols, -grid.cols + 1, -1, 1, grid.cols - 1, grid.cols, grid.cols + 1]
+    const wrong: Array<string> = []
+    let pairs = 0
+    for (const [i, from] of spots.entries()) {
+      // Every neighbouring spot (a step), and a far one (a run's ends, or a swap's).
+      const near = neighbours.map((offset) => from + offset).filter((to) => isSpot(grid.cells[to] ?? 0))
+      for (const to of [...near, spots[(i * 7919) % spots.length]!]) {
+        const { lost, gained } = sight.changeBetween(from, to)
+        const expected = [without(sight.visibleFrom(from), sight.visibleFrom(to)), without(sight.visibleFrom(to), sight.visibleFrom(from))]
+        if (JSON.stringify([Array.from(lost), Array.from(gained)]) !== JSON.stringify(expected)) wrong.push(`${from} -> ${to}`)
+        pairs++
+      }
+    }
+    expect(wrong).toEqual([])
+    expect(pairs).toBeGreaterThan(1000)
+  })
+})

@@ -35,7 +35,8 @@ export const move = (
   let gold: Map<number, number> | undefined
   let collected = 0
   const path = [players[moverIndex]!.position]
-  const walks: Array<Walk> = []
+  // The mover's walk first: `path` grows as it goes.
+  const walks: Array<Walk> = [{ player: moverIndex, path }]
   const cells = [path[0]!]
   const thefts: Array<Theft> = []
   for (;;) {
@@ -50,7 +51,7 @@ export const move = (
         thefts.push({ thief: moverIndex, victim: other.index, nuggets: taken })
         purse += taken
       }
-      players[other.index] = movedPlayer(other, mover.position, other.purse - taken, withKnown(other.known, sight.visibleFrom(mover.position)))
+      players[other.index] = movedPlayer(other, mover.position, other.purse - taken, withKnown(other.known, sight.changeBetween(target, mover.position).gained))
       walks.push({ player: other.index, path: [target, mover.position] })
     }
     const pile = (gold ?? state.gold).get(target) ?? 0
@@ -59,7 +60,9 @@ export const move = (
       gold.delete(target)
       collected += pile
     }
-    players[moverIndex] = movedPlayer(mover, target, purse + pile, withKnown(mover.known, sight.visibleFrom(target)))
+    // What a player has seen already holds all it saw from where it stood: only what comes
+    // into sight with the step can be new to it (so too for the one swapped, above).
+    players[moverIndex] = movedPlayer(mover, target, purse + pile, withKnown(mover.known, sight.changeBetween(mover.position, target).gained))
     path.push(target)
     // The path's ends are where the mover left and arrived; between them, only where gold
     // was taken or a swapped player landed did an occupant change.
@@ -69,7 +72,6 @@ export const move = (
   }
   if (path.length === 1) return { state, notices: [displayFor(state.players[moverIndex]!)], changes: noChanges }
   cells.push(path[path.length - 1]!)
-  walks.unshift({ player: moverIndex, path })
   const goldRemaining = state.goldRemaining - collected
   const over = collected > 0 && goldRemaining === 0
   const next = changedState(state, { players, gold: gold ?? state.gold, goldRemaining, over })

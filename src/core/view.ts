@@ -38,6 +38,24 @@ export const occupantAt = (state: GameState, cell: number): number => {
   return state.gold.has(cell) ? Occupant.Gold : Occupant.None
 }
 
+/**
+ * Who or what stands on each of `changes.cells` in `state`, in their order: the same for
+ * every viewer a transition is painted for, so worked out once per transition rather than
+ * once per viewer (each a walk over all the players).
+ */
+const changedOccupants = (state: GameState, changes: ChangeSet): ReadonlyArray<number> => {
+  if (lastOccupants.state !== state || lastOccupants.changes !== changes) {
+    lastOccupants = { state, changes, occupants: changes.cells.map((cell) => occupantAt(state, cell)) }
+  }
+  return lastOccupants.occupants
+}
+
+/**
+ * The latest transition's: its viewers are painted one after another. (A WeakMap by change
+ * set cost more in the garbage collector's time than the walks it saved.)
+ */
+let lastOccupants: { readonly state?: GameState; readonly changes?: ChangeSet; readonly occupants: ReadonlyArray<number> } = { occupants: [] }
+
 /** Whether `cell` is in the sorted set `visible`. */
 const contains = (visible: ArrayLike<number>, cell: number): boolean => {
   let low = 0
@@ -148,7 +166,8 @@ export const forEachChangedView = (state: GameState, changes: ChangeSet, each: (
 export const patchView = (state: GameState, viewer: Viewer, changes: ChangeSet, paint: Paint): void => {
   const cells = state.map.cells
   if (viewer === "spectator") {
-    for (const cell of changes.cells) paint(cell, cells[cell]!, occupantAt(state, cell))
+    const occupants = changedOccupants(state, changes)
+    changes.cells.forEach((cell, i) => paint(cell, cells[cell]!, occupants[i]!))
     return
   }
   if (changes.joined.includes(viewer)) return paintView(state, viewer, paint)
@@ -156,9 +175,10 @@ export const patchView = (state: GameState, viewer: Viewer, changes: ChangeSet, 
   const walk = changes.walks.find((each) => each.player === viewer)
   if (walk === undefined) {
     const visible = state.sight.visibleFrom(player.position)
-    for (const cell of changes.cells) {
-      if (contains(visible, cell)) paint(cell, cells[cell]!, occupantAt(state, cell))
-    }
+    const occupants = changedOccupants(state, changes)
+    changes.cells.forEach((cell, i) => {
+      if (contains(visible, cell)) paint(cell, cells[cell]!, occupants[i]!)
+    })
     return
   }
   const path = walk.path
@@ -175,29 +195,14 @@ export const patchView = (state: GameState, viewer: Viewer, changes: ChangeSet, 
       }
     }
   }
-  // From where it stood to where it stands, both sets sorted: what left its sight fades to
-  // memory, what came into it appears, and what it saw from both is as it was, unless its
-  // occupant changed. A step within a room repaints a few gridpoints, not the room.
-  const visibleBefore = state.sight.visibleFrom(path[0]!)
-  marks.start()
-  let appeared = false
-  for (let i = 0, j = 0; i < visibleBefore.length || j < visibleNow.length;) {
-    const left = i < visibleBefore.length ? visibleBefore[i]! : Infinity
-    const came = j < visibleNow.length ? visibleNow[j]! : Infinity
-    if (left < came) {
-      paint(left, cells[left]!, Occupant.None)
-      i++
-    } else if (came < left) {
-      paint(came, cells[came]!, Occupant.None)
-      marks.add(came)
-      appeared = true
-      j++
-    } else {
-      i++
-      j++
-    }
-  }
-  if (appeared) {
+  // From where it stood to where it stands: what left its sight fades to memory, what came
+  // into it appears, and what it saw from both is as it was, unless its occupant changed.
+  // A step within a room repaints a few gridpoints, not the room.
+  const { lost, gained } = state.sight.changeBetween(path[0]!, player.position)
+  for (let i = 0; i < lost.length; i++) paint(lost[i]!, cells[lost[i]!]!, Occupant.None)
+  for (let i = 0; i < gained.length; i++) paint(gained[i]!, cells[gained[i]!]!, Occupant.None)
+  if (gained.length > 0) {
+    marks.mark(gained)
     for (const [cell] of state.gold) if (marks.has(cell)) paint(cell, cells[cell]!, Occupant.Gold)
     for (const other of state.players) {
       if (other.active && other.index !== viewer && marks.has(other.position)) {
@@ -205,7 +210,10 @@ export const patchView = (state: GameState, viewer: Viewer, changes: ChangeSet, 
       }
     }
   }
-  for (const cell of changes.cells) if (contains(visibleNow, cell)) paint(cell, cells[cell]!, occupantAt(state, cell))
+  const occupants = changedOccupants(state, changes)
+  changes.cells.forEach((cell, i) => {
+    if (contains(visibleNow, cell)) paint(cell, cells[cell]!, occupants[i]!)
+  })
   paint(player.position, cells[player.position]!, Occupant.Self)
 }
 

@@ -69,7 +69,43 @@ export interface Sight {
   readonly rule: SightRule
   /** Gridpoints visible from `spot`, in reading order. Shared: do not modify. */
   readonly visibleFrom: (spot: number) => Uint16Array | Int32Array
+  /**
+   * What changes in sight on going from spot `from` to spot `to`, worked out once per pair
+   * and kept: a game's moves go between the same few pairs again and again, and a step
+   * within a room changes a few gridpoints of the hundreds in sight. Shared: do not modify.
+   */
+  readonly changeBetween: (from: number, to: number) => SightChange
   readonly isVisible: (from: number, to: number) => boolean
+}
+
+export interface SightChange {
+  /** Visible from `from` and not from `to`, in reading order. */
+  readonly lost: Uint16Array | Int32Array
+  /** Visible from `to` and not from `from`, in reading order. */
+  readonly gained: Uint16Array | Int32Array
+}
+
+/** Pairs of spots whose change in sight is kept: far more than a game's players walk between on the largest map. */
+const maxKeptChanges = 1 << 16
+
+/** The two sorted sets' differences, each way. */
+const difference = (before: Uint16Array | Int32Array, after: Uint16Array | Int32Array): SightChange => {
+  const lost: Array<number> = []
+  const gained: Array<number> = []
+  let i = 0
+  let j = 0
+  while (i < before.length && j < after.length) {
+    if (before[i]! < after[j]!) lost.push(before[i++]!)
+    else if (after[j]! < before[i]!) gained.push(after[j++]!)
+    else {
+      i++
+      j++
+    }
+  }
+  while (i < before.length) lost.push(before[i++]!)
+  while (j < after.length) gained.push(after[j++]!)
+  const typed = (cells: Array<number>) => before instanceof Uint16Array ? Uint16Array.from(cells) : Int32Array.from(cells)
+  return { lost: typed(lost), gained: typed(gained) }
 }
 
 export const makeSight = (map: GameMap, rule: SightRule = "allSpots"): Sight => {
@@ -104,10 +140,22 @@ export const makeSight = (map: GameMap, rule: SightRule = "allSpots"): Sight => 
     visible.set(found.subarray(0, count))
     return visible.sort()
   }
+  const visibleFrom = (spot: number) => cache[spot] ??= compute(spot)
+  const changes = new Map<number, SightChange>()
   return {
     map,
     rule,
-    visibleFrom: (spot) => cache[spot] ??= compute(spot),
+    visibleFrom,
+    changeBetween: (from, to) => {
+      const key = from * map.cells.length + to
+      let change = changes.get(key)
+      if (change === undefined) {
+        // Bounded: a long game on a vast map must not keep every pair it ever walked.
+        if (changes.size >= maxKeptChanges) changes.clear()
+        changes.set(key, change = difference(visibleFrom(from), visibleFrom(to)))
+      }
+      return change
+    },
     isVisible: (from, to) => isVisible(map, from, to, rule)
   }
 }

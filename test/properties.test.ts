@@ -161,12 +161,6 @@ describe("replay", () => {
       let state = fullGame(5, "steal")
       const buffers = new DisplayBuffers(state)
       const frames: Array<string> = []
-      // What each player has seen, from every spot it stood on: its memory must be exactly this.
-      const seen = state.players.map((player) => {
-        const cells = new Uint8Array(map.cells.length)
-        for (const cell of state.sight.visibleFrom(player.position)) cells[cell] = 1
-        return cells
-      })
       let spectators = 0
       for (const each of inputs) {
         const result = apply(state, each, spectators)

@@ -65,6 +65,8 @@ export interface EndToEnd {
   readonly residentFileBackedMB: number
   /** Keys after which not every client owed a DISPLAY got one within a second. */
   readonly incomplete: number
+  /** Server CPU per key over the warm-up, the game's first keys (the JIT compiles, sight is worked out spot by spot). */
+  readonly warmupCpuMicrosPerKey: number
 }
 
 /**
@@ -107,7 +109,7 @@ class Tally {
     this.incomplete += run.incomplete
   }
 
-  figures(server: ServerProcess): EndToEnd {
+  figures(server: ServerProcess, warmupCpuMicrosPerKey: number): EndToEnd {
     const latency = summarize(this.samples)
     return {
       keys: this.keys,
@@ -122,16 +124,19 @@ class Tally {
       peakRssMB: round(peakRssMB(server.pid)),
       residentAnonymousMB: round(residentMB(server.pid).anonymous),
       residentFileBackedMB: round(residentMB(server.pid).fileBacked),
-      incomplete: this.incomplete
+      incomplete: this.incomplete,
+      warmupCpuMicrosPerKey: round(warmupCpuMicrosPerKey)
     }
   }
 }
 
 /**
  * `warmup` keys on each target first (the JIT settles), then `keys` on each measured one at
- * a time: latency until all it owes a DISPLAY have one, and the server's CPU read before and after. The keys
- * go in alternating blocks to each target, so that a busy moment of the machine weighs on
- * all of them alike and their ratio holds.
+ * a time: latency until all it owes a DISPLAY have one, and the server's CPU read before and
+ * after. Warm-up and measure alike go in alternating blocks to each target, so that a busy
+ * moment of the machine weighs on all of them alike and their ratio holds, and each server
+ * waits as long between its blocks (warmed up all at once, the first server warmed then
+ * waited for the others' warm-ups, and came back the slower for a while).
  */
 export const endToEnd = async (
   targets: ReadonlyArray<Target>,
@@ -142,13 +147,22 @@ export const endToEnd = async (
 ): Promise<Array<EndToEnd>> => {
   // The same keys for every target: two servers of the same game then play the same game.
   const randoms = targets.map(() => seededRandom(seed))
-  for (const [i, target] of targets.entries()) await measureLatency(target.load, warmup, randoms[i]!, target.shadow)
+  const blockSize = Math.max(1, Math.ceil(keys / blocks))
+  const warmupCpu = targets.map(() => ({ micros: 0, keys: 0 }))
+  for (let done = 0; done < warmup; done += blockSize) {
+    for (const [i, target] of targets.entries()) {
+      const before = cpuMicros(target.server.pid).micros
+      const run = await measureLatency(target.load, Math.min(blockSize, warmup - done), randoms[i]!, target.shadow)
+      warmupCpu[i]!.micros += cpuMicros(target.server.pid).micros - before
+      warmupCpu[i]!.keys += run.sent
+    }
+  }
   const tallies = targets.map(() => new Tally())
   for (let block = 0; block < blocks; block++) {
     const size = Math.floor(keys / blocks) + (block < keys % blocks ? 1 : 0)
     for (const [i, target] of targets.entries()) await tallies[i]!.measure(target, size, randoms[i]!)
   }
-  return tallies.map((tally, i) => tally.figures(targets[i]!.server))
+  return tallies.map((tally, i) => tally.figures(targets[i]!.server, warmupCpu[i]!.micros / Math.max(1, warmupCpu[i]!.keys)))
 }
 
 /** `nuggets serve MAP --web 0`: the game server with the web beside it; its page's address from its output. */

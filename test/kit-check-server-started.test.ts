@@ -71,8 +71,8 @@ describe.concurrent("check server -- COMMAND", () => {
 
   it.scopedLive("a command that ends before it opens a port: one failure saying why, the rest not run", () =>
     Effect.gen(function*() {
-      const report = yield* started(["sh", "-c", "echo no map given >&2; exit 3"])
-      expect(resultOf(report, "join-spectator").failures[0]!.what).toBe("the server could not be started: sh ended (exit status 3) before it opened a UDP port; it said: no map given")
+      const report = yield* started(["sh", "-c", "echo 'no map — given' >&2; exit 3"])
+      expect(resultOf(report, "join-spectator").failures[0]!.what).toBe("the server could not be started: sh ended (exit status 3) before it opened a UDP port; it said: no map — given")
       expect(report.checks.filter((check) => check.status !== "not run").map((check) => check.name)).toEqual(["join-spectator"])
     }))
 })

@@ -132,8 +132,12 @@ export const launch = (options: LaunchOptions): Effect.Effect<Launched, LaunchEr
       Effect.sync(() => {
         // Its own process group, so that a shell's children end with it.
         const started = spawn(file, args, { detached: true, stdio: ["pipe", "pipe", "pipe"] })
-        started.stdout.on("data", (chunk: Buffer) => void (stdout = (stdout + chunk.toString("latin1")).slice(-keptBytes)))
-        started.stderr.on("data", (chunk: Buffer) => void (stderr = (stderr + chunk.toString("latin1")).slice(-keptBytes)))
+        // Text as the report quotes it: UTF-8, a character split between chunks kept whole (read
+        // as latin1, a server's "—" came out as "â"); a byte that is not UTF-8 shows as U+FFFD.
+        const outText = new TextDecoder()
+        const errText = new TextDecoder()
+        started.stdout.on("data", (chunk: Buffer) => void (stdout = (stdout + outText.decode(chunk, { stream: true })).slice(-keptBytes)))
+        started.stderr.on("data", (chunk: Buffer) => void (stderr = (stderr + errText.decode(chunk, { stream: true })).slice(-keptBytes)))
         started.stdin.on("error", () => undefined)
         const done = (code: number | null, signal: NodeJS.Signals | null) => {
           ended ??= { code, signal, at: clock.unsafeCurrentTimeMillis() }

@@ -1,4 +1,4 @@
-import { Data, Effect, FiberSet, Schedule, type Scope } from "effect"
+import { Data, Effect, FiberSet, type Scope } from "effect"
 import { createWriteStream } from "node:fs"
 import { causeWords } from "../net/errno.js"
 import type { Rules } from "../core/rules.js"
@@ -39,10 +39,12 @@ export interface LineFile {
 const flushEvery = "100 millis"
 
 /**
- * Opens `path` for lines written in batches every 100 ms (a crash loses at most that much);
- * the scope's end writes the last batch and waits until everything is on disk. A write that
- * fails (a full disk) is logged once and ends the file there: what records must not stop
- * what is recorded.
+ * Opens `path` for lines written in batches, each at most 100 ms after its first line (a
+ * crash loses at most that much); the scope's end writes the last batch and waits until
+ * everything is on disk. A write that fails (a full disk) is logged once and ends the file
+ * there: what records must not stop what is recorded. The batch's timer is set by its first
+ * line: a game no one plays wakes nothing (a timer every 100 ms was most of a lone game's
+ * CPU at a person's pace).
  */
 export const openLineFile = (
   path: string,
@@ -76,8 +78,21 @@ export const openLineFile = (
       failed = true
       run(Effect.logWarning(`${path} — recording stopped: ${causeWords(error)}`))
     })
-    yield* Effect.sync(flush).pipe(Effect.repeat(Schedule.spaced(flushEvery)), Effect.forkScoped)
-    return { write: (line) => void pending.push(line), flush }
+    let batchTimed = false
+    const flushLater = Effect.sleep(flushEvery).pipe(Effect.zipRight(Effect.sync(() => {
+      batchTimed = false
+      flush()
+    })))
+    return {
+      write: (line) => {
+        pending.push(line)
+        if (!batchTimed) {
+          batchTimed = true
+          run(flushLater)
+        }
+      },
+      flush
+    }
   })
 
 /** What a recording needs of a game being played: each request it takes, and where it stands. */

@@ -13,8 +13,16 @@ export const maxWaitingKeys = 16
 /** Clients tracked before those at rest are dropped: a client at rest is no different from a new one. */
 const tracked = 4096
 
+/**
+ * A bucket's saving, in thousandths of a key: a millisecond adds `perSecond` of them, and a key
+ * takes `aKey`. Whole numbers only (at the product's rate of 60): a saving that turned
+ * fractional after some number of milliseconds, at a moment that depended on the machine's
+ * timing, made the optimised code of a server's keystroke path be thrown away and made again.
+ */
+const aKey = 1000
+
 interface Bucket {
-  tokens: number
+  saved: number
   at: number
   /** Keys waiting for their turn, in order. */
   readonly waiting: Array<() => void>
@@ -48,8 +56,8 @@ export class KeyLimit {
     // No limit at all (Infinity): nothing to count.
     if (!Number.isFinite(this.perSecond)) return "now"
     const bucket = this.bucket(client)
-    if (bucket.waiting.length === 0 && bucket.tokens >= 1) {
-      bucket.tokens--
+    if (bucket.waiting.length === 0 && bucket.saved >= aKey) {
+      bucket.saved -= aKey
       return "now"
     }
     if (bucket.waiting.length >= maxWaitingKeys) return "dropped"
@@ -67,10 +75,10 @@ export class KeyLimit {
     let bucket = this.buckets.get(client)
     if (bucket === undefined) {
       if (this.buckets.size >= tracked) this.dropRested(now)
-      bucket = { tokens: this.perSecond, at: now, waiting: [], booked: false }
+      bucket = { saved: this.perSecond * aKey, at: now, waiting: [], booked: false }
       this.buckets.set(client, bucket)
     }
-    bucket.tokens = Math.min(this.perSecond, bucket.tokens + ((now - bucket.at) * this.perSecond) / 1000)
+    bucket.saved = Math.min(this.perSecond * aKey, bucket.saved + (now - bucket.at) * this.perSecond)
     bucket.at = now
     return bucket
   }
@@ -78,12 +86,12 @@ export class KeyLimit {
   private book(client: ClientId, bucket: Bucket): void {
     if (bucket.booked) return
     bucket.booked = true
-    this.later(Math.ceil(((1 - bucket.tokens) * 1000) / this.perSecond), () => {
+    this.later(Math.ceil((aKey - bucket.saved) / this.perSecond), () => {
       bucket.booked = false
       if (this.buckets.get(client) !== bucket) return
       const refilled = this.bucket(client)
-      while (refilled.waiting.length > 0 && refilled.tokens >= 1) {
-        refilled.tokens--
+      while (refilled.waiting.length > 0 && refilled.saved >= aKey) {
+        refilled.saved -= aKey
         refilled.waiting.shift()!()
       }
       if (refilled.waiting.length > 0) this.book(client, refilled)
@@ -92,7 +100,7 @@ export class KeyLimit {
 
   private dropRested(now: number): void {
     for (const [client, bucket] of this.buckets) {
-      const rested = bucket.tokens + ((now - bucket.at) * this.perSecond) / 1000 >= this.perSecond
+      const rested = bucket.saved + (now - bucket.at) * this.perSecond >= this.perSecond * aKey
       if (rested && bucket.waiting.length === 0) this.buckets.delete(client)
     }
   }

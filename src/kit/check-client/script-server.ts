@@ -3,7 +3,7 @@ import { elapsedFrom } from "../../net/clock.js"
 import { makeInbox, type Silence } from "../../net/inbox.js"
 import { type Endpoint, Udp, type UdpError } from "../../net/udp.js"
 import { latin1 } from "../../protocol/transcript.js"
-import { escaped } from "../conformance/escaping.js"
+import { bytesOf, escaped } from "../conformance/escaping.js"
 
 /**
  * A server played by a script, on a loopback UDP socket: it records what the client sends
@@ -39,7 +39,6 @@ export interface ScriptServer {
   readonly quietFor: (ms: number) => Effect.Effect<boolean>
 }
 
-const bytesOf = (text: string | Uint8Array) => (typeof text === "string" ? Buffer.from(text, "latin1") : text)
 
 export const openScriptServer = (script?: Script): Effect.Effect<ScriptServer, UdpError, Scope.Scope | Udp> =>
   Effect.gen(function*() {

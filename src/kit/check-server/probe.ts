@@ -4,7 +4,7 @@ import { makeInbox, Silence } from "../../net/inbox.js"
 import { type Endpoint, Udp, type UdpError } from "../../net/udp.js"
 import { decodeServerMessage, serverMessageWord, type ServerMessage } from "../../protocol/messages.js"
 import { latin1 } from "../../protocol/transcript.js"
-import { escaped } from "../conformance/escaping.js"
+import { bytesOf, escaped } from "../conformance/escaping.js"
 
 /**
  * One client of the server under check, on its own UDP socket: it sends what a check
@@ -102,7 +102,7 @@ export const openProbe = (
       lastSent: () => sent,
       send: (message) =>
         Effect.suspend(() => {
-          const bytes = typeof message === "string" ? Buffer.from(message, "latin1") : message
+          const bytes = bytesOf(message)
           sent = escaped(latin1(bytes))
           hooks.onSend?.(bytes)
           return socket.send(bytes, server)

@@ -17,6 +17,7 @@ import { Duration, Effect, ExecutionStrategy, Exit, FiberSet, PubSub, type Queue
 import { elapsedFrom } from "../../net/clock.js"
 import { type BoundSocket, type Endpoint, Udp, type UdpError } from "../../net/udp.js"
 import { latin1 } from "../../protocol/transcript.js"
+import { bytesOf } from "../conformance/escaping.js"
 import type { RelayEvent, RelayEventKind } from "./relay-events.js"
 import {
   type Action,
@@ -105,7 +106,6 @@ interface Client {
 }
 
 const familyOf = (host: string) => (host.includes(":") ? "udp6" : "udp4")
-const bytesOf = (text: string | Uint8Array) => (typeof text === "string" ? Buffer.from(text, "latin1") : text)
 const isBack = (each: Rewritten): each is { readonly back: string | Uint8Array } => typeof each === "object" && "back" in each
 
 export const makeRelay = (options: RelayOptions): Effect.Effect<Relay, UdpError, Udp | Scope.Scope> =>

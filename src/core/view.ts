@@ -50,6 +50,15 @@ const changedOccupants = (state: GameState, changes: ChangeSet): ReadonlyArray<n
   return lastOccupants.occupants
 }
 
+/** Paints each gridpoint the transition changed (within `visible`, when given) with what stands there now. */
+const paintChanged = (state: GameState, changes: ChangeSet, paint: Paint, visible?: ArrayLike<number>): void => {
+  const cells = state.map.cells
+  const occupants = changedOccupants(state, changes)
+  changes.cells.forEach((cell, i) => {
+    if (visible === undefined || contains(visible, cell)) paint(cell, cells[cell]!, occupants[i]!)
+  })
+}
+
 /**
  * The latest transition's: its viewers are painted one after another. (A WeakMap by change
  * set cost more in the garbage collector's time than the walks it saved.)
@@ -166,20 +175,13 @@ export const forEachChangedView = (state: GameState, changes: ChangeSet, each: (
 export const patchView = (state: GameState, viewer: Viewer, changes: ChangeSet, paint: Paint): void => {
   const cells = state.map.cells
   if (viewer === "spectator") {
-    const occupants = changedOccupants(state, changes)
-    changes.cells.forEach((cell, i) => paint(cell, cells[cell]!, occupants[i]!))
-    return
+    return paintChanged(state, changes, paint)
   }
   if (changes.joined.includes(viewer)) return paintView(state, viewer, paint)
   const player = state.players[viewer]!
   const walk = changes.walks.find((each) => each.player === viewer)
   if (walk === undefined) {
-    const visible = state.sight.visibleFrom(player.position)
-    const occupants = changedOccupants(state, changes)
-    changes.cells.forEach((cell, i) => {
-      if (contains(visible, cell)) paint(cell, cells[cell]!, occupants[i]!)
-    })
-    return
+    return paintChanged(state, changes, paint, state.sight.visibleFrom(player.position))
   }
   const path = walk.path
   const visibleNow = state.sight.visibleFrom(player.position)
@@ -210,10 +212,7 @@ export const patchView = (state: GameState, viewer: Viewer, changes: ChangeSet, 
       }
     }
   }
-  const occupants = changedOccupants(state, changes)
-  changes.cells.forEach((cell, i) => {
-    if (contains(visibleNow, cell)) paint(cell, cells[cell]!, occupants[i]!)
-  })
+  paintChanged(state, changes, paint, visibleNow)
   paint(player.position, cells[player.position]!, Occupant.Self)
 }
 

@@ -88,8 +88,12 @@ export interface SightChange {
 /** Pairs of spots whose change in sight is kept: far more than a game's players walk between on the largest map. */
 const maxKeptChanges = 1 << 16
 
-/** The two sorted sets' differences, each way. */
-const difference = (before: Uint16Array | Int32Array, after: Uint16Array | Int32Array): SightChange => {
+/** The two sorted sets' differences, each way, as arrays of the sets' own kind. */
+const difference = (
+  before: Uint16Array | Int32Array,
+  after: Uint16Array | Int32Array,
+  CellArray: typeof Uint16Array | typeof Int32Array
+): SightChange => {
   const lost: Array<number> = []
   const gained: Array<number> = []
   let i = 0
@@ -104,12 +108,13 @@ const difference = (before: Uint16Array | Int32Array, after: Uint16Array | Int32
   }
   while (i < before.length) lost.push(before[i++]!)
   while (j < after.length) gained.push(after[j++]!)
-  const typed = (cells: Array<number>) => before instanceof Uint16Array ? Uint16Array.from(cells) : Int32Array.from(cells)
-  return { lost: typed(lost), gained: typed(gained) }
+  return { lost: CellArray.from(lost), gained: CellArray.from(gained) }
 }
 
 export const makeSight = (map: GameMap, rule: SightRule = "allSpots"): Sight => {
   const cache: Array<Uint16Array | Int32Array | undefined> = new Array(map.cells.length)
+  // Gridpoints fit in 16 bits on every map but the largest.
+  const CellArray = map.cells.length <= 0x10000 ? Uint16Array : Int32Array
   const rooms = roomParts(map)
   const found = new Int32Array(map.cells.length)
   const compute = (spot: number) => {
@@ -136,7 +141,7 @@ export const makeSight = (map: GameMap, rule: SightRule = "allSpots"): Sight => 
         found[count++] = at
       }
     }
-    const visible = map.cells.length <= 0x10000 ? new Uint16Array(count) : new Int32Array(count)
+    const visible = new CellArray(count)
     visible.set(found.subarray(0, count))
     return visible.sort()
   }
@@ -152,7 +157,7 @@ export const makeSight = (map: GameMap, rule: SightRule = "allSpots"): Sight => 
       if (change === undefined) {
         // Bounded: a long game on a vast map must not keep every pair it ever walked.
         if (changes.size >= maxKeptChanges) changes.clear()
-        changes.set(key, change = difference(visibleFrom(from), visibleFrom(to)))
+        changes.set(key, change = difference(visibleFrom(from), visibleFrom(to), CellArray))
       }
       return change
     },

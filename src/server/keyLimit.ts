@@ -40,6 +40,8 @@ export type Verdict = "now" | "later" | "dropped"
  */
 export class KeyLimit {
   private readonly buckets = new Map<ClientId, Bucket>()
+  /** A second's worth of keys: what a bucket saves up at most. */
+  private readonly full: number
 
   /**
    * `now` reads the clock (ms); `later(ms, run)` runs `run` that much later, on the same
@@ -49,7 +51,9 @@ export class KeyLimit {
     private readonly perSecond: number,
     private readonly now: () => number,
     private readonly later: (ms: number, run: () => void) => void
-  ) {}
+  ) {
+    this.full = perSecond * aKey
+  }
 
   /** A key from `client`: "now" if it may be taken at once (it is counted); else `run` is called at its turn, or the key dropped. */
   press(client: ClientId, run: () => void): Verdict {
@@ -75,10 +79,10 @@ export class KeyLimit {
     let bucket = this.buckets.get(client)
     if (bucket === undefined) {
       if (this.buckets.size >= tracked) this.dropRested(now)
-      bucket = { saved: this.perSecond * aKey, at: now, waiting: [], booked: false }
+      bucket = { saved: this.full, at: now, waiting: [], booked: false }
       this.buckets.set(client, bucket)
     }
-    bucket.saved = Math.min(this.perSecond * aKey, bucket.saved + (now - bucket.at) * this.perSecond)
+    bucket.saved = Math.min(this.full, bucket.saved + (now - bucket.at) * this.perSecond)
     bucket.at = now
     return bucket
   }
@@ -100,7 +104,7 @@ export class KeyLimit {
 
   private dropRested(now: number): void {
     for (const [client, bucket] of this.buckets) {
-      const rested = bucket.saved + (now - bucket.at) * this.perSecond >= this.perSecond * aKey
+      const rested = bucket.saved + (now - bucket.at) * this.perSecond >= this.full
       if (rested && bucket.waiting.length === 0) this.buckets.delete(client)
     }
   }

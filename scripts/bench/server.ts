@@ -109,8 +109,9 @@ class Tally {
     this.incomplete += run.incomplete
   }
 
-  figures(server: ServerProcess, warmupCpuMicrosPerKey: number): EndToEnd {
+  figures(server: ServerProcess, warmup: Tally): EndToEnd {
     const latency = summarize(this.samples)
+    const resident = residentMB(server.pid)
     return {
       keys: this.keys,
       latencyMedianMicros: round(latency.median),
@@ -122,10 +123,10 @@ class Tally {
       datagramsPerKey: round(this.datagrams / this.keys, 2),
       bytesPerKey: Math.round(this.bytes / this.keys),
       peakRssMB: round(peakRssMB(server.pid)),
-      residentAnonymousMB: round(residentMB(server.pid).anonymous),
-      residentFileBackedMB: round(residentMB(server.pid).fileBacked),
+      residentAnonymousMB: round(resident.anonymous),
+      residentFileBackedMB: round(resident.fileBacked),
       incomplete: this.incomplete,
-      warmupCpuMicrosPerKey: round(warmupCpuMicrosPerKey)
+      warmupCpuMicrosPerKey: round(warmup.cpu / Math.max(1, warmup.keys))
     }
   }
 }
@@ -148,21 +149,16 @@ export const endToEnd = async (
   // The same keys for every target: two servers of the same game then play the same game.
   const randoms = targets.map(() => seededRandom(seed))
   const blockSize = Math.max(1, Math.ceil(keys / blocks))
-  const warmupCpu = targets.map(() => ({ micros: 0, keys: 0 }))
+  const warmups = targets.map(() => new Tally())
   for (let done = 0; done < warmup; done += blockSize) {
-    for (const [i, target] of targets.entries()) {
-      const before = cpuMicros(target.server.pid).micros
-      const run = await measureLatency(target.load, Math.min(blockSize, warmup - done), randoms[i]!, target.shadow)
-      warmupCpu[i]!.micros += cpuMicros(target.server.pid).micros - before
-      warmupCpu[i]!.keys += run.sent
-    }
+    for (const [i, target] of targets.entries()) await warmups[i]!.measure(target, Math.min(blockSize, warmup - done), randoms[i]!)
   }
   const tallies = targets.map(() => new Tally())
   for (let block = 0; block < blocks; block++) {
     const size = Math.floor(keys / blocks) + (block < keys % blocks ? 1 : 0)
     for (const [i, target] of targets.entries()) await tallies[i]!.measure(target, size, randoms[i]!)
   }
-  return tallies.map((tally, i) => tally.figures(targets[i]!.server, warmupCpu[i]!.micros / Math.max(1, warmupCpu[i]!.keys)))
+  return tallies.map((tally, i) => tally.figures(targets[i]!.server, warmups[i]!))
 }
 
 /** `nuggets serve MAP --web 0`: the game server with the web beside it; its page's address from its output. */

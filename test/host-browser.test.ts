@@ -126,16 +126,16 @@ describe("the lobby in a browser", () => {
     await page.fill("#name", "Visitor")
     await page.press("#name", "Enter")
     await page.waitForFunction(() => document.body.dataset.mode === "playing")
-    expect(game.host.state().players.map((each) => each.name)).toEqual(["Visitor"])
+    expect(game.live.state().players.map((each) => each.name)).toEqual(["Visitor"])
     const spectator = await udpClient(game.port)
     spectator.send("SPECTATE")
     await spectator.nextStarting("DISPLAY")
-    const before = game.host.state().players[0]!.position
+    const before = game.live.state().players[0]!.position
     for (const key of ["h", "l", "j", "k"]) {
       await page.keyboard.press(key)
-      if (game.host.state().players[0]!.position !== before) break
+      if (game.live.state().players[0]!.position !== before) break
     }
-    expect(game.host.state().players[0]!.position).not.toBe(before)
+    expect(game.live.state().players[0]!.position).not.toBe(before)
     await shot(page, "game-under-lobby")
     await checkPages()
   })

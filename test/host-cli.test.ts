@@ -258,7 +258,7 @@ describe("nuggets host as a process", () => {
       const joined = new RegExp(`^Player A has 0 nuggets \\(250 nuggets unclaimed\\)\\. +game ${game!.id} on main, joined$`)
       const screen = yield* pane.waitFor((lines) => joined.test(lines[0] ?? ""))
       expect(screen[0]).toMatch(/^Player A has 0 nuggets \(250 nuggets unclaimed\)\. +game \d{8}-\d{6}-[a-z0-9]{4} on main, joined$/)
-      expect(game!.host.state().players.map((each) => each.name)).toEqual(["Eve"])
+      expect(game!.live.state().players.map((each) => each.name)).toEqual(["Eve"])
       yield* pane.sendKeys("Q")
       yield* pane.waitFor((lines) => lines.includes("tty=restored"))
     }), 30_000)

@@ -76,7 +76,7 @@ describe("nuggets host: games side by side", () => {
     // What each game took, message by message.
     const took = new Map<string, Array<string>>([[one.body.id, []], [two.body.id, []]])
     for (const game of [gameOne, gameTwo]) {
-      game.host.onHandled(({ request }) => took.get(game.id)!.push(request._tag === "Key" ? `KEY ${request.key}` : request._tag === "Play" ? `PLAY ${request.name}` : "SPECTATE"))
+      game.live.onHandled(({ request }) => took.get(game.id)!.push(request._tag === "Key" ? `KEY ${request.key}` : request._tag === "Play" ? `PLAY ${request.name}` : "SPECTATE"))
     }
     const [alice, watchOne, bob, watchTwo] = await Promise.all([client(one.body.port), client(one.body.port), client(two.body.port), client(two.body.port)])
     alice.send("PLAY Alice")
@@ -88,19 +88,19 @@ describe("nuggets host: games side by side", () => {
     watchTwo.send("SPECTATE")
     const seenOne = gridOf(await watchOne.nextStarting("DISPLAY"))
     const seenTwo = gridOf(await watchTwo.nextStarting("DISPLAY"))
-    expect(seenOne).toBe(renderView(gameOne.host.state(), "spectator"))
-    expect(seenTwo).toBe(renderView(gameTwo.host.state(), "spectator"))
+    expect(seenOne).toBe(renderView(gameOne.live.state(), "spectator"))
+    expect(seenTwo).toBe(renderView(gameTwo.live.state(), "spectator"))
     // Different seeds, different gold; one player each.
     expect(seenOne).not.toBe(seenTwo)
     expect(seenOne.split("").filter((ch) => ch === "A")).toHaveLength(1)
 
     // Bob's keys move Bob only, and tell the first game's clients nothing.
-    const oneBefore = JSON.stringify(gameOne.host.state().players.map((each) => [each.position, each.purse]))
+    const oneBefore = JSON.stringify(gameOne.live.state().players.map((each) => [each.position, each.purse]))
     const [aliceHeard, watchOneHeard] = [alice.received.length, watchOne.received.length]
-    const twoBefore = gameTwo.host.state().players[0]!.position
+    const twoBefore = gameTwo.live.state().players[0]!.position
     const keys: Array<string> = []
     for (let i = 0; i < 4; i++) {
-      const key = openMove(gameTwo.host.state(), 0)
+      const key = openMove(gameTwo.live.state(), 0)
       keys.push(`KEY ${key}`)
       bob.send(`KEY ${key}`)
       await watchTwo.nextStarting("DISPLAY")
@@ -110,8 +110,8 @@ describe("nuggets host: games side by side", () => {
     expect(gridOf(await watchOne.nextStarting("DISPLAY"))).toBe(seenOne)
     expect(alice.received.length).toBe(aliceHeard)
     expect(watchOne.received.slice(watchOneHeard).map((message) => message.split("\n")[0])).toEqual([expect.stringMatching(/^GOLD /), "DISPLAY"])
-    expect(JSON.stringify(gameOne.host.state().players.map((each) => [each.position, each.purse]))).toBe(oneBefore)
-    expect(gameTwo.host.state().players[0]!.position).not.toBe(twoBefore)
+    expect(JSON.stringify(gameOne.live.state().players.map((each) => [each.position, each.purse]))).toBe(oneBefore)
+    expect(gameTwo.live.state().players[0]!.position).not.toBe(twoBefore)
     // Each game took its own clients' messages only.
     expect(took.get(one.body.id)).toEqual(["PLAY Alice", "SPECTATE", "KEY \f"])
     expect(took.get(two.body.id)).toEqual(["PLAY Bob", "SPECTATE", ...keys])
@@ -312,7 +312,7 @@ describe("nuggets host: a flood of new games", () => {
 
 describe("matchmaking: nuggets join http://HOST:PORT NAME", () => {
   it("joins a free place, the fullest game first, and has a game opened when every game is full", async () => {
-    // Games of two places: two players fill one.
+    // Host of two places: two players fill one.
     const lobby = await startHost({ rulesOf: (choice) => ({ ...rulesFor(choice.dialect, choice.variant), maxPlayers: 2 }) })
     const players: Array<TestClient> = []
     const play = async (port: number, name: string) => {

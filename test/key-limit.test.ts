@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
-import { makeGameHost } from "../src/server/host.js"
+import { makeLiveGame } from "../src/server/liveGame.js"
 import type { Peer } from "../src/server/peer.js"
 import { KeyLimit, keysPerSecond, maxWaitingKeys } from "../src/server/keyLimit.js"
 import { TestClient } from "./server/harness.js"
@@ -57,7 +57,7 @@ describe("the key limit: 60 keys a second per client", () => {
 
   it.scoped("in the game host: a flooder's keys wait their turn or are dropped, and a person at 20 keys a second is never held back", () =>
     Effect.gen(function*() {
-      const host = yield* makeGameHost({ map: loadMap("main.txt") })
+      const host = yield* makeLiveGame({ map: loadMap("main.txt") })
       const received = { flooder: 0, person: 0 }
       const peer = (id: keyof typeof received): Peer => ({
         id,

@@ -7,7 +7,7 @@ import type { ClientId, Envelope, GameState, Transition, Viewer } from "../src/c
 import type { Dialect } from "../src/protocol/dialect.js"
 import { expectedPlayerGrid } from "../src/protocol/display.js"
 import { latin1 } from "../src/protocol/transcript.js"
-import { makeGameHost } from "../src/server/host.js"
+import { makeLiveGame } from "../src/server/liveGame.js"
 import type { Peer } from "../src/server/peer.js"
 import { cell, emptyGame, loadMap, placePlayer, pressKeys, renderView } from "./support.js"
 
@@ -79,7 +79,7 @@ const viewers = (state: GameState): Array<{ readonly client: ClientId; readonly 
 const playGame = (g: Game) =>
   Effect.gen(function*() {
     const rules = { ...(g.dialect === "2019" ? rules2019 : rules2021), variant: g.variant }
-    const host = yield* makeGameHost({ map: maps[g.map], rules, dialect: g.dialect, keysPerSecond: Infinity })
+    const host = yield* makeLiveGame({ map: maps[g.map], rules, dialect: g.dialect, keysPerSecond: Infinity })
     /** The last DISPLAY each client got, and what it got for the request being handled. */
     const last = new Map<ClientId, string>()
     let got = new Map<ClientId, Array<string>>()

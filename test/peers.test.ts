@@ -10,7 +10,7 @@ import { parseMap } from "../src/core/map.js"
 import { decodeClientMessage, decodeServerMessage } from "../src/protocol/messages.js"
 import { ownStanding } from "../src/protocol/summary.js"
 import { entryBytes, latin1 } from "../src/protocol/transcript.js"
-import { makeGameHost } from "../src/server/host.js"
+import { makeLiveGame } from "../src/server/liveGame.js"
 import { clientCaptures, datagrams, serverCaptures } from "./peers/fixtures.js"
 
 const window = { columns: 100, rows: 30 }
@@ -89,7 +89,7 @@ describe.each(clientCaptures.map((capture) => [capture.peer, capture] as const))
 
   it.effect("is let in, moves, watches and quits on our server, as on the capture's", () =>
     Effect.gen(function*() {
-      const host = yield* makeGameHost({ map: Either.getOrThrow(parseMap(readFileSync("maps/small.txt", "utf8"))), dialect })
+      const host = yield* makeLiveGame({ map: Either.getOrThrow(parseMap(readFileSync("maps/small.txt", "utf8"))), dialect })
       const inbox = new Map<number, Array<string>>()
       for (const entry of sent) {
         const box = inbox.get(entry.client) ?? []

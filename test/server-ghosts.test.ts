@@ -5,7 +5,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { lineLogger } from "../src/log.js"
 import type { Handled } from "../src/core/state.js"
-import { makeGameHost } from "../src/server/host.js"
+import { makeLiveGame } from "../src/server/liveGame.js"
 import type { Peer } from "../src/server/peer.js"
 import { ownedClient as client, ownedServer, startServer, TestClient } from "./server/harness.js"
 import { loadMap } from "./support.js"
@@ -74,7 +74,7 @@ describe("--idle-timeout", () => {
   // On the test clock: a minute passes in no time.
   it.scoped("a player silent that long is counted as having quit, as if it had sent KEY Q; one that speaks is not", () =>
     Effect.gen(function*() {
-      const host = yield* makeGameHost({ map: loadMap("small.txt"), idleTimeout: "1 minute" })
+      const host = yield* makeLiveGame({ map: loadMap("small.txt"), idleTimeout: "1 minute" })
       const handled: Array<Handled> = []
       host.onHandled((each) => handled.push(each))
       const [silent, talker, watcher] = [peer("silent"), peer("talker"), peer("watcher")]
@@ -97,7 +97,7 @@ describe("--idle-timeout", () => {
 
   it.scoped("without it (the host's default), a silent player stays", () =>
     Effect.gen(function*() {
-      const host = yield* makeGameHost({ map: loadMap("small.txt") })
+      const host = yield* makeLiveGame({ map: loadMap("small.txt") })
       yield* host.handle(peer("silent").self, bytes("PLAY Silent"))
       yield* TestClock.adjust("1 hour")
       expect(host.state().players.map((each) => each.active)).toEqual([true])
@@ -114,7 +114,7 @@ describe("a flood of hostile datagrams", () => {
       const path = join(folder, "server.log")
       const fd = yield* Effect.acquireRelease(Effect.sync(() => openSync(path, "a")), (fd) => Effect.sync(() => closeSync(fd)))
       const flood = Effect.gen(function*() {
-        const host = yield* makeGameHost({ map: loadMap("small.txt") })
+        const host = yield* makeLiveGame({ map: loadMap("small.txt") })
         const hostile = [
           bytes("\u0000\u00ff garbage"),
           bytes("HELLO"),

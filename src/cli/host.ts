@@ -5,7 +5,7 @@ import { setFlagsFromString } from "node:v8"
 import { archiveLayer, archiveOwnerLayer } from "../archive/archive.js"
 import { archiveFiles, dataDirectory } from "../archive/dataDir.js"
 import type { Dialect } from "../protocol/dialect.js"
-import { Games, gamesLayer, type HostSettings } from "../host/games.js"
+import { Host, hostLayer, type HostSettings } from "../host/host.js"
 import { builtInMaps, type HostMap, mapsInFolder } from "../host/maps.js"
 import { parsePortRange, type PortRange, rangeSize } from "../host/ports.js"
 import { HostWeb, hostWebLayer } from "../host/web.js"
@@ -30,7 +30,7 @@ import {
 
 /** Where the lobby is served unless `--web` says: this machine only, on a port people know. */
 const defaultWeb = "8080"
-/** Games at once unless `--max-games` says: what the bench holds a small machine to (about 250 MB for 100). */
+/** Host at once unless `--max-games` says: what the bench holds a small machine to (about 250 MB for 100). */
 export const defaultMaxGames = 100
 
 const hostOptions = {
@@ -104,7 +104,7 @@ export const hostNode = command(
         joinAddress: lanAddress(options.host, networkInterfaces(), hostname())
       }
       const hosting = hostWebLayer(web).pipe(
-        Layer.provideMerge(gamesLayer(settings)),
+        Layer.provideMerge(hostLayer(settings)),
         Layer.provideMerge(archiveOwnerLayer),
         Layer.provideMerge(archiveLayer({ dataDir, create: true }))
       )
@@ -113,7 +113,7 @@ export const hostNode = command(
         setFlagsFromString("--semi-space-growth-factor=2")
         yield* Effect.forEach(maps.flatMap((each) => each.warnings), (warning) => Effect.logWarning(warning), { discard: true })
         const context = yield* Layer.build(hosting)
-        const games = Context.get(context, Games)
+        const games = Context.get(context, Host)
         const lobby = Context.get(context, HostWeb)
         const files = archiveFiles(dataDir)
         yield* Console.log(`Data directory: ${dataDir} (the recordings in ${files.games}, their index in ${files.database})`)

@@ -5,8 +5,8 @@ import type { Variant } from "../core/rules.js"
 import { type Udp, type UdpError, udpLayer, type UdpOptions, type UdpSocket } from "../net/udp.js"
 import type { Dialect } from "../protocol/dialect.js"
 import type { RecordingError } from "../recording/writer.js"
-import { gameStack } from "../host/stack.js"
-import type { GameHost, HostedGame } from "../server/host.js"
+import { gameStack } from "../server/stack.js"
+import type { LiveGame, ServedGame } from "../server/liveGame.js"
 import type { WebError } from "../web/error.js"
 import type { WebOptions } from "../web/gameWeb.js"
 import { webLayer } from "../web/live.js"
@@ -15,7 +15,7 @@ import { rulesFor } from "../protocol/dialect.js"
 
 /** A game this program hosts: the game, where it listens, and what goes with it. */
 export interface Hosting {
-  readonly game: HostedGame & { readonly dialect: Dialect }
+  readonly game: ServedGame & { readonly dialect: Dialect }
   readonly udp: UdpOptions
   /** `--record FILE`: the game recorded as it is played. */
   readonly record?: { readonly path: string; readonly overwrite: boolean }
@@ -24,7 +24,7 @@ export interface Hosting {
 }
 
 /** The Layers of a hosted game (see `gameStack`): its socket, the game, its recording, its page. */
-export const hostingLayer = (hosting: Hosting): Layer.Layer<GameHost | UdpSocket, UdpError | RecordingError | WebError, Udp> =>
+export const hostingLayer = (hosting: Hosting): Layer.Layer<LiveGame | UdpSocket, UdpError | RecordingError | WebError, Udp> =>
   gameStack({
     game: hosting.game,
     socket: udpLayer(hosting.udp),

@@ -46,7 +46,7 @@ export const variantOption = choice(
   "classic (the spec's), or steal: moving onto a player also takes 10% of its purse"
 ).pipe(withDefault<Variant>("classic"))
 
-/** The rules a server plays by (one home: `host/stack.ts`, where every game is composed). */
+/** The rules a server plays by (one home: `server/stack.ts`, where every game is composed). */
 
 export const recordOption = text(
   "record",

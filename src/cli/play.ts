@@ -6,7 +6,7 @@ import { terminalLayer } from "../client/terminal.js"
 import { standings } from "../core/state.js"
 import { lanAddress } from "../net/lan.js"
 import { UdpSocket } from "../net/udp.js"
-import { GameHost } from "../server/host.js"
+import { LiveGame } from "../server/liveGame.js"
 import { gameOver, lingerAfterGame } from "../server/udpLoop.js"
 import { LiveWeb } from "../web/gameWeb.js"
 import { checkName, keysSections, needsTerminal, printWidth, reportExit } from "./client.js"
@@ -59,7 +59,7 @@ export const playNode = command(
         // The game is up, or it failed to start (it could not open the recording or the web page, say).
         const context = yield* Layer.build(hostingLayer(hostingOf(options, { map, seed, dialect: "2019" }, web)))
         const socket = Context.get(context, UdpSocket)
-        const host = Context.get(context, GameHost)
+        const host = Context.get(context, LiveGame)
         const page = Context.getOption(context, LiveWeb)
         const server = yield* gameOver.pipe(Effect.zipRight(lingerAfterGame()), Effect.provide(context), Effect.forkScoped)
         yield* Effect.logInfo(

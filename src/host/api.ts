@@ -20,7 +20,7 @@ import {
   type StartedGameJson
 } from "../web/lobbyApi.js"
 import type { GameRefused } from "./errors.js"
-import type { GamesService } from "./games.js"
+import type { HostService } from "./host.js"
 import { liveGameJson, pastGameJson } from "./json.js"
 
 /**
@@ -118,7 +118,7 @@ const crossSite = (headers: Readonly<Record<string, string | undefined>>): boole
   return origin !== undefined && origin !== `http://${headers["host"]}` && origin !== `https://${headers["host"]}`
 }
 
-const newGame = (games: GamesService) =>
+const newGame = (games: HostService) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     if (crossSite(request.headers)) return jsonError(403, "only the lobby's own page may start games here")
@@ -171,7 +171,7 @@ const pageLimit = (request: HttpServerRequest.HttpServerRequest): Either.Either<
     limit !== undefined && (limit < 1 || limit > pageSize.max) ? Either.left(`limit must be 1 to ${pageSize.max}, not ${limit}`) : Either.right(limit))
 
 /** The API's routes, each with the games being played and the archive. */
-export const apiRoutes = (games: GamesService, archive: ArchiveService) => {
+export const apiRoutes = (games: HostService, archive: ArchiveService) => {
   const gameId = Effect.map(HttpRouter.params, (params) => params["id"] ?? "")
 
   const listGames = Effect.sync(() =>

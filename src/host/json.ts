@@ -1,6 +1,6 @@
 import type { ArchivedGame } from "../archive/model.js"
 import type { LiveGameJson, PastGameJson } from "../web/lobbyApi.js"
-import { hasFreePlace, type HostSettings, type RunningGame } from "./games.js"
+import { hasFreePlace, type HostSettings, type RunningGame } from "./host.js"
 
 /** How the lobby tells of the games: the JSON of `web/lobbyApi.ts`, made from the host's own nouns. */
 
@@ -9,7 +9,7 @@ export const replayPage = (id: string) => `/archive/${id}/`
 export const recordingPath = (id: string) => `/api/archive/${id}/recording`
 
 export const liveGameJson = (game: RunningGame, settings: HostSettings): LiveGameJson => {
-  const state = game.host.state()
+  const state = game.live.state()
   return {
     id: game.id,
     live: true,
@@ -22,7 +22,7 @@ export const liveGameJson = (game: RunningGame, settings: HostSettings): LiveGam
     spectator: state.spectator !== undefined,
     nuggetsLeft: state.goldRemaining,
     watchers: game.web.watchers(),
-    freePlaces: hasFreePlace(game.host) ? state.rules.maxPlayers - state.players.length : 0,
+    freePlaces: hasFreePlace(game.live) ? state.rules.maxPlayers - state.players.length : 0,
     over: state.over,
     join: `nuggets join ${settings.joinAddress} ${game.port} NAME`,
     page: gamePage(game.id)

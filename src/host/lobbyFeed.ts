@@ -6,7 +6,7 @@ import { dialects } from "../protocol/dialect.js"
 import { type ArchiveChanged, type GamesJson, LobbyEvent, type LobbyHello } from "../web/lobbyApi.js"
 import { eventStream, heartbeat, heartbeatInterval, sseEvent } from "../web/sse.js"
 import { tooManyWatchers, WatcherFeed } from "../web/watch.js"
-import type { GamesService } from "./games.js"
+import type { HostService } from "./host.js"
 import { liveGameJson } from "./json.js"
 
 /** Lobby pages open at once; more are turned away with 503. */
@@ -41,7 +41,7 @@ const sameBytes = (a: Uint8Array | undefined, b: Uint8Array) => a !== undefined 
  * or the archive changed (at most every `pace`), and looks again every `refresh`; nothing
  * is made while no page watches.
  */
-export const lobbyFeed = (games: GamesService): Effect.Effect<LobbyFeed, never, Scope.Scope> =>
+export const lobbyFeed = (games: HostService): Effect.Effect<LobbyFeed, never, Scope.Scope> =>
   Effect.gen(function*() {
     const feeds = new Set<WatcherFeed>()
     const { settings } = games

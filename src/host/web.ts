@@ -10,7 +10,7 @@ import { gameIdPattern } from "../web/lobbyApi.js"
 import { lobbyRoute } from "../web/lobbyRoute.js"
 import { pageRoute } from "../web/pageRoute.js"
 import { apiRoutes, jsonError } from "./api.js"
-import { Games } from "./games.js"
+import { Host } from "./host.js"
 import { gamePage, replayPage } from "./json.js"
 import { lobbyFeed } from "./lobbyFeed.js"
 import { replayRoutes } from "./replays.js"
@@ -32,9 +32,9 @@ const redirect = (to: string, status: 302 | 308) => HttpServerResponse.redirect(
 
 const pathOf = (request: HttpServerRequest.HttpServerRequest) => request.url.split("?")[0]!
 
-export const startHostWeb = (options: ListenOptions): Effect.Effect<Listening, WebError, Scope.Scope | Games | Archive> =>
+export const startHostWeb = (options: ListenOptions): Effect.Effect<Listening, WebError, Scope.Scope | Host | Archive> =>
   Effect.gen(function*() {
-    const games = yield* Games
+    const games = yield* Host
     const archive = yield* Archive
     const feed = yield* lobbyFeed(games)
     const replays = replayRoutes(archive)
@@ -85,5 +85,5 @@ export const startHostWeb = (options: ListenOptions): Effect.Effect<Listening, W
 /** The lobby's web server, when the host runs. */
 export class HostWeb extends Context.Tag("nuggets/HostWeb")<HostWeb, Listening>() {}
 
-export const hostWebLayer = (options: ListenOptions): Layer.Layer<HostWeb, WebError, Games | Archive> =>
+export const hostWebLayer = (options: ListenOptions): Layer.Layer<HostWeb, WebError, Host | Archive> =>
   Layer.scoped(HostWeb, startHostWeb(options))

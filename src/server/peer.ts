@@ -8,7 +8,7 @@ export interface Peer {
   readonly send: (data: Uint8Array | string) => void
   /**
    * Whether `send` may still read the bytes it was given after it returns, unknown to
-   * `HostOptions.allSent`: such a peer gets its own copy of each DISPLAY. (UDP sends
+   * `LiveGameOptions.allSent`: such a peer gets its own copy of each DISPLAY. (UDP sends
    * leave later too, but the host waits for `allSent` before changing a buffer in place.)
    */
   readonly keepsBytes: boolean

@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { type RecordingError, type RecordingOptions, recordGame } from "../recording/writer.js"
-import { GameHost } from "./host.js"
+import { LiveGame } from "./liveGame.js"
 
 /** The game hosted here, recorded to a file as it is played (see `recordGame`), for as long as the program runs. */
-export const recorderLayer = (options: Omit<RecordingOptions, "rules">): Layer.Layer<never, RecordingError, GameHost> =>
-  Layer.scopedDiscard(Effect.flatMap(GameHost, (host) => recordGame(host, { ...options, rules: host.state().rules })))
+export const recorderLayer = (options: Omit<RecordingOptions, "rules">): Layer.Layer<never, RecordingError, LiveGame> =>
+  Layer.scopedDiscard(Effect.flatMap(LiveGame, (host) => recordGame(host, { ...options, rules: host.state().rules })))

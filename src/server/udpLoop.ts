@@ -1,7 +1,7 @@
 import { Duration, Effect, Layer } from "effect"
 import type { ClientId } from "../core/state.js"
 import { type Endpoint, UdpSocket } from "../net/udp.js"
-import { GameHost, type GameResult } from "./host.js"
+import { LiveGame, type GameResult } from "./liveGame.js"
 import type { Peer } from "./peer.js"
 
 /** The shell's name for a UDP client: its address and port. */
@@ -14,10 +14,10 @@ const clientKey = (from: Endpoint): ClientId =>
  * over a stream, but without a fiber hand-off per datagram, which measured at half the
  * server's time per keystroke).
  */
-export const udpLoopLayer: Layer.Layer<never, never, GameHost | UdpSocket> = Layer.scopedDiscard(
+export const udpLoopLayer: Layer.Layer<never, never, LiveGame | UdpSocket> = Layer.scopedDiscard(
   Effect.gen(function*() {
     const socket = yield* UdpSocket
-    const host = yield* GameHost
+    const host = yield* LiveGame
     /** One peer per address, made once: the same few clients send thousands of datagrams. */
     const peers = new Map<string, Peer>()
     const peerAt = (from: Endpoint): Peer => {
@@ -39,8 +39,8 @@ export const udpLoopLayer: Layer.Layer<never, never, GameHost | UdpSocket> = Lay
  * The game, played to its end: its result, with the summary logged. Interrupted (SIGINT,
  * SIGTERM, the end of `nuggets play`), it first tells every client to quit.
  */
-export const gameOver: Effect.Effect<GameResult, never, GameHost> = Effect.gen(function*() {
-  const host = yield* GameHost
+export const gameOver: Effect.Effect<GameResult, never, LiveGame> = Effect.gen(function*() {
+  const host = yield* LiveGame
   const result = yield* host.finished.pipe(Effect.onInterrupt(() => host.shutDown))
   yield* Effect.forEach(result.summary.trimEnd().split("\n"), (line) => Effect.logInfo(`game over: ${line}`))
   return result
@@ -50,5 +50,5 @@ export const gameOver: Effect.Effect<GameResult, never, GameHost> = Effect.gen(f
 export const defaultLinger = Duration.seconds(2)
 
 /** After the end: every copy of the last words sent, then `linger` more, answering latecomers with GAMEOVER. */
-export const lingerAfterGame = (linger: Duration.DurationInput = defaultLinger): Effect.Effect<void, never, GameHost> =>
-  Effect.flatMap(GameHost, (host) => host.lastWordsSent).pipe(Effect.zipRight(Effect.sleep(linger)))
+export const lingerAfterGame = (linger: Duration.DurationInput = defaultLinger): Effect.Effect<void, never, LiveGame> =>
+  Effect.flatMap(LiveGame, (host) => host.lastWordsSent).pipe(Effect.zipRight(Effect.sleep(linger)))

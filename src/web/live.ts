@@ -1,6 +1,6 @@
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import { Effect, Layer, type Scope } from "effect"
-import { GameHost } from "../server/host.js"
+import { LiveGame } from "../server/liveGame.js"
 import type { WebError } from "./error.js"
 import { pageRoute } from "./pageRoute.js"
 import { GameWeb, type GameWebOptions, LiveWeb, type WebOptions } from "./gameWeb.js"
@@ -13,7 +13,7 @@ import { defaultWatchOptions, watchLive } from "./watch.js"
  * watcher's feed (after the game as it stands) and every player's connection: a game
  * closed while its server goes on (a game of `nuggets host`) keeps no page waiting on it.
  */
-export const gameWeb = (host: GameHost, options: GameWebOptions = {}): Effect.Effect<GameWeb, never, Scope.Scope> =>
+export const gameWeb = (host: LiveGame, options: GameWebOptions = {}): Effect.Effect<GameWeb, never, Scope.Scope> =>
   Effect.gen(function*() {
     const watching = yield* watchLive(host, { ...defaultWatchOptions, ...options.watch })
     const players = yield* playerSockets(host, { ...defaultPlayerSocketOptions, ...options.play })
@@ -32,7 +32,7 @@ export const gameWeb = (host: GameHost, options: GameWebOptions = {}): Effect.Ef
  * The game on the web, beside the UDP server, for as long as the scope lasts: `/` the page,
  * `/watch` the watchers' feed, `/play` the players' WebSocket; nothing else is served.
  */
-export const startWeb = (host: GameHost, options: WebOptions): Effect.Effect<LiveWeb, WebError, Scope.Scope> =>
+export const startWeb = (host: LiveGame, options: WebOptions): Effect.Effect<LiveWeb, WebError, Scope.Scope> =>
   Effect.gen(function*() {
     const web = yield* gameWeb(host, options)
     const router = HttpRouter.empty.pipe(
@@ -47,9 +47,9 @@ export const startWeb = (host: GameHost, options: WebOptions): Effect.Effect<Liv
   })
 
 /** The game hosted here on the web (see `startWeb`), for as long as the program runs. */
-export const webLayer = (options: WebOptions): Layer.Layer<LiveWeb, WebError, GameHost> =>
-  Layer.scoped(LiveWeb, Effect.flatMap(GameHost, (host) => startWeb(host, options)))
+export const webLayer = (options: WebOptions): Layer.Layer<LiveWeb, WebError, LiveGame> =>
+  Layer.scoped(LiveWeb, Effect.flatMap(LiveGame, (host) => startWeb(host, options)))
 
 /** The routes of a game served by another program's web server (`nuggets host`): see `gameWeb`. */
-export const gameRoutesLayer = (options: GameWebOptions = {}): Layer.Layer<GameWeb, never, GameHost> =>
-  Layer.scoped(GameWeb, Effect.flatMap(GameHost, (host) => gameWeb(host, options)))
+export const gameRoutesLayer = (options: GameWebOptions = {}): Layer.Layer<GameWeb, never, LiveGame> =>
+  Layer.scoped(GameWeb, Effect.flatMap(LiveGame, (host) => gameWeb(host, options)))

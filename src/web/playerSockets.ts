@@ -4,7 +4,7 @@ import * as Socket from "@effect/platform/Socket"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Duration, Effect, type Scope } from "effect"
 import type { Socket as NetSocket } from "node:net"
-import type { GameHost } from "../server/host.js"
+import type { LiveGame } from "../server/liveGame.js"
 import { refusal } from "./headers.js"
 import { Outbox } from "./outbox.js"
 
@@ -70,7 +70,7 @@ const handshakeProblem = (headers: Readonly<Record<string, string | undefined>>)
  * game's) ends every connection still open.
  */
 export const playerSockets = (
-  host: GameHost,
+  host: LiveGame,
   options: PlayerSocketOptions
 ): Effect.Effect<{ readonly route: PlayRoute }, never, Scope.Scope> =>
   Effect.gen(function*() {
@@ -103,7 +103,7 @@ interface Connections {
   readonly closed: (raw: NetSocket) => void
 }
 
-const playRoute = (host: GameHost, options: PlayerSocketOptions, connected: Connections): PlayRoute => {
+const playRoute = (host: LiveGame, options: PlayerSocketOptions, connected: Connections): PlayRoute => {
   let connections = 0
   let made = 0
   const place = Effect.acquireRelease(Effect.sync(() => connections++), () => Effect.sync(() => connections--))

@@ -2,7 +2,7 @@ import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Deferred, Duration, Effect, Option, type Scope, Stream, SubscriptionRef } from "effect"
 import { Readable } from "node:stream"
-import type { GameHost } from "../server/host.js"
+import type { LiveGame } from "../server/liveGame.js"
 import { FeedEvent, type LiveHello } from "./feed.js"
 import { mapOf, snapshotOf } from "./snapshot.js"
 import { refusal } from "./headers.js"
@@ -103,7 +103,7 @@ export class WatcherFeed extends Readable {
  * `snapshotInterval` (longer for a large audience, see `writesPerSecond`), and hands the
  * same bytes to every feed, in slices between which the game's datagrams are handled.
  */
-export const watchLive = (host: GameHost, options: WatchOptions): Effect.Effect<Watching, never, Scope.Scope> =>
+export const watchLive = (host: LiveGame, options: WatchOptions): Effect.Effect<Watching, never, Scope.Scope> =>
   Effect.gen(function*() {
     const feeds = new Set<WatcherFeed>()
     /** How many watch, for whoever awaits a number (the end of the feeds, tests). */

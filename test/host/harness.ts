@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Archive, archiveLayer, archiveOwnerLayer, type ArchiveService } from "../../src/archive/archive.js"
-import { Games, gamesLayer, type GamesService, type HostSettings } from "../../src/host/games.js"
+import { Host, hostLayer, type HostService, type HostSettings } from "../../src/host/host.js"
 import { builtInMaps } from "../../src/host/maps.js"
 import { HostWeb, hostWebLayer } from "../../src/host/web.js"
 import { nodeUdpLayer } from "../../src/net/nodeUdp.js"
@@ -12,7 +12,7 @@ import type { ErrorJson } from "../../src/web/lobbyApi.js"
 export interface TestHost {
   /** The lobby, `http://127.0.0.1:PORT/`. */
   readonly url: string
-  readonly games: GamesService
+  readonly games: HostService
   readonly archive: ArchiveService
   readonly dataDir: string
   /** Every line logged so far, `LEVEL message`. */
@@ -26,14 +26,14 @@ const text = (message: unknown): string => (Array.isArray(message) ? message.map
 /**
  * `nuggets host` in this process, composed of the same Layers as the command, on loopback:
  * the lobby on a free port, each game on a free UDP port, its data in a folder of its own.
- * Games end quickly (last words 20 ms apart, no lingering) and take keys as fast as sent.
+ * Host end quickly (last words 20 ms apart, no lingering) and take keys as fast as sent.
  */
 export const startHost = async (settings: Partial<HostSettings> & { readonly dataDir?: string } = {}): Promise<TestHost> => {
   const { dataDir = mkdtempSync(join(tmpdir(), "nuggets-host-")), ...chosen } = settings
   const log: Array<string> = []
   const logger = Logger.make(({ logLevel, message }) => void log.push(`${logLevel.label} ${text(message)}`))
   const layers = hostWebLayer({ host: "127.0.0.1", port: 0 }).pipe(
-    Layer.provideMerge(gamesLayer({
+    Layer.provideMerge(hostLayer({
       maps: builtInMaps(),
       udpHost: "127.0.0.1",
       ports: undefined,
@@ -57,7 +57,7 @@ export const startHost = async (settings: Partial<HostSettings> & { readonly dat
   const context = await Effect.runPromise(
     Layer.buildWithScope(layers, scope).pipe(Effect.provide(logging), Logger.withMinimumLogLevel(LogLevel.Debug))
   )
-  const games = Context.get(context, Games)
+  const games = Context.get(context, Host)
   return {
     url: Context.get(context, HostWeb).url,
     games,

@@ -7,12 +7,12 @@ import { hostingLayer } from "../../src/cli/hosting.js"
 import type { Handled } from "../../src/core/state.js"
 import { nodeUdpLayer } from "../../src/net/nodeUdp.js"
 import { UdpSocket } from "../../src/net/udp.js"
-import { GameHost, type GameResult, type HostedGame } from "../../src/server/host.js"
+import { LiveGame, type GameResult, type ServedGame } from "../../src/server/liveGame.js"
 import { gameOver, lingerAfterGame } from "../../src/server/udpLoop.js"
 import type { Dialect } from "../../src/protocol/dialect.js"
 import { LiveWeb, type WebOptions } from "../../src/web/gameWeb.js"
 
-export interface TestServerOptions extends HostedGame {
+export interface TestServerOptions extends ServedGame {
   readonly dialect?: Dialect
   readonly record?: string
   readonly overwriteRecording?: boolean
@@ -40,7 +40,7 @@ export const startServer = async (options: TestServerOptions) => {
     ...(web === undefined ? {} : { web })
   }).pipe(Layer.provide(nodeUdpLayer))
   const context = await Effect.runPromise(Layer.buildWithScope(hosting, scope).pipe(quiet))
-  const host = Context.get(context, GameHost)
+  const host = Context.get(context, LiveGame)
   if (observe) host.onHandled(observe)
   const fiber = Effect.runFork(gameOver.pipe(Effect.zipLeft(lingerAfterGame(linger)), Effect.provide(context), quiet))
   const result: Promise<GameResult> = Effect.runPromise(Fiber.join(fiber))

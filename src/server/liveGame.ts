@@ -1,6 +1,6 @@
 /**
  * The game host: the one owner of a game's state and of every client's peer. Longer than
- * most files (about 380 lines) because `makeGameHost` is one closure over that state (the
+ * most files (about 380 lines) because `makeLiveGame` is one closure over that state (the
  * peers, the key limit, last words, who was heard); its parts with a life of their own live
  * beside it (keyLimit.ts, lastWords.ts, silence.ts, views.ts).
  */
@@ -39,7 +39,7 @@ import type { Peer } from "./peer.js"
 import { makeSilenceWatch, silenceStep } from "./silence.js"
 import { DisplayBuffers } from "./views.js"
 
-export interface HostOptions {
+export interface LiveGameOptions {
   readonly map: GameMap
   readonly rules?: Rules
   readonly dialect?: Dialect
@@ -73,7 +73,7 @@ export interface GameResult {
  * The game as a service: the one game this program hosts, which every way in (UDP, the
  * web) hands its messages to, and the recorder and the web's watchers listen to.
  */
-export interface GameHost {
+export interface LiveGame {
   /**
    * Handles one message from `peer` before returning: the game's answer is sent. What is
    * left to do (a log line, a key held back by the key limit) comes back as an Effect for
@@ -105,7 +105,7 @@ export interface GameHost {
   readonly failure: () => string | undefined
 }
 
-export const GameHost = Context.GenericTag<GameHost>("nuggets/GameHost")
+export const LiveGame = Context.GenericTag<LiveGame>("nuggets/LiveGame")
 
 /**
  * GAMEOVER, and a QUIT the server sends of its own accord, go out this many times in all,
@@ -133,7 +133,7 @@ const defectWords = (defect: unknown): string =>
  * is drawn from the Random service of the fiber that makes it (so a seed replays a game),
  * and what it runs later (paced keys, repeated last words) runs with that fiber's services.
  */
-export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, never, Scope.Scope> =>
+export const makeLiveGame = (options: LiveGameOptions): Effect.Effect<LiveGame, never, Scope.Scope> =>
   Effect.gen(function*() {
     const dialect = options.dialect ?? "2019"
     const allSent = options.allSent ?? (() => true)
@@ -366,7 +366,7 @@ export const makeGameHost = (options: HostOptions): Effect.Effect<GameHost, neve
   })
 
 /** What a hosted game is made of: the host's options, and the seed that draws the game. */
-export interface HostedGame extends Omit<HostOptions, "allSent"> {
+export interface ServedGame extends Omit<LiveGameOptions, "allSent"> {
   readonly seed: number
 }
 
@@ -374,10 +374,10 @@ export interface HostedGame extends Omit<HostOptions, "allSent"> {
  * The game host of a program that serves over UDP: seeded by `game.seed`, and sharing its
  * DISPLAY buffers with the socket's sends (see `Peer.keepsBytes`).
  */
-export const gameHostLayer = (game: HostedGame): Layer.Layer<GameHost, never, UdpSocket> =>
+export const liveGameLayer = (game: ServedGame): Layer.Layer<LiveGame, never, UdpSocket> =>
   Layer.scoped(
-    GameHost,
-    Effect.flatMap(UdpSocket, (socket) => makeGameHost({ ...game, allSent: socket.allSent })).pipe(
+    LiveGame,
+    Effect.flatMap(UdpSocket, (socket) => makeLiveGame({ ...game, allSent: socket.allSent })).pipe(
       Effect.withRandom(Random.make(game.seed))
     )
   )

@@ -31,7 +31,7 @@ import type { Rules, Variant } from "../core/rules.js"
 import type { Handled } from "../core/state.js"
 import { Udp, type UdpError, UdpSocket } from "../net/udp.js"
 import type { Dialect } from "../protocol/dialect.js"
-import { GameHost, type HostedGame } from "../server/host.js"
+import { LiveGame, type ServedGame } from "../server/liveGame.js"
 import { defaultLinger } from "../server/udpLoop.js"
 import { GameWeb, type GameWebOptions } from "../web/gameWeb.js"
 import { gameRoutesLayer } from "../web/live.js"
@@ -40,7 +40,7 @@ import type { HostMap } from "./maps.js"
 import { StartPace } from "./pace.js"
 import { PortPool, type PortRange } from "./ports.js"
 import { rulesFor } from "../protocol/dialect.js"
-import { gameStack } from "./stack.js"
+import { gameStack } from "../server/stack.js"
 
 /** How a host runs its games (the command line's choices). */
 export interface HostSettings {
@@ -48,7 +48,7 @@ export interface HostSettings {
   /** The address the games' UDP sockets listen on (`--host`). */
   readonly udpHost: string
   readonly ports: PortRange | undefined
-  /** Games with free places kept open (`--open`). */
+  /** Host with free places kept open (`--open`). */
   readonly open: number
   readonly maxGames: number
   readonly idleTimeout: Duration.Duration
@@ -62,7 +62,7 @@ export interface HostSettings {
   /** How long a game stays after its end, answering latecomers with GAMEOVER. */
   readonly linger?: Duration.DurationInput
   /** What every game's host is given besides (tests: quick last words, keys as fast as sent). */
-  readonly gameOptions?: Partial<Omit<HostedGame, "map" | "seed" | "rules" | "idleTimeout">>
+  readonly gameOptions?: Partial<Omit<ServedGame, "map" | "seed" | "rules" | "idleTimeout">>
   /** The rules of a game; the dialect's preset with its variant when not given (tests give a rule that throws). */
   readonly rulesOf?: (choice: GameChoice) => Rules
   readonly web?: GameWebOptions
@@ -91,11 +91,11 @@ export interface RunningGame {
   readonly choice: GameChoice
   readonly port: number
   readonly startedMs: number
-  readonly host: GameHost
+  readonly live: LiveGame
   readonly web: GameWeb
 }
 
-export interface GamesService {
+export interface HostService {
   readonly settings: HostSettings
   /** The games being played (or lingering after their end), oldest first. */
   readonly running: () => ReadonlyArray<RunningGame>
@@ -106,16 +106,16 @@ export interface GamesService {
   readonly version: () => number
   /** Succeeds once `version` is past `since`. */
   readonly changedSince: (since: number) => Effect.Effect<void>
-  /** Games ended and indexed since the host started: the archive changed when this grows. */
+  /** Host ended and indexed since the host started: the archive changed when this grows. */
   readonly archived: () => number
   /** Ends every game as `serve` ends its game when stopped (QUIT to everyone), recordings closed. */
   readonly stopAll: Effect.Effect<void>
 }
 
-export class Games extends Context.Tag("nuggets/Games")<Games, GamesService>() {}
+export class Host extends Context.Tag("nuggets/Host")<Host, HostService>() {}
 
 /** Whether a game still lets a player in: not over, a letter left. */
-export const hasFreePlace = (host: GameHost): boolean => {
+export const hasFreePlace = (host: LiveGame): boolean => {
   const state = host.state()
   return !state.over && state.players.length < state.rules.maxPlayers
 }
@@ -147,7 +147,7 @@ const reconciledLines = (done: Reconciled): ReadonlyArray<string> => {
  * the recordings on disk (a game in play when the host last died is `interrupted`), then
  * `--open` games are opened. The scope's end stops every game (see `stopAll`).
  */
-export const makeGames = (settings: HostSettings): Effect.Effect<GamesService, ArchiveError, Scope.Scope | Udp | ArchiveOwner> =>
+export const makeHost = (settings: HostSettings): Effect.Effect<HostService, ArchiveError, Scope.Scope | Udp | ArchiveOwner> =>
   Effect.gen(function*() {
     const owner = yield* ArchiveOwner
     const done = yield* owner.reconcile(settings.maps.map((each) => ({ name: each.name, mapText: mapText(each.map) })))
@@ -160,9 +160,9 @@ export const makeGames = (settings: HostSettings): Effect.Effect<GamesService, A
     const runHere = yield* FiberSet.makeRuntime<never, void, never>()
     const pool = new PortPool(settings.ports)
     const games = new Map<string, RunningGame>()
-    /** Games whose scope is closing or closed, on their way to the archive: no longer offered. */
+    /** Host whose scope is closing or closed, on their way to the archive: no longer offered. */
     const closing = new Set<string>()
-    /** Games being started: counted against `maxGames`, and as open. */
+    /** Host being started: counted against `maxGames`, and as open. */
     let starting = 0
     let stopping = false
     let nextMap = 0
@@ -245,7 +245,7 @@ export const makeGames = (settings: HostSettings): Effect.Effect<GamesService, A
             socket: Layer.succeed(UdpSocket, socket),
             record: { path: started.file, overwrite: false },
             // Listening before the UDP loop takes a datagram, with the game's web side.
-            web: Layer.merge(gameRoutesLayer(settings.web), Layer.effectDiscard(Effect.map(GameHost, (host) => watch(started.id, host))))
+            web: Layer.merge(gameRoutesLayer(settings.web), Layer.effectDiscard(Effect.map(LiveGame, (host) => watch(started.id, host))))
           })
           const context = yield* Layer.buildWithScope(layers, gameScope).pipe(
             Effect.mapError((error) => new GameRefused({ reason: "CannotStart", message: error.message }))
@@ -256,7 +256,7 @@ export const makeGames = (settings: HostSettings): Effect.Effect<GamesService, A
             choice,
             port: socket.local.port,
             startedMs: clock.unsafeCurrentTimeMillis(),
-            host: Context.get(context, GameHost),
+            live: Context.get(context, LiveGame),
             web: Context.get(context, GameWeb)
           }
           return game
@@ -287,7 +287,7 @@ export const makeGames = (settings: HostSettings): Effect.Effect<GamesService, A
     const visited = new Set<string>()
 
     /** What the lobby shows changes with a join, a quit, gold found: not with every step. */
-    const watch = (id: string, host: GameHost) => {
+    const watch = (id: string, host: LiveGame) => {
       let gold = host.state().goldRemaining
       let came = false
       host.onHandled(({ request, transition }: Handled) => {
@@ -308,24 +308,24 @@ export const makeGames = (settings: HostSettings): Effect.Effect<GamesService, A
     const supervise = (game: RunningGame, gameScope: Scope.CloseableScope) =>
       Effect.gen(function*() {
         const ending = yield* Effect.raceAll([
-          game.host.finished.pipe(Effect.as({ _tag: "Over" } as const)),
-          game.host.failed.pipe(Effect.map((defect) => ({ _tag: "Defect", defect }) as const)),
+          game.live.finished.pipe(Effect.as({ _tag: "Over" } as const)),
+          game.live.failed.pipe(Effect.map((defect) => ({ _tag: "Defect", defect }) as const)),
           abandoned(game).pipe(Effect.as({ _tag: "Abandoned" } as const))
         ])
         if (ending._tag === "Defect") {
           yield* Effect.logError(`a defect ended the game: ${ending.defect}`)
-          yield* game.host.shutDown
+          yield* game.live.shutDown
         } else if (ending._tag === "Abandoned") {
           yield* Effect.logInfo(`no one in it for ${Duration.format(settings.idleTimeout)}: ended`)
-          yield* game.host.shutDown
+          yield* game.live.shutDown
         } else {
-          yield* Effect.logInfo(`game over: ${game.host.summary().trimEnd().split("\n").join("; ")}`)
+          yield* Effect.logInfo(`game over: ${game.live.summary().trimEnd().split("\n").join("; ")}`)
           changed()
-          yield* game.host.lastWordsSent.pipe(Effect.zipRight(Effect.sleep(linger)))
+          yield* game.live.lastWordsSent.pipe(Effect.zipRight(Effect.sleep(linger)))
         }
       }).pipe(
         // Stopped: the game ends as `serve` ends it, with a QUIT to everyone.
-        Effect.onInterrupt(() => game.host.shutDown),
+        Effect.onInterrupt(() => game.live.shutDown),
         Effect.ensuring(Effect.suspend(() => ended(game, gameScope)))
       )
 
@@ -341,15 +341,15 @@ export const makeGames = (settings: HostSettings): Effect.Effect<GamesService, A
         let emptySince: number | undefined
         for (;;) {
           yield* Effect.sleep(step)
-          const state = game.host.state()
+          const state = game.live.state()
           if (state.spectator !== undefined || state.players.some((each) => each.active)) {
             emptySince = undefined
             continue
           }
           const now = clock.unsafeCurrentTimeMillis()
           emptySince ??= now
-          const openGames = [...games.values()].filter((each) => hasFreePlace(each.host)).length
-          if (now - emptySince >= limit && (!hasFreePlace(game.host) || openGames > settings.open)) return
+          const openGames = [...games.values()].filter((each) => hasFreePlace(each.live)).length
+          if (now - emptySince >= limit && (!hasFreePlace(game.live) || openGames > settings.open)) return
         }
       })
 
@@ -383,7 +383,7 @@ export const makeGames = (settings: HostSettings): Effect.Effect<GamesService, A
     /** `--open N`: games with free places, opened until there are N (within `maxGames`). */
     const keepOpen: Effect.Effect<void> = Effect.suspend(() => {
       if (stopping) return Effect.void
-      const open = [...games.values()].filter((game) => hasFreePlace(game.host)).length + starting
+      const open = [...games.values()].filter((game) => hasFreePlace(game.live)).length + starting
       const missing = Math.min(settings.open - open, settings.maxGames - games.size - starting)
       if (missing <= 0) return Effect.void
       starting += missing
@@ -439,5 +439,5 @@ export const makeGames = (settings: HostSettings): Effect.Effect<GamesService, A
     }
   })
 
-export const gamesLayer = (settings: HostSettings): Layer.Layer<Games, ArchiveError, Udp | ArchiveOwner> =>
-  Layer.scoped(Games, makeGames(settings))
+export const hostLayer = (settings: HostSettings): Layer.Layer<Host, ArchiveError, Udp | ArchiveOwner> =>
+  Layer.scoped(Host, makeHost(settings))

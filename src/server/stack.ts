@@ -2,19 +2,19 @@ import { Layer } from "effect"
 import type { UdpSocket } from "../net/udp.js"
 import type { Dialect } from "../protocol/dialect.js"
 import type { RecordingError } from "../recording/writer.js"
-import { type GameHost, gameHostLayer, type HostedGame } from "../server/host.js"
-import { recorderLayer } from "../server/recorder.js"
-import { udpLoopLayer } from "../server/udpLoop.js"
+import { type LiveGame, liveGameLayer, type ServedGame } from "./liveGame.js"
+import { recorderLayer } from "./recorder.js"
+import { udpLoopLayer } from "./udpLoop.js"
 
 /** What one hosted game is made of, below what it is served by: the game, its socket, its recording, its web side. */
 export interface GameStack<S, W, E, R> {
-  readonly game: HostedGame & { readonly dialect: Dialect }
+  readonly game: ServedGame & { readonly dialect: Dialect }
   /** The game's UDP socket. */
   readonly socket: Layer.Layer<UdpSocket, E, R>
   /** The game recorded as it is played: to `path` (`overwrite`: replacing a file there). */
   readonly record?: { readonly path: string; readonly overwrite: boolean }
   /** The game on the web (its own page, or its routes on a lobby's server). */
-  readonly web?: Layer.Layer<W, S, GameHost>
+  readonly web?: Layer.Layer<W, S, LiveGame>
 }
 
 /**
@@ -26,17 +26,17 @@ export interface GameStack<S, W, E, R> {
  */
 export const gameStack = <S = never, W = never, E = never, R = never>(
   stack: GameStack<S, W, E, R>
-): Layer.Layer<GameHost | UdpSocket | W, E | S | RecordingError, R> => {
+): Layer.Layer<LiveGame | UdpSocket | W, E | S | RecordingError, R> => {
   const { game, record, web } = stack
   const watchers = Layer.mergeAll(
     record === undefined
       ? Layer.empty
       : recorderLayer({ path: record.path, overwrite: record.overwrite, seed: game.seed, dialect: game.dialect, map: game.map }),
-    web ?? (Layer.empty as unknown as Layer.Layer<W, S, GameHost>)
+    web ?? (Layer.empty as unknown as Layer.Layer<W, S, LiveGame>)
   )
   return udpLoopLayer.pipe(
     Layer.provideMerge(watchers),
-    Layer.provideMerge(gameHostLayer(game)),
+    Layer.provideMerge(liveGameLayer(game)),
     Layer.provideMerge(stack.socket)
   )
 }

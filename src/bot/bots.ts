@@ -71,14 +71,14 @@ export const defaultDeadline = Duration.minutes(10)
 export const runBots = (options: BotsOptions): Effect.Effect<ReadonlyArray<BotResult>, ConnectError | UdpError, Udp> =>
   Effect.gen(function*() {
     // Once for all bots, rather than a lookup per datagram sent.
-    const { address, family } = yield* resolveHost(options.host)
+    const { address } = yield* resolveHost(options.host)
     yield* Effect.logInfo(
       `${options.count} ${options.strategy} bot(s) joining ${options.host}:${options.port}, ` +
         `${options.rate} keys/s each, seed ${options.seed}`
     )
     return yield* Effect.forEach(
       Array.from({ length: options.count }, (_, index) => index),
-      (index) => playOne(options, { address, port: options.port }, family, index),
+      (index) => playOne(options, { address, port: options.port }, index),
       { concurrency: "unbounded" }
     )
   })
@@ -86,14 +86,13 @@ export const runBots = (options: BotsOptions): Effect.Effect<ReadonlyArray<BotRe
 const playOne = (
   options: BotsOptions,
   server: Endpoint,
-  family: "udp4" | "udp6",
   index: number
 ): Effect.Effect<BotResult, UdpError, Udp> =>
   Effect.scoped(Effect.gen(function*() {
     const name = (options.name ?? botName)(index)
     // A bot acts on the latest DISPLAY only; a short queue bounds memory if it falls behind.
     // Connected: a server whose port closes is noticed at once.
-    const socket = yield* Effect.flatMap(Udp, (udp) => udp.open({ family, backlog: 256, connectTo: server }))
+    const socket = yield* Effect.flatMap(Udp, (udp) => udp.open({ backlog: 256, connectTo: server }))
     const rng = Random.make(`${options.seed}/${index}`)
     const interval = Duration.millis(1000 / options.rate)
     // After a key, wait for it to show before deciding again, but not for ever: a key

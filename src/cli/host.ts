@@ -89,7 +89,7 @@ export const hostNode = command(
         onSome: (folder) => Effect.mapError(mapsInFolder(folder), (error) => new CliError({ message: error.message }))
       })
       // The games' address, tried once before anything starts: a typo is one line, not a game that cannot open.
-      yield* Effect.scoped(Effect.flatMap(Udp, (udp) => udp.open({ host: options.host, family: isIPv6(options.host) ? "udp6" : "udp4" })))
+      yield* Effect.scoped(Effect.flatMap(Udp, (udp) => udp.open({ host: options.host })))
       const dataDir = dataDirectory({ flag: Option.getOrUndefined(options.data), env: process.env, home: homedir(), cwd: process.cwd() })
       const dialect: Dialect = Option.isSome(options.compat) ? "2021" : "2019"
       const settings: HostSettings = {

@@ -1,5 +1,4 @@
 import { type Duration, Layer, Option } from "effect"
-import { isIPv6 } from "node:net"
 import type { GameMap } from "../core/map.js"
 import type { Variant } from "../core/rules.js"
 import { type Udp, type UdpError, udpLayer, type UdpOptions, type UdpSocket } from "../net/udp.js"
@@ -61,7 +60,7 @@ export const hostingOf = (
   web: Option.Option<WebOptions>
 ): Hosting => ({
   game: { ...game, rules: rulesFor(game.dialect, choices.variant), idleTimeout: choices.idleTimeout },
-  udp: { port: choices.port, host: choices.host, family: isIPv6(choices.host) ? "udp6" : "udp4" },
+  udp: { port: choices.port, host: choices.host },
   ...Option.match(choices.record, { onNone: () => ({}), onSome: (path) => ({ record: { path, overwrite: choices.overwrite } }) }),
   ...Option.match(web, { onNone: () => ({}), onSome: (options) => ({ web: options }) })
 })

@@ -46,10 +46,10 @@ const tickInterval = "100 millis"
  */
 export const joinGame = (options: JoinOptions, terminalLayer: Layer.Layer<Terminal>) =>
   Effect.gen(function*() {
-    const { address, family } = yield* resolveHost(options.host)
+    const { address } = yield* resolveHost(options.host)
     const server: Endpoint = { address, port: options.port }
     // Connected: only the server's datagrams arrive, and a closed port is reported at once.
-    const socket = yield* Effect.flatMap(Udp, (udp) => udp.open({ family, connectTo: server }))
+    const socket = yield* Effect.flatMap(Udp, (udp) => udp.open({ connectTo: server }))
     yield* Effect.logInfo(`joining ${options.host}:${options.port} (${address}) from port ${socket.local.port}`)
 
     const send = (message: ClientMessage) => {

@@ -206,8 +206,7 @@ export const makeHost = (settings: HostSettings): Effect.Effect<HostService, Arc
       Effect.gen(function*() {
         let last: UdpError | undefined
         for (const port of pool.candidates()) {
-          const family = settings.udpHost.includes(":") ? "udp6" : "udp4"
-          const opened = yield* Effect.either(Scopes.extend(udp.open({ port, host: settings.udpHost, family }), gameScope))
+          const opened = yield* Effect.either(Scopes.extend(udp.open({ port, host: settings.udpHost }), gameScope))
           if (opened._tag === "Right") {
             pool.take(opened.right.local.port)
             return opened.right

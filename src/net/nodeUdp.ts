@@ -7,6 +7,7 @@ import {
   type BoundSocket,
   type Datagram,
   type Endpoint,
+  familyOf,
   type HandlerResult,
   Udp,
   UdpError,
@@ -52,7 +53,7 @@ const openSocket = (options: UdpOptions = {}): Effect.Effect<BoundSocket, UdpErr
     }
     const socket = yield* Effect.acquireRelease(
       Effect.async<dgram.Socket, UdpError>((resume) => {
-        const socket = dgram.createSocket({ type: options.family ?? "udp4", lookup: lookupLiterals })
+        const socket = dgram.createSocket({ type: familyOf(options.host ?? options.connectTo?.address), lookup: lookupLiterals })
         const onError = (error: Error) => {
           socket.close()
           resume(Effect.fail(bindError(error, options)))

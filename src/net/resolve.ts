@@ -12,15 +12,15 @@ export class ConnectError extends Data.TaggedError("ConnectError")<{
   }
 }
 
-/** A name or an address (IPv4 first, as most servers listen there), and its UDP family. */
+/** The address of a name or an address (IPv4 first, as most servers listen there). */
 export const resolveHost = (host: string) =>
-  Effect.async<{ readonly address: string; readonly family: "udp4" | "udp6" }, ConnectError>((resume) => {
+  Effect.async<{ readonly address: string }, ConnectError>((resume) => {
     const name = host.replace(/^\[(.*)\]$/, "$1")
-    dns.lookup(name, { order: "ipv4first" }, (error, address, family) => {
+    dns.lookup(name, { order: "ipv4first" }, (error, address) => {
       resume(
         error || !address
           ? Effect.fail(new ConnectError({ reason: "UnknownHost", host, cause: error ?? "no address" }))
-          : Effect.succeed({ address, family: family === 6 ? "udp6" : "udp4" })
+          : Effect.succeed({ address })
       )
     })
   })

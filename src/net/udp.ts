@@ -53,9 +53,11 @@ export class UdpError extends Data.TaggedError("UdpError")<{
 export interface UdpOptions {
   /** 0 (the default) lets the system pick a free port. */
   readonly port?: number
-  /** Address to bind; the default is every IPv4 interface (or IPv6 for `udp6`). */
+  /**
+   * Address to bind; the default is every interface of the family. The family (IPv4 or
+   * IPv6) follows this address, else the peer's (`connectTo`): see `familyOf`.
+   */
   readonly host?: string
-  readonly family?: "udp4" | "udp6"
   /** Datagrams held for a slow `incoming` reader; beyond that the oldest are dropped, as the network would. */
   readonly backlog?: number
   /** Kernel receive buffer to ask for, in bytes: room for bursts from many clients. */
@@ -108,6 +110,17 @@ export interface BoundSocket {
    */
   readonly allSent: () => boolean
 }
+
+/**
+ * The family of a socket bound to, or talking to, `address`: IPv6 for an IPv6 address,
+ * else IPv4 (a name is resolved to an address before a socket is opened for it). The one
+ * place the family is chosen: `Udp.open` asks it.
+ */
+export const familyOf = (address: string | undefined): "udp4" | "udp6" =>
+  address !== undefined && address.includes(":") ? "udp6" : "udp4"
+
+/** Every interface of the family that reaches `address`: where a socket toward it binds. */
+export const anyAddressOf = (address: string): string => (familyOf(address) === "udp6" ? "::" : "0.0.0.0")
 
 /** Opens UDP sockets: the only way into UDP for the whole program. */
 export class Udp extends Context.Tag("nuggets/Udp")<Udp, {

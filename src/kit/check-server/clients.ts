@@ -37,7 +37,6 @@ export interface DrawnOver {
 
 export interface ClientsOptions {
   readonly server: Endpoint
-  readonly family: "udp4" | "udp6"
   /** How long to wait for each answer. */
   readonly answerMs: number
 }
@@ -78,7 +77,7 @@ export class Clients {
   open(role: Role, name = ""): Effect.Effect<Client, UdpError> {
     const label = `${role} ${this.opened.length + 1}`
     let client: Client | undefined
-    return openProbe(label, this.options.server, this.options.family, {
+    return openProbe(label, this.options.server, {
       // Nothing arrives before the client has sent anything, so it is there by then.
       onArrival: (arrival) => void (client && this.arrived(client, arrival)),
       onSend: (bytes) => {

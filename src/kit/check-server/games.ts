@@ -92,7 +92,7 @@ export class Games {
       const scope = yield* Scope.fork(this.runScope, ExecutionStrategy.sequential)
       const number = this.every.length + 1
       const started = yield* this.reach().pipe(Scope.extend(scope), Effect.tapError(() => Scope.close(scope, Exit.void)))
-      const clients = yield* Clients.make({ server: started.server, family: started.family, answerMs: this.answerMs }, this.traffic, this.sends, scope).pipe(
+      const clients = yield* Clients.make({ server: started.server, answerMs: this.answerMs }, this.traffic, this.sends, scope).pipe(
         Effect.provideService(Udp, this.udp)
       )
       if (number > 1) this.traffic.newGame()
@@ -107,10 +107,10 @@ export class Games {
     return Effect.gen(function*() {
       if (target._tag === "Address") {
         const resolved = yield* resolveHost(target.host).pipe(Effect.mapError((error) => new LaunchError({ message: error.message })))
-        return { server: { address: resolved.address, port: target.port }, family: resolved.family, launched: undefined }
+        return { server: { address: resolved.address, port: target.port }, launched: undefined }
       }
       const launched = yield* launch({ command: target.command, map: target.map, seed: target.seed, startMs })
-      return { server: { address: "127.0.0.1", port: launched.port }, family: "udp4" as const, launched }
+      return { server: { address: "127.0.0.1", port: launched.port }, launched }
     })
   }
 

@@ -70,12 +70,11 @@ export interface ProbeHooks {
 export const openProbe = (
   label: string,
   server: Endpoint,
-  family: "udp4" | "udp6",
   hooks: ProbeHooks
 ): Effect.Effect<Probe, UdpError, Scope.Scope | Udp> =>
   Effect.gen(function*() {
     const udp = yield* Udp
-    const socket = yield* udp.open({ family, connectTo: server, backlog: maxUnread })
+    const socket = yield* udp.open({ connectTo: server, backlog: maxUnread })
     const clock = yield* Effect.clock
     const sinceOpened = elapsedFrom(clock)
     const inbox = yield* makeInbox<Arrival>({ from: label, describe: (arrival) => escaped(arrival.text), capacity: maxUnread })

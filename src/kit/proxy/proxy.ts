@@ -1,5 +1,6 @@
 import { Effect, Queue } from "effect"
 import { resolveHost } from "../../net/resolve.js"
+import { anyAddressOf } from "../../net/udp.js"
 import { entryLine, headerLine, transcriptVersion } from "../../protocol/transcript.js"
 import { openLineFile } from "../../recording/writer.js"
 import { version } from "../../version.js"
@@ -73,7 +74,7 @@ export const runProxy = (options: ProxyOptions, write: (line: string) => void) =
     const relay = yield* makeRelay({
       server: { host: server.address, port: options.server.port },
       listen: options.listen,
-      upstreamHost: isLoopback(server.address) ? server.address : server.family === "udp6" ? "::" : "0.0.0.0",
+      upstreamHost: isLoopback(server.address) ? server.address : anyAddressOf(server.address),
       seed: options.faults.seed,
       rules: faultRules(options.faults),
       idleMs

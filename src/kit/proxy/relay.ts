@@ -105,7 +105,6 @@ interface Client {
   fromServer: number
 }
 
-const familyOf = (host: string) => (host.includes(":") ? "udp6" : "udp4")
 const isBack = (each: Rewritten): each is { readonly back: string | Uint8Array } => typeof each === "object" && "back" in each
 
 export const makeRelay = (options: RelayOptions): Effect.Effect<Relay, UdpError, Udp | Scope.Scope> =>
@@ -116,7 +115,7 @@ export const makeRelay = (options: RelayOptions): Effect.Effect<Relay, UdpError,
     const events = yield* Effect.acquireRelease(PubSub.unbounded<RelayEvent>(), PubSub.shutdown)
     const run = yield* FiberSet.makeRuntime<never, void, never>()
     const listenHost = options.listen?.host ?? "127.0.0.1"
-    const listener = yield* udp.open({ host: listenHost, port: options.listen?.port ?? 0, family: familyOf(listenHost) })
+    const listener = yield* udp.open({ host: listenHost, port: options.listen?.port ?? 0 })
     const server: Endpoint = { address: options.server.host, port: options.server.port }
 
     const rules: Array<ActiveRule> = []
@@ -159,7 +158,7 @@ export const makeRelay = (options: RelayOptions): Effect.Effect<Relay, UdpError,
       run(Effect.gen(function*() {
         const own = yield* Scope.fork(scope, ExecutionStrategy.sequential)
         entry.scope = own
-        const socket = yield* udp.open({ host: options.upstreamHost ?? "127.0.0.1", family: familyOf(server.address) }).pipe(
+        const socket = yield* udp.open({ host: options.upstreamHost ?? "127.0.0.1" }).pipe(
           Scope.extend(own)
         )
         // Only the server's replies belong to this client.

@@ -2,14 +2,14 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Logger, LogLevel } from "effect"
 import * as dgram from "node:dgram"
 import { type BotsOptions, resultLine, runBots } from "../src/bot/bots.js"
-import type { Handled } from "../src/core/state.js"
+import type { Took } from "../src/core/life.js"
 import type { Dialect } from "../src/protocol/dialect.js"
 import { nodeUdpLayer } from "../src/net/nodeUdp.js"
 import { startServer } from "./server/harness.js"
 import { loadMap } from "./support.js"
 import { owned } from "./owned.js"
 
-const serve = async (seed: number, observe?: (handled: Handled) => void, dialect: Dialect = "2019") => {
+const serve = async (seed: number, observe?: (handled: Took) => void, dialect: Dialect = "2019") => {
   const server = await startServer({ map: loadMap("small.txt"), seed, dialect, ...(observe ? { observe } : {}) })
   owned(server, (server) => server.stop())
   return server

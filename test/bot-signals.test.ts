@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as dgram from "node:dgram"
-import type { Handled } from "../src/core/state.js"
+import type { Took } from "../src/core/life.js"
 import { nuggetsCommand, Program } from "./cli/process.js"
 import { startServer } from "./server/harness.js"
 import { loadMap } from "./support.js"
@@ -29,7 +29,7 @@ const startBots = async (port: number, count: number) => {
 describe("nuggets bot and SIGTERM, as a program", () => {
   it("on a healthy server: each bot says Q, the server's QUIT comes, and the program is gone at once", async () => {
     const keyed = signal()
-    const quits: Array<Handled> = []
+    const quits: Array<Took> = []
     const quitted = signal()
     const server = await startServer({
       map: loadMap("small.txt"),

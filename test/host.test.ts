@@ -6,17 +6,17 @@
  * file (about 385 lines).
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Duration, Effect } from "effect"
+import { Duration, Effect, Either } from "effect"
 import { readdirSync, readFileSync } from "node:fs"
 import { type AddressInfo, createServer } from "node:net"
 import { rules2019, type Rules } from "../src/core/rules.js"
 import type { GameState } from "../src/core/state.js"
 import { findGame } from "../src/host/matchmaking.js"
-import { StartPace } from "../src/host/pace.js"
+import { admit, type Limits, openBooks } from "../src/host/books.js"
 import { rulesFor } from "../src/protocol/dialect.js"
 import { nuggetsInProcess } from "./cli/in-process.js"
-import { call, errorOf, postGame, startHost, type TestHost } from "./host/harness.js"
-import { collectAllGold, gridOf, TestClient } from "./server/harness.js"
+import { call, errorOf, postGame, startHost, type TestHost, untilShown } from "./host/harness.js"
+import { collectAllGold, gridOf, observeGame, TestClient } from "./server/harness.js"
 import { renderView } from "./support.js"
 import { statusFor } from "./web/hostile.js"
 
@@ -47,13 +47,7 @@ afterAll(async () => {
 })
 
 /** Awaits, on the host's own word that something changed, until `done` holds (no polling, a deadline). */
-const until = (done: () => boolean, timeoutMs = 5000) =>
-  Effect.runPromise(
-    Effect.suspend(() => {
-      const since = host.games.version()
-      return done() ? Effect.succeed(true) : Effect.as(host.games.changedSince(since), false)
-    }).pipe(Effect.repeat({ until: (ok) => ok }), Effect.timeoutFail({ duration: timeoutMs, onTimeout: () => new Error("the host did not get there") }))
-  )
+const until = (done: () => boolean, timeoutMs = 5000) => untilShown(host.games, done, timeoutMs)
 
 /** A move key that takes player `index` onto a room spot with no gold from where it stands. */
 const openMove = (state: GameState, index: number): string => {
@@ -76,7 +70,7 @@ describe("nuggets host: games side by side", () => {
     // What each game took, message by message.
     const took = new Map<string, Array<string>>([[one.body.id, []], [two.body.id, []]])
     for (const game of [gameOne, gameTwo]) {
-      game.live.onHandled(({ request }) => took.get(game.id)!.push(request._tag === "Key" ? `KEY ${request.key}` : request._tag === "Play" ? `PLAY ${request.name}` : "SPECTATE"))
+      observeGame(game.live, ({ request }) => took.get(game.id)!.push(request._tag === "Key" ? `KEY ${request.key}` : request._tag === "Play" ? `PLAY ${request.name}` : "SPECTATE"))
     }
     const [alice, watchOne, bob, watchTwo] = await Promise.all([client(one.body.port), client(one.body.port), client(two.body.port), client(two.body.port)])
     alice.send("PLAY Alice")
@@ -300,13 +294,20 @@ describe("nuggets host: a flood of new games", () => {
   })
 
   it("the pace: a burst at once, then so many a second", () => {
-    const pace = new StartPace({ perSecond: 2, burst: 4 }, 0)
-    expect([0, 0, 0, 0, 0].map((at) => pace.take(at))).toEqual([true, true, true, true, false])
-    expect(pace.take(499)).toBe(false)
-    expect(pace.take(500)).toBe(true)
-    expect(pace.take(10_000)).toBe(true)
+    const limits: Limits = { maxGames: 100, open: 0, ports: undefined, startRate: { perSecond: 2, burst: 4 } }
+    let books = openBooks(limits, 0)
+    const take = (at: number) => {
+      const admitted = admit(books, limits, at)
+      if (Either.isLeft(admitted)) return false
+      books = admitted.right
+      return true
+    }
+    expect([0, 0, 0, 0, 0].map(take)).toEqual([true, true, true, true, false])
+    expect(take(499)).toBe(false)
+    expect(take(500)).toBe(true)
+    expect(take(10_000)).toBe(true)
     // Saved up to the burst, no more.
-    expect([10_000, 10_000, 10_000, 10_000].map((at) => pace.take(at))).toEqual([true, true, true, false])
+    expect([10_000, 10_000, 10_000, 10_000].map(take)).toEqual([true, true, true, false])
   })
 })
 
@@ -367,12 +368,7 @@ describe("nuggets host: games no one is in", () => {
       const [kept] = quiet.games.running()
       const extra = await postGame(quiet.url, { map: "small" })
       expect(quiet.games.running()).toHaveLength(2)
-      await Effect.runPromise(
-        Effect.suspend(() => {
-          const since = quiet.games.version()
-          return quiet.games.running().length === 1 ? Effect.succeed(true) : Effect.as(quiet.games.changedSince(since), false)
-        }).pipe(Effect.repeat({ until: (done) => done }), Effect.timeout("5 seconds"))
-      )
+      await untilShown(quiet.games, () => quiet.games.running().length === 1)
       // One of the two empty games ends: the other is the one --open keeps.
       const ended = quiet.games.running()[0]!.id === kept!.id ? extra.body.id : kept!.id
       expect(quiet.log).toContain(`INFO game ${ended}: no one in it for 300ms: ended`)

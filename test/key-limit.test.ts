@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
-import { makeLiveGame } from "../src/server/liveGame.js"
+import { makeLiveGame, receiveNow } from "../src/server/liveGame.js"
 import type { Peer } from "../src/server/peer.js"
 import { KeyLimit, keysPerSecond, maxWaitingKeys } from "../src/server/keyLimit.js"
 import { TestClient } from "./server/harness.js"
@@ -66,19 +66,19 @@ describe("the key limit: 60 keys a second per client", () => {
       })
       const flooder = peer("flooder")
       const person = peer("person")
-      yield* host.handle(flooder, encoder.encode("PLAY Flood"))
-      yield* host.handle(person, encoder.encode("PLAY Person"))
+      yield* receiveNow(host, flooder, encoder.encode("PLAY Flood"))
+      yield* receiveNow(host, person, encoder.encode("PLAY Person"))
       received.flooder = received.person = 0
       // 1,000 Ctrl-L in an instant: a second's worth are answered at once, each with a DISPLAY.
-      for (let i = 0; i < 1000; i++) yield* host.handle(flooder, redraw)
+      for (let i = 0; i < 1000; i++) yield* receiveNow(host, flooder, redraw)
       expect(received.flooder).toBe(keysPerSecond)
       // The few that wait are answered at their turn; the rest were dropped.
       yield* TestClock.adjust("1 second")
       expect(received.flooder).toBe(keysPerSecond + maxWaitingKeys)
       for (let i = 0; i < 100; i++) {
         yield* TestClock.adjust("50 millis")
-        yield* host.handle(person, redraw)
-        yield* host.handle(flooder, redraw)
+        yield* receiveNow(host, person, redraw)
+        yield* receiveNow(host, flooder, redraw)
       }
       expect(received.person).toBe(100)
     }))

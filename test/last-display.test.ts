@@ -7,7 +7,7 @@ import type { ClientId, Envelope, GameState, Transition, Viewer } from "../src/c
 import type { Dialect } from "../src/protocol/dialect.js"
 import { expectedPlayerGrid } from "../src/protocol/display.js"
 import { latin1 } from "../src/protocol/transcript.js"
-import { makeLiveGame } from "../src/server/liveGame.js"
+import { makeLiveGame, receiveNow } from "../src/server/liveGame.js"
 import type { Peer } from "../src/server/peer.js"
 import { cell, emptyGame, loadMap, placePlayer, pressKeys, renderView } from "./support.js"
 
@@ -107,7 +107,7 @@ const playGame = (g: Game) =>
       Effect.gen(function*() {
         const before = host.state()
         got = new Map()
-        yield* host.handle(peerOf(client), new TextEncoder().encode(message))
+        yield* receiveNow(host, peerOf(client), new TextEncoder().encode(message))
         check(before, host.state(), message)
       })
 

@@ -10,7 +10,7 @@ import { parseMap } from "../src/core/map.js"
 import { decodeClientMessage, decodeServerMessage } from "../src/protocol/messages.js"
 import { ownStanding } from "../src/protocol/summary.js"
 import { entryBytes, latin1 } from "../src/protocol/transcript.js"
-import { makeLiveGame } from "../src/server/liveGame.js"
+import { makeLiveGame, receiveNow } from "../src/server/liveGame.js"
 import { clientCaptures, datagrams, serverCaptures } from "./peers/fixtures.js"
 
 const window = { columns: 100, rows: 30 }
@@ -94,7 +94,7 @@ describe.each(clientCaptures.map((capture) => [capture.peer, capture] as const))
       for (const entry of sent) {
         const box = inbox.get(entry.client) ?? []
         inbox.set(entry.client, box)
-        yield* host.handle({ id: `c${entry.client}`, keepsBytes: false, send: (data) => box.push(typeof data === "string" ? data : latin1(data)) }, entryBytes(entry))
+        yield* receiveNow(host, { id: `c${entry.client}`, keepsBytes: false, send: (data) => box.push(typeof data === "string" ? data : latin1(data)) }, entryBytes(entry))
       }
       const [player = [], quitter = [], spectator = []] = [0, 1, 2].map((client) => inbox.get(client))
       expect(player.slice(0, 3)).toEqual(["OK A", "GRID 10 29", "GOLD 0 0 250"])

@@ -1,11 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Logger, LogLevel, Random, TestClock } from "effect"
+import { Chunk, Effect, Logger, LogLevel, Queue, Random, TestClock } from "effect"
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { lineLogger } from "../src/log.js"
-import type { Handled } from "../src/core/state.js"
-import { makeLiveGame } from "../src/server/liveGame.js"
+import { makeLiveGame, receiveNow } from "../src/server/liveGame.js"
 import type { Peer } from "../src/server/peer.js"
 import { ownedClient as client, ownedServer, startServer, TestClient } from "./server/harness.js"
 import { loadMap } from "./support.js"
@@ -75,22 +74,21 @@ describe("--idle-timeout", () => {
   it.scoped("a player silent that long is counted as having quit, as if it had sent KEY Q; one that speaks is not", () =>
     Effect.gen(function*() {
       const host = yield* makeLiveGame({ map: loadMap("small.txt"), idleTimeout: "1 minute" })
-      const handled: Array<Handled> = []
-      host.onHandled((each) => handled.push(each))
+      const events = yield* host.events
       const [silent, talker, watcher] = [peer("silent"), peer("talker"), peer("watcher")]
-      yield* host.handle(silent.self, bytes("PLAY Silent"))
-      yield* host.handle(talker.self, bytes("PLAY Talker"))
-      yield* host.handle(watcher.self, bytes("SPECTATE"))
+      yield* receiveNow(host, silent.self, bytes("PLAY Silent"))
+      yield* receiveNow(host, talker.self, bytes("PLAY Talker"))
+      yield* receiveNow(host, watcher.self, bytes("SPECTATE"))
       for (let second = 0; second < 59; second++) {
         yield* TestClock.adjust("1 second")
-        yield* host.handle(talker.self, bytes("KEY \f"))
+        yield* receiveNow(host, talker.self, bytes("KEY \f"))
       }
       expect(host.state().players.map((each) => each.active)).toEqual([true, true])
       yield* TestClock.adjust("2 seconds")
       expect(host.state().players.map((each) => each.active)).toEqual([false, true])
       expect(silent.received.at(-1)).toBe("QUIT You were silent too long: the server counts you as having quit.")
       // As a recording keeps it: a KEY Q from that client, which replays the same.
-      expect(handled.at(-1)).toMatchObject({ client: "silent", request: { _tag: "Key", key: "Q" } })
+      expect(Chunk.toArray(yield* Queue.takeAll(events)).at(-1)).toMatchObject({ _tag: "Took", client: "silent", request: { _tag: "Key", key: "Q" } })
       // The spectator is never dropped: its silence is normal.
       expect(host.state().spectator).toBe("watcher")
     }).pipe(Effect.withRandom(Random.make(1))))
@@ -98,7 +96,7 @@ describe("--idle-timeout", () => {
   it.scoped("without it (the host's default), a silent player stays", () =>
     Effect.gen(function*() {
       const host = yield* makeLiveGame({ map: loadMap("small.txt") })
-      yield* host.handle(peer("silent").self, bytes("PLAY Silent"))
+      yield* receiveNow(host, peer("silent").self, bytes("PLAY Silent"))
       yield* TestClock.adjust("1 hour")
       expect(host.state().players.map((each) => each.active)).toEqual([true])
     }).pipe(Effect.withRandom(Random.make(1))))
@@ -126,7 +124,7 @@ describe("a flood of hostile datagrams", () => {
         ]
         const peers = Array.from({ length: 40 }, (_, i) => peer(`10.0.0.${i}:666`).self)
         // As fast as they come: all within one minute of the log's limits.
-        for (let i = 0; i < 20_000; i++) yield* host.handle(peers[i % peers.length]!, hostile[i % hostile.length]!)
+        for (let i = 0; i < 20_000; i++) yield* receiveNow(host, peers[i % peers.length]!, hostile[i % hostile.length]!)
         // A minute on, the counts of what was held back are written.
         yield* TestClock.adjust("61 seconds")
       })

@@ -91,13 +91,6 @@ export interface Transition {
   readonly changes: ChangeSet
 }
 
-/** One request the game took from `client`, in the order taken: what a recording keeps. */
-export interface Handled {
-  readonly client: ClientId
-  readonly request: Request
-  readonly transition: Transition
-}
-
 /** What a client can ask of the server: the protocol's PLAY, SPECTATE and KEY. */
 export type Request =
   | { readonly _tag: "Play"; readonly name: string }

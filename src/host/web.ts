@@ -37,7 +37,7 @@ export const startHostWeb = (options: ListenOptions): Effect.Effect<Listening, W
     const games = yield* Host
     const archive = yield* Archive
     const feed = yield* lobbyFeed(games)
-    const replays = replayRoutes(archive)
+    const replays = yield* replayRoutes(archive)
     const idParam = Effect.map(HttpRouter.params, (params) => params["id"] ?? "")
 
     /** A live game's page, its feed or its socket; a game that is over goes to its replay. */

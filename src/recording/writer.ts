@@ -1,13 +1,14 @@
-import { Data, Effect, FiberSet, type Scope } from "effect"
+import { Chunk, Data, Effect, Fiber, FiberSet, Queue, type Scope } from "effect"
 import { createWriteStream } from "node:fs"
 import { causeWords } from "../net/errno.js"
 import type { Rules } from "../core/rules.js"
-import type { ClientId, GameState, Handled } from "../core/state.js"
+import type { Ending, GameEvent, Life, Took } from "../core/life.js"
+import { type ClientId, type GameState, standings } from "../core/state.js"
 import { type GameMap, mapText } from "../core/map.js"
-import type { Dialect } from "../protocol/dialect.js"
+import { type Dialect, summaryText } from "../protocol/dialect.js"
 import { encodeClientMessage } from "../protocol/messages.js"
 import { version } from "../version.js"
-import { digestOf, type Entry, formatName, formatVersion, type Header, stateDigest } from "./format.js"
+import { digestOf, type End, type Entry, formatName, formatVersion, type Header, stateDigest } from "./format.js"
 
 /** The recording could not be opened: `code` is the system's (EEXIST, ENOENT, EACCES, ...). */
 export class RecordingError extends Data.TaggedError("RecordingError")<{
@@ -95,34 +96,38 @@ export const openLineFile = (
     }
   })
 
-/** What a recording needs of a game being played: each request it takes, and where it stands. */
+/** What a recording needs of a game being played: its feed, where it stands, and how. */
 export interface RecordedGame {
-  /** Calls `listener` after each request the game took; returns the way to stop. */
-  readonly onHandled: (listener: (handled: Handled) => void) => () => void
+  /** The game's feed for this scope: each request it takes, in order, and its end. */
+  readonly events: Effect.Effect<Queue.Dequeue<GameEvent>, never, Scope.Scope>
   readonly state: () => GameState
-  /** The summary of the game as it stands (or as it ended). */
-  readonly summary: () => string
-  /** The defect that stopped the game, in words, if one did: the recording then ends `failed`. */
-  readonly failure?: () => string | undefined
+  readonly life: () => Life
 }
 
 /** A checkpoint after this many messages: a desync is caught within that many moves. */
 const checkpointEvery = 100
 
+/** The recording's word for each way a game ends. */
+const endWords: Readonly<Record<Ending["_tag"], End["end"]>> = {
+  Over: "game over",
+  Stopped: "shut down",
+  ShutDown: "shut down",
+  Failed: "failed"
+}
+
 /**
- * Records the game `host` plays to a file, as it is played: the header at once, then a
- * line per message the game takes, written in batches (see `openLineFile`). The end, or
- * the scope closing (SIGINT, SIGTERM), writes the last lines and waits until everything is
- * on disk.
+ * Records the game to a file, as it is played: the header at once, then a line per
+ * message the game takes, written in batches (see `openLineFile`), then how it ended. The
+ * scope closing (SIGINT, SIGTERM) before the game's end writes the game so far, checked
+ * and summed up, and waits until everything is on disk.
  */
-export const recordGame = (host: RecordedGame, options: RecordingOptions): Effect.Effect<void, RecordingError, Scope.Scope> =>
+export const recordGame = (game: RecordedGame, options: RecordingOptions): Effect.Effect<void, RecordingError, Scope.Scope> =>
   Effect.gen(function*() {
     const clock = yield* Effect.clock
     const started = clock.unsafeCurrentTimeMillis()
     const elapsed = () => clock.unsafeCurrentTimeMillis() - started
     const file = yield* openLineFile(options.path, options.overwrite === undefined ? {} : { overwrite: options.overwrite })
     const write = (line: Header | Entry) => file.write(JSON.stringify(line) + "\n")
-    const flush = file.flush
     const map = mapText(options.map)
     write({
       format: formatName,
@@ -135,42 +140,58 @@ export const recordGame = (host: RecordedGame, options: RecordingOptions): Effec
       mapDigest: digestOf(map),
       started: new Date(started).toISOString()
     })
-    flush()
+    file.flush()
 
     /** Clients by number, in order of their first message: the file holds no addresses. */
     const numbers = new Map<ClientId, number>()
     let moves = 0
     let ended = false
-    const stop = host.onHandled(({ client, request, transition }) => {
+    const took = ({ client, request, transition }: Took) => {
       let number = numbers.get(client)
       if (number === undefined) numbers.set(client, number = numbers.size)
       moves++
-      const t = elapsed()
       // The common line, written by hand: a third of the cost of stringifying an object.
-      file.write(`{"t":${t},"client":${number},"message":${JSON.stringify(encodeClientMessage(request))}}\n`)
-      if (transition.state.over) {
-        ended = true
-        write({ t, moves, digest: stateDigest(transition.state) })
-        write({ t, end: "game over", summary: host.summary() })
-        flush()
-      } else if (moves % checkpointEvery === 0 || request._tag === "Play") {
-        // After each join too: a replay that drops a player elsewhere is caught at once.
-        write({ t, moves, digest: stateDigest(transition.state) })
+      file.write(`{"t":${elapsed()},"client":${number},"message":${JSON.stringify(encodeClientMessage(request))}}\n`)
+      // After each join too: a replay that drops a player elsewhere is caught at once.
+      if (moves % checkpointEvery === 0 || request._tag === "Play") {
+        write({ t: elapsed(), moves, digest: stateDigest(transition.state) })
       }
-    })
+    }
+    /** The game so far, checked, and how it ended. */
+    const end = (ending: Ending) => {
+      ended = true
+      const t = elapsed()
+      write({ t, moves, digest: stateDigest(ending.state) })
+      const summary = summaryText(standings(ending.state))
+      write(ending._tag === "Failed" ? { t, end: "failed", summary, failure: ending.defect } : { t, end: endWords[ending._tag], summary })
+      file.flush()
+    }
+    const take = (event: GameEvent) => {
+      if (ended) return
+      if (event._tag === "Took") took(event)
+      else if (event._tag === "Ended") end(event.ending)
+    }
+    const events = yield* game.events
+    const following = yield* Queue.takeBetween(events, 1, Number.POSITIVE_INFINITY).pipe(
+      Effect.flatMap((batch) => Effect.sync(() => Chunk.forEach(batch, take))),
+      Effect.forever,
+      Effect.forkScoped
+    )
     yield* Effect.addFinalizer(() =>
-      Effect.sync(() => {
-        stop()
-        if (ended) return flush()
-        // Stopped before the end (SIGINT, SIGTERM, a defect): the game so far, checked and summed up.
-        const state = host.state()
-        const failure = host.failure?.()
-        write({ t: elapsed(), moves, digest: stateDigest(state) })
-        write(
-          failure === undefined
-            ? { t: elapsed(), end: "shut down", summary: host.summary() }
-            : { t: elapsed(), end: "failed", summary: host.summary(), failure }
-        )
-      }).pipe(Effect.ensuring(Effect.sync(flush)))
+      // First a turn for the fiber that follows the feed, which may hold what it was handed
+      // and not yet written; then it stops, and what it did not take is written in order.
+      Effect.yieldNow().pipe(
+        Effect.zipRight(Fiber.interrupt(following)),
+        Effect.zipRight(Queue.takeAll(events)),
+        Effect.flatMap((rest) =>
+          Effect.sync(() => {
+            Chunk.forEach(rest, take)
+            if (ended) return
+            const life = game.life()
+            end(life._tag === "Playing" ? { _tag: "ShutDown", state: game.state() } : life)
+          })
+        ),
+        Effect.ensuring(Effect.sync(file.flush))
+      )
     )
   })

@@ -4,4 +4,4 @@ import { LiveGame } from "./liveGame.js"
 
 /** The game hosted here, recorded to a file as it is played (see `recordGame`), for as long as the program runs. */
 export const recorderLayer = (options: Omit<RecordingOptions, "rules">): Layer.Layer<never, RecordingError, LiveGame> =>
-  Layer.scopedDiscard(Effect.flatMap(LiveGame, (host) => recordGame(host, { ...options, rules: host.state().rules })))
+  Layer.scopedDiscard(Effect.flatMap(LiveGame, (game) => recordGame(game, { ...options, rules: game.state().rules })))

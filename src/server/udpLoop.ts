@@ -1,7 +1,10 @@
 import { Duration, Effect, Layer } from "effect"
 import type { ClientId } from "../core/state.js"
 import { type Endpoint, UdpSocket } from "../net/udp.js"
-import { LiveGame, type GameResult } from "./liveGame.js"
+import type { Ending } from "../core/life.js"
+import { standings } from "../core/state.js"
+import { summaryText } from "../protocol/dialect.js"
+import { LiveGame } from "./liveGame.js"
 import type { Peer } from "./peer.js"
 
 /** The shell's name for a UDP client: its address and port. */
@@ -17,7 +20,7 @@ const clientKey = (from: Endpoint): ClientId =>
 export const udpLoopLayer: Layer.Layer<never, never, LiveGame | UdpSocket> = Layer.scopedDiscard(
   Effect.gen(function*() {
     const socket = yield* UdpSocket
-    const host = yield* LiveGame
+    const game = yield* LiveGame
     /** One peer per address, made once: the same few clients send thousands of datagrams. */
     const peers = new Map<string, Peer>()
     const peerAt = (from: Endpoint): Peer => {
@@ -31,19 +34,26 @@ export const udpLoopLayer: Layer.Layer<never, never, LiveGame | UdpSocket> = Lay
       }
       return peer
     }
-    yield* socket.onDatagram((datagram) => host.receive(peerAt(datagram), datagram.data))
+    yield* socket.onDatagram((datagram) => game.receive(peerAt(datagram), datagram.data))
   })
 )
+
+/** How a game ended, and its summary: a line per player. */
+export interface GameResult {
+  readonly ending: Ending
+  readonly summary: string
+}
 
 /**
  * The game, played to its end: its result, with the summary logged. Interrupted (SIGINT,
  * SIGTERM, the end of `nuggets play`), it first tells every client to quit.
  */
 export const gameOver: Effect.Effect<GameResult, never, LiveGame> = Effect.gen(function*() {
-  const host = yield* LiveGame
-  const result = yield* host.finished.pipe(Effect.onInterrupt(() => host.shutDown))
-  yield* Effect.forEach(result.summary.trimEnd().split("\n"), (line) => Effect.logInfo(`game over: ${line}`))
-  return result
+  const game = yield* LiveGame
+  const ending = yield* game.ended.pipe(Effect.onInterrupt(() => game.shutDown))
+  const summary = summaryText(standings(ending.state))
+  yield* Effect.forEach(summary.trimEnd().split("\n"), (line) => Effect.logInfo(`game over: ${line}`))
+  return { ending, summary }
 })
 
 /** Long enough for a client that lost every GAMEOVER to ask again; well under the 5 s a CS50 checker waits. */
@@ -51,4 +61,4 @@ export const defaultLinger = Duration.seconds(2)
 
 /** After the end: every copy of the last words sent, then `linger` more, answering latecomers with GAMEOVER. */
 export const lingerAfterGame = (linger: Duration.DurationInput = defaultLinger): Effect.Effect<void, never, LiveGame> =>
-  Effect.flatMap(LiveGame, (host) => host.lastWordsSent).pipe(Effect.zipRight(Effect.sleep(linger)))
+  Effect.flatMap(LiveGame, (game) => game.lastWordsSent).pipe(Effect.zipRight(Effect.sleep(linger)))

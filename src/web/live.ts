@@ -9,14 +9,14 @@ import { defaultPlayerSocketOptions, playerSockets } from "./playerSockets.js"
 import { defaultWatchOptions, watchLive } from "./watch.js"
 
 /**
- * The routes of the game `host` plays, for as long as the scope lasts. Its end ends every
+ * The routes of `game`, for as long as the scope lasts. Its end ends every
  * watcher's feed (after the game as it stands) and every player's connection: a game
  * closed while its server goes on (a game of `nuggets host`) keeps no page waiting on it.
  */
-export const gameWeb = (host: LiveGame, options: GameWebOptions = {}): Effect.Effect<GameWeb, never, Scope.Scope> =>
+export const gameWeb = (game: LiveGame, options: GameWebOptions = {}): Effect.Effect<GameWeb, never, Scope.Scope> =>
   Effect.gen(function*() {
-    const watching = yield* watchLive(host, { ...defaultWatchOptions, ...options.watch })
-    const players = yield* playerSockets(host, { ...defaultPlayerSocketOptions, ...options.play })
+    const watching = yield* watchLive(game, { ...defaultWatchOptions, ...options.watch })
+    const players = yield* playerSockets(game, { ...defaultPlayerSocketOptions, ...options.play })
     // Released first: the feeds end as streams do before the players' connections are cut.
     yield* Effect.addFinalizer(() => watching.endAll)
     return {
@@ -32,9 +32,9 @@ export const gameWeb = (host: LiveGame, options: GameWebOptions = {}): Effect.Ef
  * The game on the web, beside the UDP server, for as long as the scope lasts: `/` the page,
  * `/watch` the watchers' feed, `/play` the players' WebSocket; nothing else is served.
  */
-export const startWeb = (host: LiveGame, options: WebOptions): Effect.Effect<LiveWeb, WebError, Scope.Scope> =>
+export const startWeb = (game: LiveGame, options: WebOptions): Effect.Effect<LiveWeb, WebError, Scope.Scope> =>
   Effect.gen(function*() {
-    const web = yield* gameWeb(host, options)
+    const web = yield* gameWeb(game, options)
     const router = HttpRouter.empty.pipe(
       HttpRouter.get("/", pageRoute),
       HttpRouter.get("/watch", web.watch),
@@ -48,8 +48,8 @@ export const startWeb = (host: LiveGame, options: WebOptions): Effect.Effect<Liv
 
 /** The game hosted here on the web (see `startWeb`), for as long as the program runs. */
 export const webLayer = (options: WebOptions): Layer.Layer<LiveWeb, WebError, LiveGame> =>
-  Layer.scoped(LiveWeb, Effect.flatMap(LiveGame, (host) => startWeb(host, options)))
+  Layer.scoped(LiveWeb, Effect.flatMap(LiveGame, (game) => startWeb(game, options)))
 
 /** The routes of a game served by another program's web server (`nuggets host`): see `gameWeb`. */
 export const gameRoutesLayer = (options: GameWebOptions = {}): Layer.Layer<GameWeb, never, LiveGame> =>
-  Layer.scoped(GameWeb, Effect.flatMap(LiveGame, (host) => gameWeb(host, options)))
+  Layer.scoped(GameWeb, Effect.flatMap(LiveGame, (game) => gameWeb(game, options)))

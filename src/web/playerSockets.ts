@@ -4,7 +4,7 @@ import * as Socket from "@effect/platform/Socket"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Duration, Effect, type Scope } from "effect"
 import type { Socket as NetSocket } from "node:net"
-import type { LiveGame } from "../server/liveGame.js"
+import { type LiveGame, receiveNow } from "../server/liveGame.js"
 import { refusal } from "./headers.js"
 import { Outbox } from "./outbox.js"
 
@@ -70,7 +70,7 @@ const handshakeProblem = (headers: Readonly<Record<string, string | undefined>>)
  * game's) ends every connection still open.
  */
 export const playerSockets = (
-  host: LiveGame,
+  game: LiveGame,
   options: PlayerSocketOptions
 ): Effect.Effect<{ readonly route: PlayRoute }, never, Scope.Scope> =>
   Effect.gen(function*() {
@@ -83,7 +83,7 @@ export const playerSockets = (
         for (const raw of open) raw.destroy()
       })
     )
-    const route = playRoute(host, options, {
+    const route = playRoute(game, options, {
       opened: (raw) => {
         if (closed) return false
         open.add(raw)
@@ -103,7 +103,7 @@ interface Connections {
   readonly closed: (raw: NetSocket) => void
 }
 
-const playRoute = (host: LiveGame, options: PlayerSocketOptions, connected: Connections): PlayRoute => {
+const playRoute = (game: LiveGame, options: PlayerSocketOptions, connected: Connections): PlayRoute => {
   let connections = 0
   let made = 0
   const place = Effect.acquireRelease(Effect.sync(() => connections++), () => Effect.sync(() => connections--))
@@ -129,13 +129,13 @@ const playRoute = (host: LiveGame, options: PlayerSocketOptions, connected: Conn
     const id = `web#${++made}`
     const peer = { id, send: outbox.push, keepsBytes: true }
     const inGame = () => {
-      const state = host.state()
+      const state = game.state()
       return state.spectator === id || state.players.some((each) => each.client === id && each.active)
     }
     // The page leaves the game (a quit, if it was in it) and the game forgets it, however the socket ends.
     yield* Effect.addFinalizer(() =>
-      Effect.suspend(() => inGame() ? host.handle(peer, quitKey) : Effect.void).pipe(
-        Effect.ensuring(Effect.sync(() => host.forget(id)))
+      Effect.suspend(() => inGame() ? receiveNow(game, peer, quitKey) : Effect.void).pipe(
+        Effect.ensuring(Effect.sync(() => game.forget(id)))
       )
     )
     // Forked before the socket opens: `write` waits for it to open.
@@ -170,7 +170,7 @@ const playRoute = (host: LiveGame, options: PlayerSocketOptions, connected: Conn
       const bytes = typeof data === "string" ? encoder.encode(data) : data
       unfinished -= bytes.length + frameHeaderBytes(bytes.length)
       if (bytes.length > options.maxMessageBytes) return Effect.ignore(write(new Socket.CloseEvent(1009, "message too big")))
-      return host.receive(peer, bytes)
+      return game.receive(peer, bytes)
     }
     yield* Effect.forkScoped(Effect.sleep(options.joinWithin).pipe(
       Effect.zipRight(Effect.suspend(() => inGame() ? Effect.void : write(new Socket.CloseEvent(1008, "join the game first")))),

@@ -1,5 +1,5 @@
 import * as HttpRouter from "@effect/platform/HttpRouter"
-import { Effect, type Scope, Stream } from "effect"
+import { Effect, type Scope } from "effect"
 import type { GameState } from "../core/state.js"
 import type { Recording } from "../recording/format.js"
 import { moveCount, replayRecording } from "../recording/replay.js"
@@ -8,8 +8,9 @@ import { FeedEvent, type ReplayHello, type ReplayMove } from "./feed.js"
 import { pageRoute } from "./pageRoute.js"
 import { type Listening, listen, type ListenOptions } from "./listen.js"
 import { mapOf } from "./snapshot.js"
-import { eventStream, heartbeats, sseEvent } from "./sse.js"
-import { defaultWatchOptions, tooManyWatchers } from "./watch.js"
+import { makeAudience } from "./audience.js"
+import { sseEvent } from "./sse.js"
+import { defaultWatchOptions } from "./watch.js"
 
 /** The recording replayed by the real core, move by move, as the page's steps. */
 export const replayHello = (recording: Recording): Effect.Effect<ReplayHello, WebError> =>
@@ -59,15 +60,9 @@ export const startReplayWeb = (
 ): Effect.Effect<Listening, WebError, Scope.Scope> =>
   Effect.gen(function*() {
     const hello = sseEvent(FeedEvent.hello, yield* replayHello(recording))
-    const maxWatchers = options.maxWatchers ?? defaultWatchOptions.maxWatchers
-    let watchers = 0
-    const place = Effect.acquireRelease(Effect.sync(() => watchers++), () => Effect.sync(() => watchers--))
-    const watch = Effect.gen(function*() {
-      if (watchers >= maxWatchers) return tooManyWatchers
-      yield* place
-      // Held open after the one event (a stream that ends is one the browser asks for again), until the page closes it.
-      return eventStream(Stream.concat(Stream.succeed(hello), heartbeats))
-    })
+    const audience = yield* makeAudience({ max: options.maxWatchers ?? defaultWatchOptions.maxWatchers })
+    // Held open after the one event (a stream that ends is one the browser asks for again), until the page closes it.
+    const watch = audience.join(Effect.succeed(hello))
     const router = HttpRouter.empty.pipe(
       HttpRouter.get("/", pageRoute),
       HttpRouter.get("/watch", watch)

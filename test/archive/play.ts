@@ -1,10 +1,10 @@
-import { Duration, Effect, Either, Random, type Scope } from "effect"
+import { Duration, Effect, Either, PubSub, Random, type Scope } from "effect"
 import { applyRequest, newGame } from "../../src/core/game.js"
 import { isSpot, type GameMap } from "../../src/core/map.js"
 import { firstStepOnGrid } from "../../src/core/path.js"
 import { rules2019, type Variant } from "../../src/core/rules.js"
-import { type ClientId, type GameState, type Handled, type Request, standings } from "../../src/core/state.js"
-import { summaryText } from "../../src/protocol/dialect.js"
+import type { GameEvent } from "../../src/core/life.js"
+import type { ClientId, GameState, Request } from "../../src/core/state.js"
 import { recordGame } from "../../src/recording/writer.js"
 
 /**
@@ -29,22 +29,16 @@ export const playRecorded = (options: PlayOptions): Effect.Effect<GameState, unk
   Effect.gen(function*() {
     const rules = { ...rules2019, variant: options.variant ?? "classic" }
     let state = yield* newGame(options.map, rules).pipe(Effect.withRandom(Random.make(options.seed)))
-    const listeners = new Set<(handled: Handled) => void>()
+    const feed = yield* Effect.acquireRelease(PubSub.unbounded<GameEvent>(), PubSub.shutdown)
     yield* recordGame(
-      {
-        onHandled: (listener) => {
-          listeners.add(listener)
-          return () => listeners.delete(listener)
-        },
-        state: () => state,
-        summary: () => summaryText(standings(state))
-      },
+      { events: PubSub.subscribe(feed), state: () => state, life: () => (state.over ? { _tag: "Over", state } : { _tag: "Playing" }) },
       { path: options.file, seed: options.seed, rules, dialect: "2019", map: options.map }
     )
     const take = (client: ClientId, request: Request) => {
       const transition = Either.getOrThrow(applyRequest(state, client, request))
       state = transition.state
-      for (const listener of listeners) listener({ client, request, transition })
+      feed.unsafeOffer({ _tag: "Took", client, request, transition })
+      if (state.over) feed.unsafeOffer({ _tag: "Ended", ending: { _tag: "Over", state } })
     }
     options.players.forEach((name, i) => take(`client-${i}`, { _tag: "Play", name }))
     const { map } = options

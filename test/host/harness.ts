@@ -1,4 +1,4 @@
-import { Context, Duration, Effect, Exit, Layer, Logger, LogLevel, Scope } from "effect"
+import { Context, Duration, Effect, Exit, Layer, Logger, LogLevel, Scope, Stream } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -70,6 +70,20 @@ export const startHost = async (settings: Partial<HostSettings> & { readonly dat
     }
   }
 }
+
+/**
+ * Awaits, on the host's own word that what the lobby shows changed, until `done` holds:
+ * no polling, a deadline.
+ */
+export const untilShown = (games: HostService, done: () => boolean, timeoutMs = 5000) =>
+  Effect.runPromise(
+    games.changes.changes.pipe(
+      Stream.filter(() => done()),
+      Stream.take(1),
+      Stream.runDrain,
+      Effect.timeoutFail({ duration: timeoutMs, onTimeout: () => new Error("the host did not get there") })
+    )
+  )
 
 /** A request to the lobby: the status, and the body read as JSON (or the text, when it is not). */
 export const call = async (url: string, path: string, init: RequestInit = {}): Promise<{ status: number; body: any; headers: Headers }> => {

@@ -1,14 +1,14 @@
-import { Context, Duration, Effect, Exit, Fiber, Layer, Logger, LogLevel, Scope } from "effect"
+import { Context, Duration, Effect, Exit, Fiber, Layer, Logger, LogLevel, Queue, Scope } from "effect"
 import * as dgram from "node:dgram"
 import { Inbox } from "../inbox.js"
 import { owned } from "../owned.js"
 import { find, firstStepToward, gridLines } from "./walk.js"
 import { hostingLayer } from "../../src/cli/hosting.js"
-import type { Handled } from "../../src/core/state.js"
+import type { Took } from "../../src/core/life.js"
 import { nodeUdpLayer } from "../../src/net/nodeUdp.js"
 import { UdpSocket } from "../../src/net/udp.js"
-import { LiveGame, type GameResult, type ServedGame } from "../../src/server/liveGame.js"
-import { gameOver, lingerAfterGame } from "../../src/server/udpLoop.js"
+import { LiveGame, type ServedGame } from "../../src/server/liveGame.js"
+import { gameOver, type GameResult, lingerAfterGame } from "../../src/server/udpLoop.js"
 import type { Dialect } from "../../src/protocol/dialect.js"
 import { LiveWeb, type WebOptions } from "../../src/web/gameWeb.js"
 
@@ -18,11 +18,18 @@ export interface TestServerOptions extends ServedGame {
   readonly overwriteRecording?: boolean
   readonly web?: WebOptions
   /** Called after each request the game took, in order. */
-  readonly observe?: (handled: Handled) => void
+  readonly observe?: (took: Took) => void
   readonly linger?: Duration.DurationInput
 }
 
 const quiet = Logger.withMinimumLogLevel(process.env.TEST_LOG ? LogLevel.Debug : LogLevel.None)
+
+/** Calls `observe` with each request `game` takes, in order, from now until the game closes. */
+export const observeGame = (game: LiveGame, observe: (took: Took) => void) =>
+  Effect.runFork(Effect.scoped(Effect.gen(function*() {
+    const events = yield* game.events
+    yield* Queue.take(events).pipe(Effect.tap((event) => event._tag === "Took" && observe(event)), Effect.forever)
+  })))
 
 /**
  * A game server running in this process on a real loopback socket, composed of the same
@@ -41,7 +48,7 @@ export const startServer = async (options: TestServerOptions) => {
   }).pipe(Layer.provide(nodeUdpLayer))
   const context = await Effect.runPromise(Layer.buildWithScope(hosting, scope).pipe(quiet))
   const host = Context.get(context, LiveGame)
-  if (observe) host.onHandled(observe)
+  if (observe) observeGame(host, observe)
   const fiber = Effect.runFork(gameOver.pipe(Effect.zipLeft(lingerAfterGame(linger)), Effect.provide(context), quiet))
   const result: Promise<GameResult> = Effect.runPromise(Fiber.join(fiber))
   result.catch(() => undefined)

@@ -1,0 +1,224 @@
+import { Chunk, Context, Deferred, Duration, Effect, ExecutionStrategy, Exit, FiberRef, FiberSet, HashSet, Layer, Logger, Queue, type Scope, Scope as Scopes } from "effect"
+import { rm } from "node:fs/promises"
+import { ArchiveOwner } from "../archive/archive.js"
+import type { StartedGame } from "../archive/model.js"
+import { mapText } from "../core/map.js"
+import type { GameEvent } from "../core/life.js"
+import { type GameState, standings } from "../core/state.js"
+import { Udp, type UdpError, UdpSocket } from "../net/udp.js"
+import { rulesFor, summaryText } from "../protocol/dialect.js"
+import { LiveGame } from "../server/liveGame.js"
+import { gameStack } from "../server/stack.js"
+import { defaultLinger } from "../server/udpLoop.js"
+import { GameWeb } from "../web/gameWeb.js"
+import { gameRoutesLayer } from "../web/live.js"
+import { type Books, closing, endsDeserted, gone, type Limits, played, portCandidates, started } from "./books.js"
+import { GameRefused } from "./errors.js"
+import { type GameChoice, hasFreePlace, type HostSettings, type RunningGame } from "./model.js"
+
+/** How long stopping may index the games it ended before leaving the rest to the next start's reconcile. */
+const stopIndexing = Duration.seconds(1.5)
+
+/** Whether a game that goes now is indexed now: always, but late in the host's stop. */
+const indexesNow = (books: Books, now: number) => books.stoppedAt === undefined || now - books.stoppedAt < Duration.toMillis(stopIndexing)
+
+/** What starting and ending games needs of the host: its books, its games' handles, and what to tell. */
+export interface Launcher {
+  readonly settings: HostSettings
+  readonly limits: Limits
+  readonly books: () => Books
+  readonly update: (change: (books: Books) => Books) => void
+  readonly games: Map<string, RunningGame>
+  /** What the lobby shows changed. */
+  readonly changed: Effect.Effect<void>
+  /** Opens games until `--open` have free places. */
+  readonly keepOpen: Effect.Effect<void>
+  /** Where each game's watching fiber runs: the host's stop interrupts them all. */
+  readonly supervisors: FiberSet.FiberSet
+}
+
+/** Every log line of a game's fibers names the game. */
+const namingGame = (id: string) =>
+  Effect.locallyWith(FiberRef.currentLoggers, (loggers) =>
+    HashSet.map(loggers, (logger) => Logger.mapInput(logger, (message: unknown) => [`game ${id}:`, message])))
+
+/** The game's feed as the host follows it, taken as the game is built: before its first datagram. */
+class Followed extends Context.Tag("nuggets/host/Followed")<Followed, Queue.Dequeue<GameEvent>>() {}
+
+const followedLayer = Layer.scoped(Followed, Effect.flatMap(LiveGame, (game) => game.events))
+
+const cannotStart = (error: { readonly message: string }) => new GameRefused({ reason: "CannotStart", message: error.message })
+
+/** What the lobby shows of a game changes with a join, a quit, gold found: not with every step. */
+const shownChange = (before: GameState, after: GameState) =>
+  before.goldRemaining !== after.goldRemaining || before.players.length !== after.players.length ||
+  before.spectator !== after.spectator || before.players.some((each, i) => each.active !== after.players[i]!.active)
+
+/**
+ * Starting a game, as a request or `--open` asks (the books have counted it as starting):
+ * the archive gives it an id and a recording; then it is one scoped Layer (its socket on
+ * the first free port of `--ports`, the game, its recording, its web routes) built in a
+ * scope of its own, and watched by one fiber to its end, a defect, desertion or the host's
+ * stop; then its scope closes, alone, and the archive indexes the recording.
+ */
+export const launchGame = (host: Launcher) =>
+  Effect.gen(function*() {
+    const { settings, limits, books, update, games } = host
+    const owner = yield* ArchiveOwner
+    const udp = yield* Udp
+    const scope = yield* Effect.scope
+    const clock = yield* Effect.clock
+
+    /** The game's socket on the first free port of the range (another program may hold some). */
+    const socketLayer = Layer.scoped(
+      UdpSocket,
+      Effect.gen(function*() {
+        let last: UdpError | undefined
+        for (const port of portCandidates(books(), limits)) {
+          const opened = yield* Effect.either(udp.open({ port, host: settings.udpHost }))
+          if (opened._tag === "Right") return opened.right
+          last = opened.left
+          if (last.reason !== "PortInUse") break
+        }
+        const why = last === undefined ? "every port of --ports is taken by a game" : last.message
+        return yield* new GameRefused({ reason: "CannotStart", message: `no port for a new game: ${why}` })
+      })
+    )
+
+    /** One game, as one Layer: listening on every side before its UDP loop takes a datagram. */
+    const gameLayer = (choice: GameChoice, recording: StartedGame) =>
+      gameStack({
+        game: {
+          ...settings.gameOptions,
+          map: choice.map.map,
+          seed: choice.seed,
+          dialect: choice.dialect,
+          rules: settings.rulesOf?.(choice) ?? rulesFor(choice.dialect, choice.variant),
+          idleTimeout: settings.idleTimeout,
+          defects: "end"
+        },
+        socket: socketLayer,
+        record: { path: recording.file, overwrite: false },
+        web: Layer.merge(gameRoutesLayer(settings.web), followedLayer)
+      })
+
+    /** The books follow what the game says of itself; a deserted game the books let go is ended (`deserted`). */
+    const follow = (game: RunningGame, events: Queue.Dequeue<GameEvent>, deserted: Deferred.Deferred<void>) =>
+      Effect.gen(function*() {
+        let shown = game.live.state()
+        return yield* Queue.takeBetween(events, 1, Number.POSITIVE_INFINITY).pipe(
+          Effect.flatMap((batch) =>
+            Effect.gen(function*() {
+              if (Chunk.some(batch, (event) => event._tag === "Took")) update((now) => played(now, game.id, hasFreePlace(game.live)))
+              if (Chunk.some(batch, (event) => event._tag === "Deserted") && endsDeserted(books(), limits, game.id)) {
+                yield* Deferred.succeed(deserted, undefined)
+              }
+              const state = game.live.state()
+              if (!shownChange(shown, state)) return
+              shown = state
+              yield* host.changed
+              if (Chunk.some(batch, (event) => event._tag === "Took" && event.request._tag === "Play")) yield* host.keepOpen
+            })
+          ),
+          Effect.forever
+        )
+      })
+
+    /**
+     * A game's life after its start: to its end (and `linger` more), or to the defect that
+     * stops it, or desertion, or the host's stop (everyone is told to quit); then it goes.
+     */
+    const supervise = (game: RunningGame, events: Queue.Dequeue<GameEvent>, gameScope: Scope.CloseableScope) =>
+      Effect.gen(function*() {
+        const deserted = yield* Deferred.make<void>()
+        yield* follow(game, events, deserted).pipe(Effect.forkIn(gameScope))
+        const ending = yield* Effect.raceFirst(game.live.ended, Effect.as(Deferred.await(deserted), undefined))
+        if (ending === undefined) {
+          yield* Effect.logInfo(`no one in it for ${Duration.format(settings.idleTimeout)}: ended`)
+          yield* game.live.shutDown
+        } else if (ending._tag === "Failed") {
+          yield* Effect.logError(`a defect ended the game: ${ending.defect}`)
+          yield* game.live.shutDown
+        } else if (ending._tag !== "ShutDown") {
+          yield* Effect.logInfo(`game over: ${summaryText(standings(ending.state)).trimEnd().split("\n").join("; ")}`)
+          yield* host.changed
+          yield* game.live.lastWordsSent.pipe(Effect.zipRight(Effect.sleep(settings.linger ?? defaultLinger)))
+        }
+      }).pipe(
+        // Stopped: the game ends as `serve` ends it, with a QUIT to everyone.
+        Effect.onInterrupt(() => game.live.shutDown),
+        Effect.ensuring(Effect.suspend(() => goes(game, gameScope)))
+      )
+
+    /**
+     * A game's scope closes (its recording flushed), then the archive takes it, and only then
+     * does it leave the books: a game is always either listed or in the archive. Whatever the
+     * archive says, the game leaves the books: its place and its port come back.
+     */
+    const goes = (game: RunningGame, gameScope: Scope.CloseableScope) =>
+      Effect.gen(function*() {
+        update((now) => closing(now, game.id))
+        yield* Scopes.close(gameScope, Exit.void)
+        const booked = books().games.get(game.id)
+        let archived = false
+        if (booked?.visited !== true) {
+          // No one came: its recording holds no move. Without the file, the archive drops its row.
+          yield* Effect.ignore(Effect.tryPromise(() => rm(game.file, { force: true })))
+          yield* Effect.ignore(owner.gameEnded(game.id))
+        } else if (indexesNow(books(), clock.unsafeCurrentTimeMillis())) {
+          // Stopping indexes what it can in its time; the next start's reconcile does the rest.
+          archived = yield* owner.gameEnded(game.id).pipe(
+            Effect.as(true),
+            Effect.catchAllCause((cause) => Effect.logWarning("the archive could not index it", cause).pipe(Effect.as(false)))
+          )
+        }
+        update((now) => gone(now, game.id, archived))
+        games.delete(game.id)
+        yield* host.changed
+        if (!books().stopping) yield* Effect.forkIn(host.keepOpen, scope)
+      })
+
+    return (choice: GameChoice): Effect.Effect<RunningGame, GameRefused> =>
+      Effect.gen(function*() {
+        const recording = yield* owner.gameStarted({
+          mapName: choice.map.name,
+          mapText: mapText(choice.map.map),
+          seed: choice.seed,
+          variant: choice.variant,
+          dialect: choice.dialect
+        }).pipe(Effect.mapError(cannotStart))
+        const gameScope = yield* Scopes.fork(scope, ExecutionStrategy.sequential)
+        const forget = Scopes.close(gameScope, Exit.void).pipe(
+          // The row of a game that never started goes with its recording (there is none, or one with no move).
+          Effect.zipRight(Effect.ignore(Effect.tryPromise(() => rm(recording.file, { force: true })))),
+          Effect.zipRight(Effect.ignore(owner.gameEnded(recording.id)))
+        )
+        const context = yield* Layer.buildWithScope(gameLayer(choice, recording), gameScope).pipe(
+          Effect.mapError((error) => (error instanceof GameRefused ? error : cannotStart(error))),
+          namingGame(recording.id),
+          Effect.tapError(() => forget)
+        )
+        if (books().stopping) {
+          yield* forget
+          return yield* new GameRefused({ reason: "Stopping", message: "the host is stopping" })
+        }
+        const game: RunningGame = {
+          id: recording.id,
+          file: recording.file,
+          choice,
+          port: Context.get(context, UdpSocket).local.port,
+          startedMs: clock.unsafeCurrentTimeMillis(),
+          live: Context.get(context, LiveGame),
+          web: Context.get(context, GameWeb)
+        }
+        update((now) => started(now, limits, game.id, game.port, hasFreePlace(game.live)))
+        games.set(game.id, game)
+        yield* FiberSet.run(host.supervisors, supervise(game, Context.get(context, Followed), gameScope).pipe(namingGame(game.id)))
+        yield* Effect.logInfo(
+          `game ${game.id}: ${choice.map.name}, seed ${choice.seed}, ${choice.variant}, ${choice.dialect} dialect, ` +
+            `on port ${game.port}: nuggets join ${settings.joinAddress} ${game.port} NAME`
+        )
+        yield* host.changed
+        return game
+      })
+  })

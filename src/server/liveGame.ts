@@ -1,4 +1,4 @@
-import { Context, Duration, Effect, Layer, PubSub, type Queue, Random, Schedule, type Scope } from "effect"
+import { Context, Duration, Effect, Layer, PubSub, type Queue, Random, type Scope } from "effect"
 import { PlayerLetters } from "../core/constants.js"
 import { dropSilent, endGame, newGame, shutDown } from "../core/game.js"
 import type { GameMap } from "../core/map.js"
@@ -143,7 +143,7 @@ export const makeLiveGame = (options: LiveGameOptions): Effect.Effect<LiveGame, 
           return Effect.logInfo(`${client}: player ${letter} silent for ${Duration.format(Duration.millis(limit))}: counted as having quit`)
         }, { discard: true })
       })
-      yield* stepIdleClock.pipe(Effect.repeat(Schedule.spaced(silenceStep(limit))), Effect.forkScoped)
+      yield* Effect.sleep(silenceStep(limit)).pipe(Effect.zipRight(stepIdleClock), Effect.forever, Effect.forkScoped)
     }
 
     return {

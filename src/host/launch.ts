@@ -54,6 +54,65 @@ const shownChange = (before: GameState, after: GameState) =>
   before.goldRemaining !== after.goldRemaining || before.players.length !== after.players.length ||
   before.spectator !== after.spectator || before.players.some((each, i) => each.active !== after.players[i]!.active)
 
+/** The game's socket on the first free port of the range (another program may hold some). */
+const socketLayer = (host: Launcher) =>
+  Layer.scoped(
+    UdpSocket,
+    Effect.gen(function*() {
+      const udp = yield* Udp
+      let last: UdpError | undefined
+      for (const port of portCandidates(host.books(), host.limits)) {
+        const opened = yield* Effect.either(udp.open({ port, host: host.settings.udpHost }))
+        if (opened._tag === "Right") return opened.right
+        last = opened.left
+        if (last.reason !== "PortInUse") break
+      }
+      const why = last === undefined ? "every port of --ports is taken by a game" : last.message
+      return yield* new GameRefused({ reason: "CannotStart", message: `no port for a new game: ${why}` })
+    })
+  )
+
+/** One game, as one Layer: listening on every side before its UDP loop takes a datagram. */
+const gameLayer = (host: Launcher, choice: GameChoice, recording: StartedGame) => {
+  const { settings } = host
+  return gameStack({
+    game: {
+      ...settings.gameOptions,
+      map: choice.map.map,
+      seed: choice.seed,
+      dialect: choice.dialect,
+      rules: settings.rulesOf?.(choice) ?? rulesFor(choice.dialect, choice.variant),
+      idleTimeout: settings.idleTimeout,
+      defects: "end"
+    },
+    socket: socketLayer(host),
+    record: { path: recording.file, overwrite: false },
+    web: Layer.merge(gameRoutesLayer(settings.web), followedLayer)
+  })
+}
+
+/** The books follow what the game says of itself; a deserted game the books let go is ended (`deserted`). */
+const follow = (host: Launcher, game: RunningGame, events: Queue.Dequeue<GameEvent>, deserted: Deferred.Deferred<void>) =>
+  Effect.gen(function*() {
+    let shown = game.live.state()
+    return yield* Queue.takeBetween(events, 1, Number.POSITIVE_INFINITY).pipe(
+      Effect.flatMap((batch) =>
+        Effect.gen(function*() {
+          if (Chunk.some(batch, (event) => event._tag === "Took")) host.update((now) => played(now, game.id, hasFreePlace(game.live)))
+          if (Chunk.some(batch, (event) => event._tag === "Deserted") && endsDeserted(host.books(), host.limits, game.id)) {
+            yield* Deferred.succeed(deserted, undefined)
+          }
+          const state = game.live.state()
+          if (!shownChange(shown, state)) return
+          shown = state
+          yield* host.changed
+          if (Chunk.some(batch, (event) => event._tag === "Took" && event.request._tag === "Play")) yield* host.keepOpen
+        })
+      ),
+      Effect.forever
+    )
+  })
+
 /**
  * Starting a game, as a request or `--open` asks (the books have counted it as starting):
  * the archive gives it an id and a recording; then it is one scoped Layer (its socket on
@@ -65,64 +124,9 @@ export const launchGame = (host: Launcher) =>
   Effect.gen(function*() {
     const { settings, limits, books, update, games } = host
     const owner = yield* ArchiveOwner
-    const udp = yield* Udp
+    const udp = Layer.succeed(Udp, yield* Udp)
     const scope = yield* Effect.scope
     const clock = yield* Effect.clock
-
-    /** The game's socket on the first free port of the range (another program may hold some). */
-    const socketLayer = Layer.scoped(
-      UdpSocket,
-      Effect.gen(function*() {
-        let last: UdpError | undefined
-        for (const port of portCandidates(books(), limits)) {
-          const opened = yield* Effect.either(udp.open({ port, host: settings.udpHost }))
-          if (opened._tag === "Right") return opened.right
-          last = opened.left
-          if (last.reason !== "PortInUse") break
-        }
-        const why = last === undefined ? "every port of --ports is taken by a game" : last.message
-        return yield* new GameRefused({ reason: "CannotStart", message: `no port for a new game: ${why}` })
-      })
-    )
-
-    /** One game, as one Layer: listening on every side before its UDP loop takes a datagram. */
-    const gameLayer = (choice: GameChoice, recording: StartedGame) =>
-      gameStack({
-        game: {
-          ...settings.gameOptions,
-          map: choice.map.map,
-          seed: choice.seed,
-          dialect: choice.dialect,
-          rules: settings.rulesOf?.(choice) ?? rulesFor(choice.dialect, choice.variant),
-          idleTimeout: settings.idleTimeout,
-          defects: "end"
-        },
-        socket: socketLayer,
-        record: { path: recording.file, overwrite: false },
-        web: Layer.merge(gameRoutesLayer(settings.web), followedLayer)
-      })
-
-    /** The books follow what the game says of itself; a deserted game the books let go is ended (`deserted`). */
-    const follow = (game: RunningGame, events: Queue.Dequeue<GameEvent>, deserted: Deferred.Deferred<void>) =>
-      Effect.gen(function*() {
-        let shown = game.live.state()
-        return yield* Queue.takeBetween(events, 1, Number.POSITIVE_INFINITY).pipe(
-          Effect.flatMap((batch) =>
-            Effect.gen(function*() {
-              if (Chunk.some(batch, (event) => event._tag === "Took")) update((now) => played(now, game.id, hasFreePlace(game.live)))
-              if (Chunk.some(batch, (event) => event._tag === "Deserted") && endsDeserted(books(), limits, game.id)) {
-                yield* Deferred.succeed(deserted, undefined)
-              }
-              const state = game.live.state()
-              if (!shownChange(shown, state)) return
-              shown = state
-              yield* host.changed
-              if (Chunk.some(batch, (event) => event._tag === "Took" && event.request._tag === "Play")) yield* host.keepOpen
-            })
-          ),
-          Effect.forever
-        )
-      })
 
     /**
      * A game's life after its start: to its end (and `linger` more), or to the defect that
@@ -131,7 +135,7 @@ export const launchGame = (host: Launcher) =>
     const supervise = (game: RunningGame, events: Queue.Dequeue<GameEvent>, gameScope: Scope.CloseableScope) =>
       Effect.gen(function*() {
         const deserted = yield* Deferred.make<void>()
-        yield* follow(game, events, deserted).pipe(Effect.forkIn(gameScope))
+        yield* follow(host, game, events, deserted).pipe(Effect.forkIn(gameScope))
         const ending = yield* Effect.raceFirst(game.live.ended, Effect.as(Deferred.await(deserted), undefined))
         if (ending === undefined) {
           yield* Effect.logInfo(`no one in it for ${Duration.format(settings.idleTimeout)}: ended`)
@@ -193,7 +197,7 @@ export const launchGame = (host: Launcher) =>
           Effect.zipRight(Effect.ignore(Effect.tryPromise(() => rm(recording.file, { force: true })))),
           Effect.zipRight(Effect.ignore(owner.gameEnded(recording.id)))
         )
-        const context = yield* Layer.buildWithScope(gameLayer(choice, recording), gameScope).pipe(
+        const context = yield* Layer.buildWithScope(gameLayer(host, choice, recording).pipe(Layer.provide(udp)), gameScope).pipe(
           Effect.mapError((error) => (error instanceof GameRefused ? error : cannotStart(error))),
           namingGame(recording.id),
           Effect.tapError(() => forget)

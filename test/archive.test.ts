@@ -10,7 +10,7 @@ import { parseStandings } from "../src/protocol/summary.js"
 import { digestOf, parseRecording } from "../src/recording/format.js"
 import { nuggetsInProcess } from "./cli/in-process.js"
 import { playRecorded } from "./archive/play.js"
-import { dropRecording, handmadeRecording, mapTextOf, scratchFolders } from "./archive/recordings.js"
+import { dropRecording, handmadeRecording, mapTextOf, scratchFolders, withoutStandings } from "./archive/recordings.js"
 import { loadMap, walkRecording } from "./support.js"
 
 const freshDir = scratchFolders("archive")
@@ -99,6 +99,76 @@ describe("a game's life in the archive", () => {
       expect((yield* archive.leaderboard()).map((each) => [each.name, each.wins])).toEqual([["Alice", 1], ["Cy", 1], ["Bob", 0]])
       expect(yield* owner.indexRecording("tie.ndjson")).toEqual(game)
       expect((yield* archive.leaderboard()).map((each) => each.games)).toEqual([1, 1, 1])
+    }))
+})
+
+describe("a game's end as data", () => {
+  /** A game played and recorded by today's recorder, in `DATA/NAME.ndjson` (outside `games/`): its text and its end line. */
+  const recorded = (dataDir: string, name: string, moves?: number) =>
+    Effect.gen(function*() {
+      const file = join(dataDir, `${name}.ndjson`)
+      yield* Effect.scoped(playRecorded({ file, map: small, seed: 3, players: ["Alice", "Bob", "Cy"], ...(moves === undefined ? {} : { moves }) }))
+      const text = readFileSync(file, "utf8")
+      const end = Either.getOrThrow(parseRecording(text)).entries.at(-1)!
+      if (!("end" in end)) throw new Error(`${file} has no end`)
+      return { text, end }
+    })
+
+  it.scoped("the end line carries the standings, ranked, beside the summary's text, and the archive indexes them from there", () =>
+    Effect.gen(function*() {
+      const { archive, owner, dataDir } = yield* ownedArchive()
+      for (const [name, moves] of [["over", undefined], ["stopped", 6]] as const) {
+        const { text, end } = yield* recorded(dataDir, name, moves)
+        expect(end.end).toBe(moves === undefined ? "game over" : "shut down")
+        const fromText = parseStandings(end.summary)!
+        expect(end.standings).toEqual(
+          [...fromText].sort((a, b) => b.purse - a.purse || a.letter.localeCompare(b.letter)).map((each) => ({
+            rank: 1 + fromText.filter((other) => other.purse > each.purse).length,
+            letter: each.letter,
+            name: each.name,
+            purse: each.purse
+          }))
+        )
+        yield* owner.indexRecording(dropRecording(dataDir, name, text))
+        expect((yield* archive.game(name)).standings).toEqual(end.standings)
+      }
+    }))
+
+  it.scoped("a recording made before the end line carried them is indexed with its standings, replayed by the real core, and still replays", () =>
+    Effect.gen(function*() {
+      const dataDir = freshDir()
+      const games = []
+      for (const [name, moves] of [["old-over", undefined], ["old-stopped", 6]] as const) {
+        const { text, end } = yield* recorded(dataDir, name, moves)
+        const old = withoutStandings(text)
+        expect(old).not.toContain("standings")
+        expect(old.split("\n").at(-2)).toBe(JSON.stringify({ t: end.t, end: end.end, summary: end.summary }))
+        games.push({ name, standings: end.standings!, file: dropRecording(dataDir, name, old) })
+      }
+      const { archive, owner } = yield* ownedArchive(dataDir)
+      expect([...(yield* owner.reconcile()).indexed].sort()).toEqual(["old-over", "old-stopped"])
+      for (const game of games) {
+        expect((yield* archive.game(game.name)).standings, game.name).toEqual(game.standings)
+        const checked = yield* Effect.promise(() => nuggetsInProcess("replay", game.file, "--check"))
+        expect(checked.stdout, checked.stderr).toMatch(/: OK — \d+ moves, \d+ checkpoints and the summary match/)
+      }
+      expect((yield* archive.game("old-over")).winners).toEqual([games[0]!.standings[0]!.name])
+    }))
+
+  it.scoped("the archive reads the standings' data, never the summary's text", () =>
+    Effect.gen(function*() {
+      const { owner, dataDir } = yield* ownedArchive()
+      const players = [{ letter: "A", name: "Alice", purse: 100 }, { letter: "B", name: "Bob", purse: 150 }]
+      const file = dropRecording(dataDir, "told", handmadeRecording({
+        map: "small.txt",
+        started: "2026-01-01T10:00:00Z",
+        players,
+        end: "game over",
+        summary: "A   999 Mallory\nB     1 Trent\n"
+      }))
+      const game = yield* owner.indexRecording(file)
+      expect(game.standings).toEqual([{ rank: 1, letter: "B", name: "Bob", purse: 150 }, { rank: 2, letter: "A", name: "Alice", purse: 100 }])
+      expect(game.winners).toEqual(["Bob"])
     }))
 })
 

@@ -103,6 +103,23 @@ describe("recordings", () => {
     expect([version.code, map.code]).toEqual([1, 1])
   }, 60_000)
 
+  it("fails --check when the end line's standings differ from the game replayed; without them (as earlier versions wrote it), it passes", async () => {
+    await gameOver
+    const lines = readFileSync(recorded, "utf8").split("\n")
+    const at = lines.length - 2
+    const { standings, ...end } = JSON.parse(lines[at]!) as { standings: Array<{ purse: number }> }
+    expect(standings.length).toBeGreaterThan(0)
+    const edited = (name: string, line: unknown) => {
+      writeFileSync(file(name), [...lines.slice(0, at), JSON.stringify(line), ...lines.slice(at + 1)].join("\n"))
+      return replay(file(name), "--check")
+    }
+    const changed = await edited("standings.ndjson", { ...end, standings: standings.map((each, i) => (i === 0 ? { ...each, purse: each.purse + 1 } : each)) })
+    expect(changed.code).toBe(1)
+    expect(changed.stderr).toMatch(/^nuggets: .*standings\.ndjson — after move \d+ \([\d.]+ s\): the recorded standings differ from the replayed ones\n$/)
+    const earlier = await edited("no-standings.ndjson", end)
+    expect(earlier.stdout).toMatch(/OK — \d+ moves, \d+ checkpoints and the summary match/)
+  }, 60_000)
+
   it("a cast of a player's screen: a v2 header, times that never go back, and the summary at the end", async () => {
     const { summary } = await gameOver
     const made = await replay(recorded, "--cast", file("b.cast"), "--as", "B")

@@ -1,12 +1,9 @@
 import { Effect, Either } from "effect"
-import { standings as standingsOfState } from "../core/state.js"
 import type { Variant } from "../core/rules.js"
 import type { Dialect } from "../protocol/dialect.js"
-import { parseStandings, byPlace } from "../protocol/summary.js"
-import { type Ending, isMessage, parseRecording, type Recording } from "../recording/format.js"
+import { type Ending, isMessage, parseRecording, rankedStandings, type Recording, type Standing } from "../recording/format.js"
 import { replayRecording } from "../recording/replay.js"
 import { UnreadableRecording } from "./errors.js"
-import type { Standing } from "./model.js"
 
 /**
  * What the archive keeps of a recording, read from the file itself: the recordings are
@@ -29,17 +26,15 @@ export interface RecordingFacts {
   readonly standings: ReadonlyArray<Standing>
 }
 
-/** Players ranked: most nuggets first, equal purses sharing a rank. */
-export const ranked = (players: ReadonlyArray<{ readonly letter: string; readonly name: string; readonly purse: number }>): ReadonlyArray<Standing> =>
-  byPlace(players).map(({ letter, name, purse, place }) => ({ rank: place, letter, name, purse }))
-
 /**
- * Where a game stood when its recording stops, replayed with the real core; none when it
- * cannot be replayed (another version of nuggets recorded it), which only costs the listing its standings.
+ * Where a game stood when its recording stops, replayed with the real core: for a recording
+ * with no end (its host died), or one whose end line has no standings (recorded before it
+ * carried them). None when it cannot be replayed (another version of nuggets recorded it),
+ * which only costs the listing its standings. The summary's text is never read back.
  */
 const standingsWhereItStopped = (recording: Recording): Effect.Effect<ReadonlyArray<Standing>> =>
   replayRecording(recording).pipe(
-    Effect.map((result) => ranked(standingsOfState(result.state))),
+    Effect.map((result) => rankedStandings(result.state)),
     Effect.orElseSucceed(() => [])
   )
 
@@ -56,8 +51,7 @@ export const recordingFacts = (file: string, text: string): Effect.Effect<Record
     }
     const last = entries.at(-1)
     const end = last !== undefined && "end" in last ? last : undefined
-    // A summary no one can read still leaves a game worth listing: without its standings.
-    const standings = end !== undefined ? ranked(parseStandings(end.summary) ?? []) : yield* standingsWhereItStopped(recording)
+    const standings = end?.standings ?? (yield* standingsWhereItStopped(recording))
     return {
       mapDigest: header.mapDigest,
       seed: header.seed,

@@ -1,5 +1,6 @@
 import type { Variant } from "../core/rules.js"
 import type { Dialect } from "../protocol/dialect.js"
+import type { Standing } from "../recording/format.js"
 
 /**
  * The archive's nouns: what it tells of a game, a page of games, a leaderboard line, and
@@ -18,13 +19,8 @@ export type GameId = string
 export const outcomes = ["playing", "game over", "shut down", "interrupted", "failed"] as const
 export type Outcome = typeof outcomes[number]
 
-/** A player's line in a game's standings: most nuggets first; equal purses share a rank. */
-export interface Standing {
-  readonly rank: number
-  readonly letter: string
-  readonly name: string
-  readonly purse: number
-}
+/** A player's line in a game's standings, as its recording ends with it: most nuggets first; equal purses share a rank. */
+export type { Standing }
 
 export interface ArchivedGame {
   readonly id: GameId

@@ -1,14 +1,15 @@
 import { Either, Schema } from "effect"
 import { variants } from "../core/rules.js"
-import type { GameState } from "../core/state.js"
+import { type GameState, standings } from "../core/state.js"
 import { readJsonLines } from "../protocol/jsonLines.js"
 import { type Dialect, dialectNamed, dialects } from "../protocol/dialect.js"
+import { byPlace } from "../protocol/summary.js"
 
 /**
  * A recording: newline-delimited JSON. The first line is the header; then one line per
  * client message the game took, in order; checkpoints now and then; and, if the game
- * ended, a last line with its summary. The seed and the messages replay the game; the
- * checkpoints catch a replay that goes out of step.
+ * ended, a last line with its standings, as data and as the summary's text. The seed and
+ * the messages replay the game; the checkpoints catch a replay that goes out of step.
  */
 
 export const formatName = "nuggets-recording"
@@ -62,10 +63,23 @@ export type Message = typeof Message.Type
 export const Checkpoint = Schema.Struct({ t: Schema.Number, moves: Schema.Number, digest: Schema.String })
 export type Checkpoint = typeof Checkpoint.Type
 
+/** A player's line in the standings: most nuggets first; equal purses share a rank (1, 2, 2, 4). */
+export const Standing = Schema.Struct({ rank: Schema.Number, letter: Schema.String, name: Schema.String, purse: Schema.Number })
+export type Standing = typeof Standing.Type
+
+/** Players in their ranks, best first (the rule is `byPlace`'s). */
+export const ranked = (players: ReadonlyArray<{ readonly letter: string; readonly name: string; readonly purse: number }>): ReadonlyArray<Standing> =>
+  byPlace(players).map(({ letter, name, purse, place }) => ({ rank: place, letter, name, purse }))
+
+/** Every player who joined, best first, as the game stands. */
+export const rankedStandings = (state: GameState): ReadonlyArray<Standing> => ranked(standings(state))
+
 /**
- * How the game ended, and its summary: `game over` (every nugget collected), `shut down`
+ * How the game ended, and its standings: `game over` (every nugget collected), `shut down`
  * (its server stopped it), or `failed` (a defect in its server stopped it: `failure` says
- * which; the game as it stood then is still the game recorded).
+ * which; the game as it stood then is still the game recorded). `standings` are the data,
+ * `summary` the text a server sends (`L purse name` a line). Recordings made before the
+ * standings were written have the summary alone.
  */
 export const endings = ["game over", "shut down", "failed"] as const
 export type Ending = typeof endings[number]
@@ -73,6 +87,7 @@ export const End = Schema.Struct({
   t: Schema.Number,
   end: Schema.Literal(...endings),
   summary: Schema.String,
+  standings: Schema.optional(Schema.Array(Standing)),
   failure: Schema.optional(Schema.String)
 })
 export type End = typeof End.Type

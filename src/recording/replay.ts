@@ -1,11 +1,11 @@
-import { Data, Effect, Either, Random } from "effect"
+import { Data, Effect, Either, Random, Schema } from "effect"
 import { applyRequest, newGame } from "../core/game.js"
 import { type ClientId, type GameState, standings, type Transition } from "../core/state.js"
 import { parseMap } from "../core/map.js"
 import { refusalText, summaryText } from "../protocol/dialect.js"
 import { decodeClientMessage } from "../protocol/messages.js"
 import { version } from "../version.js"
-import { type Ending, type Entry, isCheckpoint, isMessage, type Recording, stateDigest } from "./format.js"
+import { type Ending, type Entry, isCheckpoint, isMessage, rankedStandings, type Recording, Standing, stateDigest } from "./format.js"
 
 /** Where a replay left the recorded game: the first difference, in words. */
 export class ReplayMismatch extends Data.TaggedError("ReplayMismatch")<{ readonly message: string }> {}
@@ -27,6 +27,8 @@ export interface ReplayResult {
   readonly ended: Ending | undefined
 }
 
+const sameStandings = Schema.equivalence(Schema.Array(Standing))
+
 /** The recording's own client number, as the core names clients in a replay. */
 export const replayClient = (client: number): ClientId => `client-${client}`
 
@@ -35,8 +37,8 @@ export const moveCount = (recording: Recording): number => recording.entries.fil
 
 /**
  * Plays the recorded game again with the real core: the same map, rules and seed, the same
- * messages in the same order. Every checkpoint and the final summary are compared; the
- * first difference fails the replay. `onMove` sees each move as it is replayed.
+ * messages in the same order. Every checkpoint and the final summary and standings are
+ * compared; the first difference fails the replay. `onMove` sees each move as it is replayed.
  */
 export const replayRecording = <E = never, R = never>(
   recording: Recording,
@@ -79,6 +81,9 @@ export const replayRecording = <E = never, R = never>(
         const summary = summaryText(standings(state))
         if (entry.end === "game over" && !state.over) return yield* mismatch(entry, "the recorded game was over; the replayed one is not")
         if (summary !== entry.summary) return yield* mismatch(entry, `the summary differs:\n${entry.summary}replayed:\n${summary}`)
+        if (entry.standings !== undefined && !sameStandings(entry.standings, rankedStandings(state))) {
+          return yield* mismatch(entry, "the recorded standings differ from the replayed ones")
+        }
         ended = entry.end
       }
     }

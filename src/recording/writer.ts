@@ -8,7 +8,7 @@ import { type GameMap, mapText } from "../core/map.js"
 import { type Dialect, summaryText } from "../protocol/dialect.js"
 import { encodeClientMessage } from "../protocol/messages.js"
 import { version } from "../version.js"
-import { digestOf, type End, type Entry, formatName, formatVersion, type Header, stateDigest } from "./format.js"
+import { digestOf, type End, type Entry, formatName, formatVersion, type Header, rankedStandings, stateDigest } from "./format.js"
 
 /** The recording could not be opened: `code` is the system's (EEXIST, ENOENT, EACCES, ...). */
 export class RecordingError extends Data.TaggedError("RecordingError")<{
@@ -163,7 +163,12 @@ export const recordGame = (game: RecordedGame, options: RecordingOptions): Effec
       const t = elapsed()
       write({ t, moves, digest: stateDigest(ending.state) })
       const summary = summaryText(standings(ending.state))
-      write(ending._tag === "Failed" ? { t, end: "failed", summary, failure: ending.defect } : { t, end: endWords[ending._tag], summary })
+      const ranked = rankedStandings(ending.state)
+      write(
+        ending._tag === "Failed"
+          ? { t, end: "failed", summary, standings: ranked, failure: ending.defect }
+          : { t, end: endWords[ending._tag], summary, standings: ranked }
+      )
       file.flush()
     }
     const take = (event: GameEvent) => {

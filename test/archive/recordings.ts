@@ -4,14 +4,14 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { rules2019 } from "../../src/core/rules.js"
 import { summaryText } from "../../src/protocol/dialect.js"
-import { digestOf, formatName, formatVersion } from "../../src/recording/format.js"
+import { digestOf, formatName, formatVersion, ranked } from "../../src/recording/format.js"
 import { version } from "../../src/version.js"
 import { mapsDir } from "../support.js"
 
 /**
  * Recordings written by hand, for the archive: a header and, if the game ended, its last
- * line with the summary (the archive reads the standings there; it replays only a
- * recording that stops before its end, and one with no moves replays at once).
+ * line with the standings and the summary (the archive reads the standings there; it
+ * replays only a recording without them, and one with no moves replays at once).
  */
 export interface Handmade {
   /** A file of maps/. */
@@ -22,6 +22,8 @@ export interface Handmade {
   readonly end?: "game over" | "shut down"
   readonly durationMs?: number
   readonly seed?: number
+  /** The summary's text, if not the one the players make. */
+  readonly summary?: string
 }
 
 export const mapTextOf = (map: string) => readFileSync(join(mapsDir, map), "utf8")
@@ -41,9 +43,23 @@ export const handmadeRecording = (game: Handmade): string => {
   }
   const t = game.durationMs ?? 0
   const lines: Array<unknown> = [header]
-  if (game.end !== undefined) lines.push({ t, end: game.end, summary: summaryText(game.players ?? []) })
+  const players = game.players ?? []
+  if (game.end !== undefined) lines.push({ t, end: game.end, summary: game.summary ?? summaryText(players), standings: ranked(players) })
   return lines.map((line) => JSON.stringify(line)).join("\n") + "\n"
 }
+
+/**
+ * `recording` as nuggets wrote it before its end line carried the standings, byte for byte:
+ * `{"t":…,"end":…,"summary":…}`, and `"failure"` after it for a failed game.
+ */
+export const withoutStandings = (recording: string): string =>
+  recording.split("\n").map((line) => {
+    if (line === "") return line
+    const entry = JSON.parse(line) as Record<string, unknown>
+    if (!("end" in entry)) return line
+    delete entry.standings
+    return JSON.stringify(entry)
+  }).join("\n")
 
 /** Writes `text` as the recording `id` in the data directory `dataDir`; gives its path. */
 export const dropRecording = (dataDir: string, id: string, text: string): string => {

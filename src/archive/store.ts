@@ -7,8 +7,11 @@ import type { GameId, Outcome } from "./model.js"
 
 /**
  * The archive's SQL, every statement in one place (the tests ask SQLite how it runs the
- * queries here: each by an index). Rows come back as the tables hold them; `archive.ts`
- * turns them into the model's nouns.
+ * queries here: each by an index). Each is written for SQLite and PostgreSQL alike, or
+ * for each (`onDialectOrElse`): no `iif`, no sums of comparisons, every column a grouped
+ * query selects either grouped or aggregated, every column an upsert's SET reads named
+ * with its table. Rows come back as the tables hold them; `games.ts` makes them the
+ * model's nouns.
  */
 
 export interface GameRow {
@@ -174,26 +177,26 @@ export const writeIndexed = (sql: Sql, game: IndexedGame, facts: RecordingFacts)
           best_started_ms: facts.startedMs
         })
       } ON CONFLICT (name) DO UPDATE SET
-        games = games + 1,
-        wins = wins + excluded.wins,
-        nuggets = nuggets + excluded.nuggets,
-        best_purse = iif(${better}, excluded.best_purse, best_purse),
-        best_game = iif(${better}, excluded.best_game, best_game),
-        best_started_ms = iif(${better}, excluded.best_started_ms, best_started_ms)`
+        games = leaders.games + 1,
+        wins = leaders.wins + excluded.wins,
+        nuggets = leaders.nuggets + excluded.nuggets,
+        best_purse = CASE WHEN ${better} THEN excluded.best_purse ELSE leaders.best_purse END,
+        best_game = CASE WHEN ${better} THEN excluded.best_game ELSE leaders.best_game END,
+        best_started_ms = CASE WHEN ${better} THEN excluded.best_started_ms ELSE leaders.best_started_ms END`
     }
   })
 
 /** The new game's purse beats the best so far: more nuggets, or as many earlier. (Every SET reads the old row.) */
-const betterBest = "excluded.best_purse > best_purse OR (excluded.best_purse = best_purse AND " +
-  "(excluded.best_started_ms, excluded.best_game) < (best_started_ms, best_game))"
+const betterBest = "excluded.best_purse > leaders.best_purse OR (excluded.best_purse = leaders.best_purse AND " +
+  "(excluded.best_started_ms, excluded.best_game) < (leaders.best_started_ms, leaders.best_game))"
 
 /** Removes games from the index (their recordings are gone); the leaderboard is made again if one counted. */
 export const removeGames = (sql: Sql, ids: ReadonlyArray<GameId>) =>
   ids.length === 0 ? Effect.void : sql.withTransaction(Effect.gen(function*() {
-    const counted = yield* sql<{ n: number }>`SELECT count(*) AS n FROM games WHERE outcome = 'game over' AND ${sql.in("id", ids)}`
+    const counted = yield* sql`SELECT id FROM games WHERE outcome = 'game over' AND ${sql.in("id", ids)} LIMIT 1`
     yield* sql`DELETE FROM players WHERE ${sql.in("game_id", ids)}`
     yield* sql`DELETE FROM games WHERE ${sql.in("id", ids)}`
-    if ((counted[0]?.n ?? 0) > 0) yield* rebuildLeaders(sql)
+    if (counted.length > 0) yield* rebuildLeaders(sql)
   }))
 
 /**
@@ -203,17 +206,18 @@ export const removeGames = (sql: Sql, ids: ReadonlyArray<GameId>) =>
 export const rebuildLeaders = (sql: Sql) =>
   Effect.gen(function*() {
     yield* sql`DELETE FROM leaders`
+    // A name's best is the same on each of its games' rows: grouping by it too changes no group.
     yield* sql`INSERT INTO leaders (name, games, wins, nuggets, best_purse, best_game, best_started_ms)
-      SELECT name, count(*), sum(rank = 1), sum(purse), best_purse, best_game, best_started_ms FROM (
+      SELECT name, count(*), sum(CASE WHEN rank = 1 THEN 1 ELSE 0 END), sum(purse), best_purse, best_game, best_started_ms FROM (
         SELECT p.name, min(p.rank) AS rank, max(p.purse) AS purse,
           first_value(max(p.purse)) OVER best AS best_purse,
           first_value(p.game_id) OVER best AS best_game,
           first_value(p.started_ms) OVER best AS best_started_ms
         FROM players p JOIN games g ON g.id = p.game_id
         WHERE g.outcome = 'game over'
-        GROUP BY p.name, p.game_id
+        GROUP BY p.name, p.game_id, p.started_ms
         WINDOW best AS (PARTITION BY p.name ORDER BY max(p.purse) DESC, p.started_ms, p.game_id)
-      ) GROUP BY name`
+      ) AS per_game GROUP BY name, best_purse, best_game, best_started_ms`
   })
 
 /**
@@ -231,7 +235,9 @@ export const pastGamesStatement = (sql: Sql, filter: PageFilter): Statement<Game
   const where = [sql`p.name = ${player}`, sql`g.outcome <> 'playing'`]
   if (map !== undefined) where.push(sql`p.map_name = ${map}`)
   if (cursor !== undefined) where.push(sql`(p.started_ms, p.game_id) < (${cursor.startedMs}, ${cursor.id})`)
-  return sql<GameRow>`SELECT DISTINCT g.* FROM players p JOIN games g ON g.id = p.game_id WHERE ${
+  // A game once, however many of its players bear the name; PostgreSQL's DISTINCT selects what it orders by.
+  const eachGame = sql.onDialectOrElse({ pg: () => sql`DISTINCT ON (p.started_ms, p.game_id) g.*`, orElse: () => sql`DISTINCT g.*` })
+  return sql<GameRow>`SELECT ${eachGame} FROM players p JOIN games g ON g.id = p.game_id WHERE ${
     sql.and(where)
   } ORDER BY p.started_ms DESC, p.game_id DESC LIMIT ${rows}`
 }

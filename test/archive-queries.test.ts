@@ -4,8 +4,7 @@ import type { Statement } from "@effect/sql/Statement"
 import { Effect } from "effect"
 import { rmSync } from "node:fs"
 import { join } from "node:path"
-import { type ArchiveService, openArchive } from "../src/archive/archive.js"
-import { openDatabase } from "../src/archive/database.js"
+import type { ArchiveService } from "../src/archive/archive.js"
 import type { Outcome } from "../src/archive/model.js"
 import {
   gameStatement,
@@ -15,6 +14,7 @@ import {
   playersStatement,
   playingStatement
 } from "../src/archive/store.js"
+import { openArchive, openDatabase } from "./archive/open.js"
 import { dropRecording, handmadeRecording, mapTextOf, scratchFolders } from "./archive/recordings.js"
 import { referenceLeaderboard, referencePastGames, referenceStandings, type ReferenceGame } from "./archive/reference.js"
 

@@ -1,14 +1,19 @@
+import * as Reactivity from "@effect/experimental/Reactivity"
+import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Exit, Layer, Scope } from "effect"
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { Archive, archiveLayer, ArchiveOwner, archiveOwnerLayer, openArchive } from "../src/archive/archive.js"
+import { Archive, archiveLayer, ArchiveOwner, archiveOwnerLayer } from "../src/archive/archive.js"
+import { ArchiveBackend } from "../src/archive/backend.js"
 import { dataDirectory } from "../src/archive/dataDir.js"
-import { openClient } from "../src/archive/database.js"
+import { recordingFiles } from "../src/archive/recordingFiles.js"
+import { openClient, sqliteBackend } from "../src/archive/sqlite.js"
 import { mapText } from "../src/core/map.js"
 import { parseStandings } from "../src/protocol/summary.js"
 import { digestOf, parseRecording } from "../src/recording/format.js"
 import { nuggetsInProcess } from "./cli/in-process.js"
+import { openArchive } from "./archive/open.js"
 import { playRecorded } from "./archive/play.js"
 import { dropRecording, handmadeRecording, mapTextOf, scratchFolders, withoutStandings } from "./archive/recordings.js"
 import { loadMap, walkRecording } from "./support.js"
@@ -40,10 +45,10 @@ describe("the data directory", () => {
 describe("a game's life in the archive", () => {
   it.scoped("started: a row in play and a file to record in; ended: the row made from the recording, once", () =>
     Effect.gen(function*() {
-      const { archive, owner } = yield* ownedArchive()
+      const { archive, owner, dataDir } = yield* ownedArchive()
       const started = yield* owner.gameStarted(smallStart)
       expect(started.id).toMatch(/^\d{8}-\d{6}-[a-z0-9]{4}$/)
-      expect(started.file).toBe(join(archive.gamesDir, `${started.id}.ndjson`))
+      expect(started.file).toBe(join(dataDir, "games", `${started.id}.ndjson`))
       expect(existsSync(started.file)).toBe(false)
       expect(yield* archive.game(started.id)).toMatchObject({ outcome: "playing", map: "small", seed: 3, standings: [] })
       expect((yield* archive.pastGames()).games).toEqual([])
@@ -187,7 +192,7 @@ describe("reconciling the index with the recordings on disk", () => {
       const deleted = yield* first.owner.indexRecording(
         dropRecording(dataDir, "deleted", handmadeRecording({ map: "small.txt", started: "2026-01-01T00:00:00Z", end: "shut down" }))
       )
-      rmSync(deleted.file)
+      rmSync(join(dataDir, "games", `${deleted.id}.ndjson`))
       yield* Scope.close(scope, Exit.void)
 
       dropRecording(dataDir, "dropped", handmadeRecording({
@@ -253,6 +258,37 @@ describe("reconciling the index with the recordings on disk", () => {
     }))
 })
 
+describe("the archive as a service", () => {
+  it.scoped("reads a game's recording as it stands, byte for byte; none for a game not in it, or whose recording is gone", () =>
+    Effect.gen(function*() {
+      const { archive, owner, dataDir } = yield* ownedArchive()
+      const started = yield* owner.gameStarted(smallStart)
+      expect(yield* Effect.flip(archive.recording(started.id))).toMatchObject({ reason: "UnknownGame", message: `the recording of ${started.id} is gone` })
+      yield* Effect.scoped(playRecorded({ file: started.file, map: small, seed: 3, players: ["Alice"], moves: 3 }))
+      expect(Buffer.from(yield* archive.recording(started.id)).equals(readFileSync(started.file))).toBe(true)
+      expect(yield* Effect.flip(archive.recording("20990101-000000-zzzz"))).toMatchObject({ reason: "UnknownGame" })
+      rmSync(join(dataDir, "games", `${started.id}.ndjson`))
+      expect(yield* Effect.flip(archive.recording(started.id))).toMatchObject({ reason: "UnknownGame", message: `the recording of ${started.id} is gone` })
+    }))
+
+  it.effect("runs on whatever SQL client the context gives it: here SQLite in memory, with recordings in a folder and no lock", () =>
+    Effect.gen(function*() {
+      const dataDir = freshDir()
+      const file = dropRecording(dataDir, "g", handmadeRecording({ map: "small.txt", started: "2026-01-01T00:00:00Z", players: [{ letter: "A", name: "Ann", purse: 250 }], end: "game over" }))
+      const backend = Layer.succeed(ArchiveBackend, { database: "memory", recordings: recordingFiles(join(dataDir, "games")), claim: Effect.void })
+      const database = SqliteClient.layer({ filename: ":memory:" }).pipe(Layer.provide(Reactivity.layer))
+      const { listed, board } = yield* Effect.gen(function*() {
+        const archive = yield* Archive
+        expect((yield* Effect.scoped(Effect.flatMap(archive.own, (owner) => owner.reconcile()))).indexed).toEqual(["g"])
+        return { listed: yield* archive.pastGames(), board: yield* archive.leaderboard() }
+      }).pipe(Effect.provide(archiveLayer.pipe(Layer.provide(Layer.merge(backend, database)))))
+      expect(listed.games.map((game) => [game.id, game.map, game.winners])).toEqual([["g", `map ${digestOf(mapTextOf("small.txt"))}`, ["Ann"]]])
+      expect(board).toEqual([{ name: "Ann", games: 1, wins: 1, nuggets: 250, best: { game: "g", purse: 250 } }])
+      expect(existsSync(join(dataDir, "archive.db")) || existsSync(join(dataDir, "archive.lock"))).toBe(false)
+      expect(readFileSync(file, "utf8")).toContain("Ann")
+    }))
+})
+
 describe("opening an archive", () => {
   it.scoped("one process owns a directory at a time; others may still read it", () =>
     Effect.gen(function*() {
@@ -273,7 +309,7 @@ describe("opening an archive", () => {
     Effect.gen(function*() {
       const dataDir = freshDir()
       dropRecording(dataDir, "g", handmadeRecording({ map: "small.txt", started: "2026-01-01T00:00:00Z", end: "shut down" }))
-      const host = archiveOwnerLayer.pipe(Layer.provideMerge(archiveLayer({ dataDir, create: true })))
+      const host = archiveOwnerLayer.pipe(Layer.provideMerge(archiveLayer), Layer.provide(sqliteBackend({ dataDir, create: true })))
       const listed = yield* Effect.gen(function*() {
         expect((yield* (yield* ArchiveOwner).reconcile()).indexed).toEqual(["g"])
         return (yield* (yield* Archive).pastGames()).games.map((game) => game.id)

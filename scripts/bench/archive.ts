@@ -6,17 +6,25 @@
  * then each query is timed 200 times. Prints the figures; asserts nothing.
  * `benchArchive` gives them to `npm run bench`.
  */
-import { Effect } from "effect"
+import * as SqlClient from "@effect/sql/SqlClient"
+import { Context, Effect, Layer } from "effect"
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { openArchive } from "../../src/archive/archive.js"
+import { Archive, archiveLayer } from "../../src/archive/archive.js"
 import { archiveFiles } from "../../src/archive/dataDir.js"
-import { openDatabase } from "../../src/archive/database.js"
+import { sqliteBackend } from "../../src/archive/sqlite.js"
 import type { RecordingFacts } from "../../src/archive/facts.js"
 import { indexedRows, rebuildLeaders } from "../../src/archive/store.js"
 import { round, summarize } from "./stats.js"
+
+/** The archive in `dataDir` as the commands compose it (SQLite), and its SQL client, for this scope. */
+const openArchive = (dataDir: string) =>
+  Effect.map(Layer.build(archiveLayer.pipe(Layer.provideMerge(sqliteBackend({ dataDir, create: false })))), (context) => ({
+    archive: Context.get(context, Archive),
+    sql: Context.get(context, SqlClient.SqlClient)
+  }))
 
 const maps = ["main", "small", "large", "hole", "cramped"]
 const names = Array.from({ length: 2000 }, (_, i) => `player${i}`)
@@ -55,7 +63,7 @@ const gameAt = (i: number) => {
  */
 const fill = (dataDir: string, count: number) =>
   Effect.scoped(Effect.gen(function*() {
-    const sql = yield* openDatabase(dataDir)
+    const { sql } = yield* openArchive(dataDir)
     const bulkInsert = (table: string, rows: ReadonlyArray<Record<string, unknown>>) => {
       const columns = Object.keys(rows[0]!)
       return sql.unsafe(
@@ -106,7 +114,7 @@ export const benchArchive = async (options: { readonly games?: number; readonly 
     const fillSeconds = round((performance.now() - filling) / 1000)
     return await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
       const opening = performance.now()
-      const archive = yield* openArchive({ dataDir, create: false })
+      const { archive, sql } = yield* openArchive(dataDir)
       const openMs = round(performance.now() - opening, 1)
       const reconciling = performance.now()
       const owner = yield* archive.own
@@ -135,7 +143,6 @@ export const benchArchive = async (options: { readonly games?: number; readonly 
         }
         figures[name] = yield* Effect.promise(() => timeMs(() => Effect.runPromise(query()), times))
       }
-      const sql = yield* openDatabase(dataDir)
       const [integrity] = yield* sql<{ integrity_check: string }>`PRAGMA integrity_check`
       return {
         games: count,

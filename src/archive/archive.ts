@@ -1,57 +1,63 @@
-import type { SqliteClient } from "@effect/sql-sqlite-node/SqliteClient"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Context, Effect, Layer, Option, type Scope } from "effect"
-import { archiveFiles } from "./dataDir.js"
-import { databaseFailure, openDatabase, prepareDirectory } from "./database.js"
-import type { ArchiveError } from "./errors.js"
+import { ArchiveBackend } from "./backend.js"
+import { ArchiveError, databaseFailure, what } from "./errors.js"
 import { gameById, unknownGame, withStandings } from "./games.js"
 import { pageSize } from "./model.js"
 import type { ArchivedGame, GameId, Leader, LeaderboardQuery, PastGamesPage, PastGamesQuery } from "./model.js"
 import { type ArchiveOwnerService, makeOwner } from "./owner.js"
+import { migrate } from "./schema.js"
 import { gameRow, leadersStatement, pastGamesStatement } from "./store.js"
 
 /**
- * The archive of a host's games, as a service: the recordings under `DATA/games/` are the
- * source of truth, and a SQLite database (`DATA/archive.db`) is their index, which any
- * process may read. Writing it is for the one process that owns the directory (`own`).
+ * The archive of a host's games, as a service: the recordings are the source of truth,
+ * and a database is their index, which any process may read. Writing it is for the one
+ * process that owns it (`own`). The database comes from the context (`SqlClient`, with
+ * the `ArchiveBackend` beside it): `sqliteBackend` provides both for a data directory.
  */
 export interface ArchiveService {
-  readonly dataDir: string
-  /** Where the recordings are: `DATA/games/`. */
-  readonly gamesDir: string
   /** Past games (not `playing`), newest first, a page at a time; fails `UnknownGame` for a `before` not in the archive. */
   readonly pastGames: (query?: PastGamesQuery) => Effect.Effect<PastGamesPage, ArchiveError>
   /** One game, in play or past; fails `UnknownGame` if it is not in the archive. */
   readonly game: (id: GameId) => Effect.Effect<ArchivedGame, ArchiveError>
+  /**
+   * A game's recording as it stands (a game in play is still growing), byte for byte;
+   * fails `UnknownGame` if the game is not in the archive or its recording is gone.
+   */
+  readonly recording: (id: GameId) => Effect.Effect<Uint8Array, ArchiveError>
   /** Names by wins, then nuggets, over the games played to their end. */
   readonly leaderboard: (query?: LeaderboardQuery) => Effect.Effect<ReadonlyArray<Leader>, ArchiveError>
   /**
-   * Takes the data directory for this scope, to record games in it and index them; fails
-   * `Busy` at once while another process holds it (a host running on it).
+   * Takes the archive for this scope, to record games in it and index them; fails `Busy`
+   * at once while another process holds it (a host running on it).
    */
   readonly own: Effect.Effect<ArchiveOwnerService, ArchiveError, Scope.Scope>
 }
 
 export class Archive extends Context.Tag("nuggets/Archive")<Archive, ArchiveService>() {}
 
-/** The owner of the archive's directory (see `ArchiveService.own`), as a service. */
+/** The owner of the archive (see `ArchiveService.own`), as a service. */
 export class ArchiveOwner extends Context.Tag("nuggets/ArchiveOwner")<ArchiveOwner, ArchiveOwnerService>() {}
-
-export interface ArchiveOptions {
-  /** The data directory (see `dataDirectory`). */
-  readonly dataDir: string
-  /** Make the directory if it is missing (a host); else it must hold an archive already (a command that lists it). */
-  readonly create: boolean
-}
 
 const withinPage = (limit: number | undefined) => Math.min(pageSize.max, Math.max(1, Math.floor(limit ?? pageSize.default)))
 
 /** An empty filter is no filter. */
 const filterText = (text: string | undefined) => (text === undefined || text.trim() === "" ? undefined : text.trim())
 
-/** The archive on `sql`, its database open already: the queries, and `own`. */
-export const makeArchive = (dataDir: string, sql: SqliteClient): ArchiveService => {
-  const { games: gamesDir, database } = archiveFiles(dataDir)
+/** The archive on the context's database, its tables brought up to date first. */
+export const makeArchive: Effect.Effect<ArchiveService, ArchiveError, SqlClient.SqlClient | ArchiveBackend> = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const backend = yield* ArchiveBackend
+  const { database, recordings } = backend
+  yield* migrate.pipe(
+    Effect.catchTags({
+      SqlError: (cause) =>
+        new ArchiveError({ reason: "Open", path: database, message: `${database} — cannot open the archive: ${what(cause.cause ?? cause)}`, cause }),
+      MigrationError: (cause) => new ArchiveError({ reason: "Open", path: database, message: `${database} — ${cause.message}`, cause })
+    })
+  )
   const failed = databaseFailure(database)
+  const context = Context.make(SqlClient.SqlClient, sql).pipe(Context.add(ArchiveBackend, backend))
 
   const pastGames = (query: PastGamesQuery = {}) =>
     Effect.gen(function*() {
@@ -64,9 +70,21 @@ export const makeArchive = (dataDir: string, sql: SqliteClient): ArchiveService 
       }
       const filter = { player: filterText(query.player), map: filterText(query.map), cursor, rows: limit + 1 }
       const rows = yield* pastGamesStatement(sql, filter)
-      const games = yield* withStandings(sql, gamesDir, rows.slice(0, limit))
+      const games = yield* withStandings(sql, rows.slice(0, limit))
       return { games, next: rows.length > limit ? games.at(-1)?.id : undefined }
     }).pipe(Effect.catchTag("SqlError", (error) => Effect.fail(failed(error))))
+
+  const game = (id: GameId) => gameById(sql, id).pipe(Effect.catchTag("SqlError", (error) => Effect.fail(failed(error))))
+
+  const recording = (id: GameId) =>
+    Effect.gen(function*() {
+      yield* game(id)
+      const bytes = yield* recordings.read(id).pipe(
+        Effect.mapError((unreadable) => new ArchiveError({ reason: "Database", path: database, message: unreadable.message, cause: unreadable }))
+      )
+      if (Option.isNone(bytes)) return yield* new ArchiveError({ reason: "UnknownGame", message: `the recording of ${id} is gone` })
+      return bytes.value
+    })
 
   const leaderboard = (query: LeaderboardQuery = {}) =>
     leadersStatement(sql, filterText(query.player), withinPage(query.limit)).pipe(
@@ -82,29 +100,13 @@ export const makeArchive = (dataDir: string, sql: SqliteClient): ArchiveService 
       Effect.mapError(failed)
     )
 
-  const service: ArchiveService = {
-    dataDir,
-    gamesDir,
-    pastGames,
-    game: (id) => gameById(sql, gamesDir, id).pipe(Effect.catchTag("SqlError", (error) => Effect.fail(failed(error)))),
-    leaderboard,
-    own: Effect.suspend(() => makeOwner(dataDir, sql))
-  }
-  return service
-}
+  return { pastGames, game, recording, leaderboard, own: Effect.provide(makeOwner, context) } satisfies ArchiveService
+})
 
-/** The archive in `dataDir`, open for this scope. */
-export const openArchive = (options: ArchiveOptions): Effect.Effect<ArchiveService, ArchiveError, Scope.Scope> =>
-  Effect.gen(function*() {
-    yield* prepareDirectory(options.dataDir, options.create)
-    const sql = yield* openDatabase(options.dataDir)
-    return makeArchive(options.dataDir, sql)
-  })
+/** The archive, on the database the context provides. */
+export const archiveLayer: Layer.Layer<Archive, ArchiveError, SqlClient.SqlClient | ArchiveBackend> = Layer.effect(Archive, makeArchive)
 
-export const archiveLayer = (options: ArchiveOptions): Layer.Layer<Archive, ArchiveError> =>
-  Layer.scoped(Archive, openArchive(options))
-
-/** Owns the archive's directory for as long as the layer lives. */
+/** Owns the archive for as long as the layer lives. */
 export const archiveOwnerLayer: Layer.Layer<ArchiveOwner, ArchiveError, Archive> = Layer.scoped(
   ArchiveOwner,
   Effect.flatMap(Archive, (archive) => archive.own)

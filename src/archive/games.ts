@@ -1,7 +1,6 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Option } from "effect"
-import { join } from "node:path"
 import type { Variant } from "../core/rules.js"
 import type { Dialect } from "../protocol/dialect.js"
 import { ArchiveError } from "./errors.js"
@@ -11,7 +10,7 @@ import { gameRow, type GameRow, type PlayerRow, playersStatement } from "./store
 /** Rows of the index made into the model's games: what the archive tells of a game. */
 
 /** Games from their rows and their players' rows. */
-export const toGames = (gamesDir: string, rows: ReadonlyArray<GameRow>, players: ReadonlyArray<PlayerRow>): Array<ArchivedGame> => {
+export const toGames = (rows: ReadonlyArray<GameRow>, players: ReadonlyArray<PlayerRow>): Array<ArchivedGame> => {
   const byGame = new Map<string, Array<PlayerRow>>()
   for (const player of players) {
     const list = byGame.get(player.game_id)
@@ -24,7 +23,6 @@ export const toGames = (gamesDir: string, rows: ReadonlyArray<GameRow>, players:
       .map(({ rank, letter, name, purse }) => ({ rank, letter, name, purse }))
     return {
       id: row.id,
-      file: join(gamesDir, `${row.id}.ndjson`),
       map: row.map_name,
       mapDigest: row.map_digest,
       seed: row.seed,
@@ -46,23 +44,15 @@ export const unknownGame = (id: GameId) =>
   new ArchiveError({ reason: "UnknownGame", message: `no game ${JSON.stringify(id)} in the archive` })
 
 /** These rows as games, with their standings (one more query, by the players' primary key). */
-export const withStandings = (
-  sql: SqlClient.SqlClient,
-  gamesDir: string,
-  rows: ReadonlyArray<GameRow>
-): Effect.Effect<Array<ArchivedGame>, SqlError> =>
+export const withStandings = (sql: SqlClient.SqlClient, rows: ReadonlyArray<GameRow>): Effect.Effect<Array<ArchivedGame>, SqlError> =>
   rows.length === 0
     ? Effect.succeed([])
-    : Effect.map(playersStatement(sql, rows.map((row) => row.id)), (players) => toGames(gamesDir, rows, players))
+    : Effect.map(playersStatement(sql, rows.map((row) => row.id)), (players) => toGames(rows, players))
 
 /** One game; `UnknownGame` if the index has no row for it. */
-export const gameById = (
-  sql: SqlClient.SqlClient,
-  gamesDir: string,
-  id: GameId
-): Effect.Effect<ArchivedGame, ArchiveError | SqlError> =>
+export const gameById = (sql: SqlClient.SqlClient, id: GameId): Effect.Effect<ArchivedGame, ArchiveError | SqlError> =>
   gameRow(sql, id).pipe(
     Effect.flatMap(Option.match({ onNone: () => Effect.fail(unknownGame(id)), onSome: Effect.succeed })),
-    Effect.flatMap((row) => withStandings(sql, gamesDir, [row])),
+    Effect.flatMap((row) => withStandings(sql, [row])),
     Effect.map((games) => games[0]!)
   )

@@ -7,7 +7,7 @@ import type { Standing } from "../recording/format.js"
  * what the host tells it. Plain data, ready for JSON.
  */
 
-/** A game's id: its recording's file name without `.ndjson` (`20250601-143205-k3f9`). */
+/** A game's id, and its recording's (`20250601-143205-k3f9`: a file `ID.ndjson` in a data directory). */
 export type GameId = string
 
 /**
@@ -24,8 +24,6 @@ export type { Standing }
 
 export interface ArchivedGame {
   readonly id: GameId
-  /** The recording, an absolute path: what `nuggets replay` plays. */
-  readonly file: string
   /** The map's name as the host knew it (else `map` and its digest). */
   readonly map: string
   readonly mapDigest: string

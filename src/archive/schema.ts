@@ -4,36 +4,47 @@ import { Effect } from "effect"
 
 /**
  * The archive's tables, made by @effect/sql's Migrator from migrations bundled here (none
- * is read from disk: the single executable has no files). A migration, once released, is
- * never edited: a change is a new one, numbered after it.
+ * is read from disk: the single executable has no files), on SQLite or PostgreSQL. A
+ * migration, once released, is never edited: a change is a new one, numbered after it.
  *
- * games: one row per recording under games/ (the file is `games/<id>.ndjson`).
+ * games: one row per recording.
  * players: each game's standings; its start and map copied in, so that a player's games,
  *   newest first, are one walk down an index (`players_by_name`, `players_by_name_map`).
  * leaders: each name's totals over the games played to their end, kept up to date as
  *   games are indexed, so the leaderboard is read, not computed.
- * Names and maps compare without letter case (`COLLATE NOCASE`): `alice` finds Alice.
+ * Names and maps compare without letter case (`COLLATE NOCASE`): `alice` finds Alice. On
+ * PostgreSQL, `nocase` is a collation of its own, made first (ICU, case ignored).
  */
 
-/** 'NUGG': marks the database as ours, so that a file of someone else's is never taken for it. */
-export const applicationId = 0x4e554747
+/** Each dialect's words where SQLite and PostgreSQL differ, as SQL text; the rest is the same. */
+const dialectWords = (sql: SqlClient.SqlClient) => ({
+  /** Milliseconds since 1970 and seeds: SQLite's INTEGER is 64 bits, PostgreSQL's 32. */
+  wide: sql.literal(sql.onDialectOrElse({ pg: () => "BIGINT", orElse: () => "INTEGER" })),
+  /** A table kept in its primary key's order (SQLite's clustered tables; PostgreSQL has no such clause). */
+  clustered: sql.literal(sql.onDialectOrElse({ sqlite: () => " WITHOUT ROWID", orElse: () => "" }))
+})
 
 const archive = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const { wide, clustered } = dialectWords(sql)
+  yield* sql.onDialectOrElse({
+    pg: () => sql`CREATE COLLATION IF NOT EXISTS nocase (provider = icu, locale = 'und-u-ks-level2', deterministic = false)`,
+    orElse: () => Effect.void
+  })
   yield* sql`CREATE TABLE games (
     id TEXT PRIMARY KEY NOT NULL,
     map_name TEXT NOT NULL COLLATE NOCASE,
     map_digest TEXT NOT NULL,
-    seed INTEGER NOT NULL,
+    seed ${wide} NOT NULL,
     variant TEXT NOT NULL,
     dialect TEXT NOT NULL,
     program TEXT NOT NULL,
-    started_ms INTEGER NOT NULL,
-    duration_ms INTEGER,
+    started_ms ${wide} NOT NULL,
+    duration_ms ${wide},
     moves INTEGER,
     outcome TEXT NOT NULL CHECK (outcome IN ('playing', 'game over', 'shut down', 'interrupted', 'failed')),
     failure TEXT
-  ) WITHOUT ROWID`
+  )${clustered}`
   yield* sql`CREATE INDEX games_newest ON games (started_ms, id)`
   yield* sql`CREATE INDEX games_by_map ON games (map_name, started_ms, id)`
   yield* sql`CREATE INDEX games_by_digest ON games (map_digest)`
@@ -44,10 +55,10 @@ const archive = Effect.gen(function*() {
     name TEXT NOT NULL COLLATE NOCASE,
     purse INTEGER NOT NULL,
     rank INTEGER NOT NULL,
-    started_ms INTEGER NOT NULL,
+    started_ms ${wide} NOT NULL,
     map_name TEXT NOT NULL COLLATE NOCASE,
     PRIMARY KEY (game_id, letter)
-  ) WITHOUT ROWID`
+  )${clustered}`
   yield* sql`CREATE INDEX players_by_name ON players (name, started_ms, game_id)`
   yield* sql`CREATE INDEX players_by_name_map ON players (name, map_name, started_ms, game_id)`
   yield* sql`CREATE TABLE leaders (
@@ -57,10 +68,9 @@ const archive = Effect.gen(function*() {
     nuggets INTEGER NOT NULL,
     best_purse INTEGER NOT NULL,
     best_game TEXT NOT NULL,
-    best_started_ms INTEGER NOT NULL
-  ) WITHOUT ROWID`
+    best_started_ms ${wide} NOT NULL
+  )${clustered}`
   yield* sql`CREATE INDEX leaders_ranked ON leaders (wins DESC, nuggets DESC, name)`
-  yield* sql.unsafe(`PRAGMA application_id = ${applicationId}`)
 })
 
 /** Brings the database's tables up to date; gives the migrations it ran. */

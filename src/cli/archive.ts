@@ -1,8 +1,9 @@
-import { Console, Effect, Either, Option } from "effect"
+import { Console, Effect, Either, Layer, Option } from "effect"
 import { homedir } from "node:os"
 import { join } from "node:path"
-import { openArchive } from "../archive/archive.js"
-import { dataDirectory } from "../archive/dataDir.js"
+import { Archive, archiveLayer } from "../archive/archive.js"
+import { archiveFiles, dataDirectory } from "../archive/dataDir.js"
+import { sqliteBackend } from "../archive/sqlite.js"
 import type { ArchivedGame, Reconciled } from "../archive/model.js"
 import { pageSize } from "../archive/model.js"
 import { command, group, optional, text, wholeNumber, withDefault } from "./command.js"
@@ -64,32 +65,36 @@ const listArchive = (options: {
   readonly before: Option.Option<string>
   readonly limit: number
 }) =>
-  Effect.scoped(Effect.gen(function*() {
+  Effect.suspend(() => {
     const dataDir = dataDirOf(options.data)
-    const archive = yield* openArchive({ dataDir, create: false })
-    // No host running on the directory: the index is brought up to date first. With one, it keeps it so.
-    const owner = yield* Effect.either(archive.own)
-    if (Either.isRight(owner)) {
-      for (const line of reconciledLines(dataDir, yield* owner.right.reconcile())) yield* Console.error(line)
-    } else if (owner.left.reason !== "Busy") {
-      return yield* owner.left
-    }
-    const page = yield* archive.pastGames({
-      player: Option.getOrUndefined(options.player),
-      map: Option.getOrUndefined(options.map),
-      before: Option.getOrUndefined(options.before),
-      limit: options.limit
-    }).pipe(
-      Effect.catchIf(
-        (error) => error.reason === "UnknownGame",
-        () => new CliError({ message: `--before — no game ${Option.getOrElse(options.before, () => "")} in ${dataDir}` })
+    const listing = Effect.gen(function*() {
+      const archive = yield* Archive
+      // No host running on the directory: the index is brought up to date first. With one, it keeps it so.
+      const owner = yield* Effect.either(archive.own)
+      if (Either.isRight(owner)) {
+        for (const line of reconciledLines(dataDir, yield* owner.right.reconcile())) yield* Console.error(line)
+      } else if (owner.left.reason !== "Busy") {
+        return yield* owner.left
+      }
+      const page = yield* archive.pastGames({
+        player: Option.getOrUndefined(options.player),
+        map: Option.getOrUndefined(options.map),
+        before: Option.getOrUndefined(options.before),
+        limit: options.limit
+      }).pipe(
+        Effect.catchIf(
+          (error) => error.reason === "UnknownGame",
+          () => new CliError({ message: `--before — no game ${Option.getOrElse(options.before, () => "")} in ${dataDir}` })
+        )
       )
-    )
-    if (page.games.length === 0) return yield* Console.log(`no games in ${dataDir}`)
-    yield* Console.log(table(page.games))
-    if (page.next !== undefined) yield* Console.log(`more: --before ${page.next}`)
-    yield* Console.log(`watch one again: nuggets replay ${join(archive.gamesDir, "GAME.ndjson")}`)
-  })).pipe(Effect.mapError(toCliError))
+      if (page.games.length === 0) return yield* Console.log(`no games in ${dataDir}`)
+      yield* Console.log(table(page.games))
+      if (page.next !== undefined) yield* Console.log(`more: --before ${page.next}`)
+      yield* Console.log(`watch one again: nuggets replay ${join(archiveFiles(dataDir).games, "GAME.ndjson")}`)
+    })
+    // The archive's database, chosen here: SQLite in the data directory.
+    return listing.pipe(Effect.scoped, Effect.provide(archiveLayer.pipe(Layer.provide(sqliteBackend({ dataDir, create: false })))))
+  }).pipe(Effect.mapError(toCliError))
 
 export const archiveNode = group("archive", "The archive of hosted games: their recordings and the index of them.", [
   command(

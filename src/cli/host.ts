@@ -4,6 +4,7 @@ import { isIPv6 } from "node:net"
 import { setFlagsFromString } from "node:v8"
 import { archiveLayer, archiveOwnerLayer } from "../archive/archive.js"
 import { archiveFiles, dataDirectory } from "../archive/dataDir.js"
+import { sqliteBackend } from "../archive/sqlite.js"
 import type { Dialect } from "../protocol/dialect.js"
 import { Host, hostLayer, type HostSettings } from "../host/host.js"
 import { builtInMaps, type HostMap, mapsInFolder } from "../host/maps.js"
@@ -106,7 +107,9 @@ export const hostNode = command(
       const hosting = hostWebLayer(web).pipe(
         Layer.provideMerge(hostLayer(settings)),
         Layer.provideMerge(archiveOwnerLayer),
-        Layer.provideMerge(archiveLayer({ dataDir, create: true }))
+        Layer.provideMerge(archiveLayer),
+        // The archive's database, chosen here: SQLite in the data directory.
+        Layer.provide(sqliteBackend({ dataDir, create: true }))
       )
       const running = Effect.gen(function*() {
         // A host is busy: its young generation may grow as V8 would grow it (main.ts keeps a lone server's at its first size).

@@ -2,9 +2,7 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
-import { Effect, Either, Option, ParseResult, Schema } from "effect"
-import { createReadStream } from "node:fs"
-import { stat } from "node:fs/promises"
+import { Effect, Either, ParseResult, Schema } from "effect"
 import type { ArchiveService } from "../archive/archive.js"
 import type { ArchiveError } from "../archive/errors.js"
 import { pageSize } from "../archive/model.js"
@@ -213,16 +211,14 @@ export const apiRoutes = (games: HostService, archive: ArchiveService) => {
   const recording = Effect.gen(function*() {
     const id = yield* gameId
     if (!gameIdPattern.test(id)) return jsonError(404, `no game ${JSON.stringify(id)}`)
-    const game = yield* Effect.either(archive.game(id))
-    if (Either.isLeft(game)) return archiveFailed(game.left)
-    // The file the archive names for that id, in its folder: no path from the request is ever opened.
-    const size = yield* Effect.tryPromise(() => stat(game.right.file)).pipe(Effect.option)
-    if (Option.isNone(size)) return jsonError(404, `the recording of ${id} is gone`)
-    return HttpServerResponse.raw(createReadStream(game.right.file, { end: size.value.size - 1 }), {
+    // The recording the archive keeps for that id: no path from the request is ever opened.
+    const recorded = yield* Effect.either(archive.recording(id))
+    if (Either.isLeft(recorded)) return archiveFailed(recorded.left)
+    return HttpServerResponse.uint8Array(recorded.right, {
       contentType: "application/x-ndjson",
       headers: {
         ...safeHeaders,
-        "content-length": String(size.value.size),
+        "content-length": String(recorded.right.length),
         "content-disposition": `attachment; filename="${id}.ndjson"`
       }
     })

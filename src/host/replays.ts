@@ -1,6 +1,5 @@
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import { Cache, Data, Duration, Effect, Either, Exit } from "effect"
-import { readFile } from "node:fs/promises"
 import type { ArchiveService } from "../archive/archive.js"
 import { parseRecording } from "../recording/format.js"
 import { makeAudience } from "../web/audience.js"
@@ -43,8 +42,8 @@ export const replayRoutes = (archive: ArchiveService) =>
     const replayOf = (id: string) =>
       Effect.gen(function*() {
         const game = yield* archive.game(id).pipe(Effect.mapError((error) => new NoReplay({ status: error.reason === "UnknownGame" ? 404 : 503 })))
-        const text = yield* Effect.tryPromise({ try: () => readFile(game.file, "utf8"), catch: () => new NoReplay({ status: 404 }) })
-        const recording = yield* Either.mapLeft(parseRecording(text), () => new NoReplay({ status: 422 }))
+        const recorded = yield* archive.recording(id).pipe(Effect.mapError((error) => new NoReplay({ status: error.reason === "UnknownGame" ? 404 : 503 })))
+        const recording = yield* Either.mapLeft(parseRecording(new TextDecoder().decode(recorded)), () => new NoReplay({ status: 422 }))
         const hello = yield* replayHello(recording).pipe(Effect.mapError(() => new NoReplay({ status: 422 })))
         return { hello: sseEvent(FeedEvent.hello, hello), finished: game.outcome !== "playing" } satisfies Replay
       }).pipe(oneAtATime.withPermits(1))

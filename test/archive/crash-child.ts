@@ -6,9 +6,9 @@
  * and ends short games one after another, printing `churned N` after each, until killed.
  */
 import { Deferred, Effect, Random } from "effect"
-import { openArchive } from "../../src/archive/archive.js"
 import { mapText } from "../../src/core/map.js"
 import { loadMap } from "../support.js"
+import { openArchive } from "./open.js"
 import { playRecorded } from "./play.js"
 
 const dataDir = process.argv[2]!

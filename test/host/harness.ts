@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Archive, archiveLayer, archiveOwnerLayer, type ArchiveService } from "../../src/archive/archive.js"
+import { sqliteBackend } from "../../src/archive/sqlite.js"
 import { Host, hostLayer, type HostService, type HostSettings } from "../../src/host/host.js"
 import { builtInMaps } from "../../src/host/maps.js"
 import { HostWeb, hostWebLayer } from "../../src/host/web.js"
@@ -49,7 +50,8 @@ export const startHost = async (settings: Partial<HostSettings> & { readonly dat
       ...chosen
     })),
     Layer.provideMerge(archiveOwnerLayer),
-    Layer.provideMerge(archiveLayer({ dataDir, create: true })),
+    Layer.provideMerge(archiveLayer),
+    Layer.provide(sqliteBackend({ dataDir, create: true })),
     Layer.provide(nodeUdpLayer)
   )
   const scope = Effect.runSync(Scope.make())

@@ -1,0 +1,40 @@
+import { Context, type Effect, type Either, type Option, type Scope } from "effect"
+import type { ArchiveError, UnreadableRecording } from "./errors.js"
+import type { GameId } from "./model.js"
+
+/**
+ * What the archive needs of where it is kept, besides its database (`SqlClient`, from the
+ * same Layer): where the recordings are, who may write the archive, and how messages name
+ * the database. A Layer per backend provides both: SQLite in a data directory
+ * (`sqlite.ts`); the archive never learns which it has.
+ */
+export interface ArchiveBackendService {
+  /** The database as messages name it: a file, or a server. */
+  readonly database: string
+  readonly recordings: Recordings
+  /**
+   * Makes this process the archive's one writer for the scope; fails `Busy` at once while
+   * another holds it.
+   */
+  readonly claim: Effect.Effect<void, ArchiveError, Scope.Scope>
+}
+
+export class ArchiveBackend extends Context.Tag("nuggets/ArchiveBackend")<ArchiveBackend, ArchiveBackendService>() {}
+
+/** The recordings of the archive's games, one per id: the source of truth the index is made from. */
+export interface Recordings {
+  /** Every recording there is, by id. */
+  readonly ids: Effect.Effect<ReadonlyArray<GameId>, ArchiveError>
+  /** A recording as it stands (one in play is still growing); none when there is no such recording. */
+  readonly read: (id: GameId) => Effect.Effect<Option.Option<Uint8Array>, UnreadableRecording>
+  /** Whether a recording of this id exists: a new game's id must name none. */
+  readonly exists: (id: GameId) => Effect.Effect<boolean>
+  /** Ready to record new games in. */
+  readonly prepare: Effect.Effect<void, ArchiveError>
+  /** Where a new game is recorded: a file that the recorder creates. */
+  readonly fileOf: (id: GameId) => string
+  /** The id of the recording at `path` (its path, or its name where the recordings are); for a file elsewhere, why not. */
+  readonly idAt: (path: string) => Either.Either<GameId, string>
+  /** The recording as a reason names it (`games/ID.ndjson`). */
+  readonly nameOf: (id: GameId) => string
+}

@@ -1,0 +1,131 @@
+import * as Reactivity from "@effect/experimental/Reactivity"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import { Context, Effect, Layer, type Scope } from "effect"
+import { existsSync, mkdirSync, statSync } from "node:fs"
+import { ArchiveBackend } from "./backend.js"
+import { archiveFiles } from "./dataDir.js"
+import { ArchiveError, what } from "./errors.js"
+import { recordingFiles } from "./recordingFiles.js"
+
+/**
+ * The archive on SQLite, in a data directory: the recordings in `DATA/games/`, their index
+ * in `DATA/archive.db`, opened in WAL mode (readers never wait for the writer, and a killed
+ * writer leaves the last committed state) and checked to be ours before anything is
+ * written to it. better-sqlite3 builds SQLite to sync a WAL database at checkpoints only
+ * (synchronous NORMAL): a killed process loses nothing committed, a power cut may lose the
+ * last few commits, which the next `reconcile` makes again from the files. One process at
+ * a time writes the archive: the one holding `DATA/archive.lock` (`holdDirectory`).
+ */
+
+export interface SqliteArchiveOptions {
+  /** The data directory (see `dataDirectory`). */
+  readonly dataDir: string
+  /** Make the directory if it is missing (a host); else it must hold an archive already (a command that lists it). */
+  readonly create: boolean
+}
+
+/** 'NUGG': marks the database as ours, so that a file of someone else's is never taken for it. */
+const applicationId = 0x4e554747
+
+/** The data directory and its games/ folder, made if missing (`create`), else required to hold an archive. */
+const prepareDirectory = (dataDir: string, create: boolean): Effect.Effect<void, ArchiveError> =>
+  Effect.try({
+    try: () => {
+      const files = archiveFiles(dataDir)
+      if (create) {
+        mkdirSync(files.games, { recursive: true, mode: 0o700 })
+        return
+      }
+      if (!statSync(dataDir).isDirectory()) throw new Error("not a folder")
+      if (!existsSync(files.database) && !existsSync(files.games)) throw new Error("no archive here")
+    },
+    catch: (cause) =>
+      new ArchiveError({ reason: "Directory", path: dataDir, message: `${dataDir} — ${(cause as NodeJS.ErrnoException).code === "ENOENT" ? "no such folder" : what(cause)}`, cause })
+  })
+
+/**
+ * A SQLite client on `filename`, for this scope. @effect/sql-sqlite-node's constructor throws
+ * (a defect) when better-sqlite3 cannot open the file or it is not a database: here, that is
+ * an `Open` error, with SQLite's own words kept as the cause.
+ */
+export const openClient = (
+  filename: string,
+  options: { readonly disableWAL?: boolean } = {}
+): Effect.Effect<SqliteClient.SqliteClient, ArchiveError, Scope.Scope> =>
+  SqliteClient.make({ filename, disableWAL: options.disableWAL ?? false }).pipe(
+    Effect.provide(Reactivity.layer),
+    Effect.catchAllDefect((cause) =>
+      new ArchiveError({ reason: "Open", path: filename, message: `${filename} — cannot open the archive: ${what(cause)}`, cause })
+    )
+  )
+
+/**
+ * Refuses a database that is not an archive (another program's), before anything is
+ * written to it; an empty one is marked as ours.
+ */
+const makeOurs = (sql: SqlClient.SqlClient, path: string) =>
+  Effect.gen(function*() {
+    const [id] = yield* sql<{ application_id: number }>`PRAGMA application_id`
+    const [tables] = yield* sql<{ n: number }>`SELECT count(*) AS n FROM sqlite_schema`
+    if (id?.application_id === applicationId) return
+    if (id?.application_id !== 0 || tables?.n !== 0) {
+      return yield* new ArchiveError({ reason: "Open", path, message: `${path} — not a nuggets archive: it is left as it is` })
+    }
+    yield* sql.unsafe(`PRAGMA application_id = ${applicationId}`)
+  }).pipe(
+    Effect.catchTag("SqlError", (cause) =>
+      new ArchiveError({ reason: "Open", path, message: `${path} — cannot open the archive: ${what(cause.cause ?? cause)}`, cause }))
+  )
+
+/**
+ * One process at a time owns a data directory: the one that records games in it and may
+ * call a game without an end interrupted. Node has no flock, so the lock is SQLite's own:
+ * a small database (`archive.lock`) held in EXCLUSIVE locking mode for the scope. The
+ * system releases it when the process ends in any way, SIGKILL included, so a host
+ * restarted after a crash never finds a stale lock; a second process finds it busy at once.
+ */
+const holdDirectory = (dataDir: string): Effect.Effect<void, ArchiveError, Scope.Scope> =>
+  Effect.gen(function*() {
+    const path = archiveFiles(dataDir).lock
+    const sql = yield* openClient(path, { disableWAL: true })
+    yield* Effect.all([
+      sql.unsafe("PRAGMA busy_timeout = 0"),
+      // No journal file beside it: nothing is ever written.
+      sql.unsafe("PRAGMA journal_mode = MEMORY"),
+      sql.unsafe("PRAGMA locking_mode = EXCLUSIVE"),
+      // The exclusive lock taken here is kept after the commit, until the connection closes.
+      sql.unsafe("BEGIN EXCLUSIVE"),
+      sql.unsafe("COMMIT")
+    ], { discard: true }).pipe(
+      Effect.mapError((cause) =>
+        (cause.cause as { code?: unknown } | undefined)?.code === "SQLITE_BUSY"
+          ? new ArchiveError({ reason: "Busy", path: dataDir, message: `${dataDir} — in use by another nuggets process`, cause })
+          : new ArchiveError({ reason: "Open", path, message: `${path} — cannot lock the archive: ${cause.message}`, cause })
+      )
+    )
+  })
+
+/** The SQLite database of the archive in `dataDir`, open and ours, for this scope; its tables are the archive's to make. */
+const openSqlite = (options: SqliteArchiveOptions): Effect.Effect<SqliteClient.SqliteClient, ArchiveError, Scope.Scope> =>
+  Effect.gen(function*() {
+    yield* prepareDirectory(options.dataDir, options.create)
+    const path = archiveFiles(options.dataDir).database
+    const sql = yield* openClient(path)
+    yield* makeOurs(sql, path)
+    return sql
+  })
+
+/** The archive's backend on SQLite in a data directory: the `SqlClient` and the `ArchiveBackend`, for as long as the layer lives. */
+export const sqliteBackend = (options: SqliteArchiveOptions): Layer.Layer<SqlClient.SqlClient | ArchiveBackend, ArchiveError> =>
+  Layer.scopedContext(Effect.gen(function*() {
+    const sql = yield* openSqlite(options)
+    const files = archiveFiles(options.dataDir)
+    return Context.make(SqlClient.SqlClient, sql).pipe(
+      Context.add(ArchiveBackend, {
+        database: files.database,
+        recordings: recordingFiles(files.games),
+        claim: holdDirectory(options.dataDir)
+      })
+    )
+  }))

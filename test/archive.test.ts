@@ -12,6 +12,7 @@ import { openClient, sqliteBackend } from "../src/archive/sqlite.js"
 import { mapText } from "../src/core/map.js"
 import { parseStandings } from "../src/protocol/summary.js"
 import { digestOf, parseRecording } from "../src/recording/format.js"
+import { openLineFile } from "../src/recording/writer.js"
 import { nuggetsInProcess } from "./cli/in-process.js"
 import { openArchive } from "./archive/open.js"
 import { playRecorded } from "./archive/play.js"
@@ -19,6 +20,8 @@ import { dropRecording, handmadeRecording, mapTextOf, scratchFolders, withoutSta
 import { loadMap, walkRecording } from "./support.js"
 
 const freshDir = scratchFolders("archive")
+/** Where the archive in `dataDir` keeps the recording of `id`. */
+const recordingFile = (dataDir: string, id: string) => join(dataDir, "games", `${id}.ndjson`)
 const small = loadMap("small.txt")
 const smallStart = { mapName: "small", mapText: mapText(small), seed: 3, variant: "classic", dialect: "2019" } as const
 /** The archive in a new directory, owned. */
@@ -48,15 +51,15 @@ describe("a game's life in the archive", () => {
       const { archive, owner, dataDir } = yield* ownedArchive()
       const started = yield* owner.gameStarted(smallStart)
       expect(started.id).toMatch(/^\d{8}-\d{6}-[a-z0-9]{4}$/)
-      expect(started.file).toBe(join(dataDir, "games", `${started.id}.ndjson`))
-      expect(existsSync(started.file)).toBe(false)
+      const startedFile = recordingFile(dataDir, started.id)
+      expect(existsSync(startedFile)).toBe(false)
       expect(yield* archive.game(started.id)).toMatchObject({ outcome: "playing", map: "small", seed: 3, standings: [] })
       expect((yield* archive.pastGames()).games).toEqual([])
 
-      const final = yield* Effect.scoped(playRecorded({ file: started.file, map: small, seed: 3, players: ["Alice", "Bob"] }))
+      const final = yield* Effect.scoped(playRecorded({ to: started.recording, map: small, seed: 3, players: ["Alice", "Bob"] }))
       expect(final.over).toBe(true)
       const ended = yield* owner.gameEnded(started.id)
-      const recording = Either.getOrThrow(parseRecording(readFileSync(started.file, "utf8")))
+      const recording = Either.getOrThrow(parseRecording(readFileSync(startedFile, "utf8")))
       const end = recording.entries.at(-1)!
       const summary = parseStandings("summary" in end ? end.summary : "")!
       expect(ended).toMatchObject({
@@ -81,7 +84,7 @@ describe("a game's life in the archive", () => {
     Effect.gen(function*() {
       const { owner } = yield* ownedArchive()
       const started = yield* owner.gameStarted(smallStart)
-      yield* Effect.scoped(playRecorded({ file: started.file, map: small, seed: 3, players: ["Alice", "Bob"], moves: 6 }))
+      yield* Effect.scoped(playRecorded({ to: started.recording, map: small, seed: 3, players: ["Alice", "Bob"], moves: 6 }))
       const failed = yield* owner.gameEnded(started.id, { defect: "a rule threw" })
       expect(failed).toMatchObject({ outcome: "failed", failure: "a rule threw", winners: [] })
       expect(failed.standings.map((each) => each.name).sort()).toEqual(["Alice", "Bob"])
@@ -112,7 +115,7 @@ describe("a game's end as data", () => {
   const recorded = (dataDir: string, name: string, moves?: number) =>
     Effect.gen(function*() {
       const file = join(dataDir, `${name}.ndjson`)
-      yield* Effect.scoped(playRecorded({ file, map: small, seed: 3, players: ["Alice", "Bob", "Cy"], ...(moves === undefined ? {} : { moves }) }))
+      yield* Effect.scoped(playRecorded({ to: openLineFile(file), map: small, seed: 3, players: ["Alice", "Bob", "Cy"], ...(moves === undefined ? {} : { moves }) }))
       const text = readFileSync(file, "utf8")
       const end = Either.getOrThrow(parseRecording(text)).entries.at(-1)!
       if (!("end" in end)) throw new Error(`${file} has no end`)
@@ -185,9 +188,9 @@ describe("reconciling the index with the recordings on disk", () => {
       const first = yield* ownedArchive(dataDir).pipe(Scope.extend(scope))
       // Games the host had in play when it died: one whose recording ended before it could say so, one cut short, one never written.
       const endedLate = yield* first.owner.gameStarted(smallStart)
-      yield* Effect.scoped(playRecorded({ file: endedLate.file, map: small, seed: 3, players: ["Ann"] }))
+      yield* Effect.scoped(playRecorded({ to: endedLate.recording, map: small, seed: 3, players: ["Ann"] }))
       const cutShort = yield* first.owner.gameStarted({ ...smallStart, mapName: "main", mapText: mapTextOf("main.txt"), seed: 6 })
-      writeFileSync(cutShort.file, walkRecording("hhhhll"))
+      writeFileSync(recordingFile(dataDir, cutShort.id), walkRecording("hhhhll"))
       const neverWritten = yield* first.owner.gameStarted(smallStart)
       const deleted = yield* first.owner.indexRecording(
         dropRecording(dataDir, "deleted", handmadeRecording({ map: "small.txt", started: "2026-01-01T00:00:00Z", end: "shut down" }))
@@ -228,8 +231,8 @@ describe("reconciling the index with the recordings on disk", () => {
       expect(again.skipped).toHaveLength(2)
 
       // Replayable to where it stopped, and it checks.
-      const checked = yield* Effect.promise(() => nuggetsInProcess("replay", cutShort.file, "--check"))
-      expect(checked.stdout).toBe(`${cutShort.file}: OK — 7 moves, 0 checkpoints match (the recording stops before the end)\n`)
+      const checked = yield* Effect.promise(() => nuggetsInProcess("replay", recordingFile(dataDir, cutShort.id), "--check"))
+      expect(checked.stdout).toBe(`${recordingFile(dataDir, cutShort.id)}: OK — 7 moves, 0 checkpoints match (the recording stops before the end)\n`)
     }))
 
   it.scoped("names a recording's map as the host does, else as an earlier game did, else by its digest", () =>
@@ -264,8 +267,8 @@ describe("the archive as a service", () => {
       const { archive, owner, dataDir } = yield* ownedArchive()
       const started = yield* owner.gameStarted(smallStart)
       expect(yield* Effect.flip(archive.recording(started.id))).toMatchObject({ reason: "UnknownGame", message: `the recording of ${started.id} is gone` })
-      yield* Effect.scoped(playRecorded({ file: started.file, map: small, seed: 3, players: ["Alice"], moves: 3 }))
-      expect(Buffer.from(yield* archive.recording(started.id)).equals(readFileSync(started.file))).toBe(true)
+      yield* Effect.scoped(playRecorded({ to: started.recording, map: small, seed: 3, players: ["Alice"], moves: 3 }))
+      expect(Buffer.from(yield* archive.recording(started.id)).equals(readFileSync(recordingFile(dataDir, started.id)))).toBe(true)
       expect(yield* Effect.flip(archive.recording("20990101-000000-zzzz"))).toMatchObject({ reason: "UnknownGame" })
       rmSync(join(dataDir, "games", `${started.id}.ndjson`))
       expect(yield* Effect.flip(archive.recording(started.id))).toMatchObject({ reason: "UnknownGame", message: `the recording of ${started.id} is gone` })

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseMap } from "../../src/core/map.js"
 import { rules2019 } from "../../src/core/rules.js"
-import { recordGame } from "../../src/recording/writer.js"
+import { openLineFile, recordGame } from "../../src/recording/writer.js"
 import { makeLiveGame } from "../../src/server/liveGame.js"
 import type { Peer } from "../../src/server/peer.js"
 import { round } from "./stats.js"
@@ -22,7 +22,7 @@ const hostCost = (mapFile: string, keys: number, record: string | undefined) =>
   Effect.gen(function*() {
     const map = Either.getOrThrow(parseMap(readFileSync(mapFile, "utf8")))
     const host = yield* makeLiveGame({ map })
-    if (record) yield* recordGame(host, { path: record, seed: 1, rules: rules2019, dialect: "2019", map })
+    if (record) yield* recordGame(host, { to: openLineFile(record), seed: 1, rules: rules2019, dialect: "2019", map })
     const peers: Array<Peer> = Array.from({ length: 26 }, (_, i) => ({ id: `p${i}`, send: () => {}, keepsBytes: false }))
     for (const [i, peer] of peers.entries()) host.receive(peer, encoder.encode(`PLAY Player ${i}`))
     const datagrams = Array.from(moveKeys, (key) => encoder.encode(`KEY ${key}`))

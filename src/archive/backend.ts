@@ -1,4 +1,5 @@
 import { Context, type Effect, type Either, type Option, type Scope } from "effect"
+import type { LineFile, RecordingError } from "../recording/writer.js"
 import type { ArchiveError, UnreadableRecording } from "./errors.js"
 import type { GameId } from "./model.js"
 
@@ -31,8 +32,10 @@ export interface Recordings {
   readonly exists: (id: GameId) => Effect.Effect<boolean>
   /** Ready to record new games in. */
   readonly prepare: Effect.Effect<void, ArchiveError>
-  /** Where a new game is recorded: a file that the recorder creates. */
-  readonly fileOf: (id: GameId) => string
+  /** Opens a new game's recording for the recorder, for this scope: one that exists is never written over. */
+  readonly open: (id: GameId) => Effect.Effect<LineFile, RecordingError, Scope.Scope>
+  /** Removes a recording (of a game no one came to); none is no fault. */
+  readonly remove: (id: GameId) => Effect.Effect<void>
   /** The id of the recording at `path` (its path, or its name where the recordings are); for a file elsewhere, why not. */
   readonly idAt: (path: string) => Either.Either<GameId, string>
   /** The recording as a reason names it (`games/ID.ndjson`). */

@@ -1,4 +1,6 @@
+import type { Effect, Scope } from "effect"
 import type { Variant } from "../core/rules.js"
+import type { LineFile, RecordingError } from "../recording/writer.js"
 import type { Dialect } from "../protocol/dialect.js"
 import type { Standing } from "../recording/format.js"
 
@@ -101,11 +103,10 @@ export interface GameStart {
   readonly dialect: Dialect
 }
 
-/** Where the host records a game it starts: a file that does not exist yet. */
+/** A game the archive has a place for: its id, and how its recorder opens its recording (a new one). */
 export interface StartedGame {
   readonly id: GameId
-  /** Absolute; the recorder creates it (exclusively: it never writes over a file). */
-  readonly file: string
+  readonly recording: Effect.Effect<LineFile, RecordingError, Scope.Scope>
 }
 
 /** What `reconcile` found in the data directory and did. */

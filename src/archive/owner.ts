@@ -19,8 +19,8 @@ import { allIds, gameRow, insertPlaying, mapNameOf, playingIds, removeGames, wri
  */
 export interface ArchiveOwnerService {
   /**
-   * A game starts: its row (`playing`) is written, and it is given an id and the file to
-   * record it in, which does not exist yet. Call it before the game takes its first move.
+   * A game starts: its row (`playing`) is written, and it is given an id and a recording
+   * of its own, new. Call it before the game takes its first move.
    */
   readonly gameStarted: (start: GameStart) => Effect.Effect<StartedGame, ArchiveError>
   /**
@@ -30,6 +30,8 @@ export interface ArchiveOwnerService {
    * ending a game twice changes nothing. A recording that cannot be read leaves no row.
    */
   readonly gameEnded: (id: GameId, ending?: { readonly defect?: string }) => Effect.Effect<ArchivedGame, ArchiveError | UnreadableRecording>
+  /** A game no one came to, or that never started: its recording and its row go, leaving nothing. */
+  readonly gameDropped: (id: GameId) => Effect.Effect<void, ArchiveError>
   /**
    * Indexes one recording in `DATA/games/` (its path or its file name); one indexed
    * already, or in play, is left as it is. A recording with no end is `interrupted`.
@@ -123,7 +125,7 @@ export const makeOwner = Effect.gen(function*() {
           program: version,
           startedMs
         })
-        return { id, file: recordings.fileOf(id) }
+        return { id, recording: recordings.open(id) }
       }
       return yield* new ArchiveError({ reason: "Database", path: database, message: `${database} — no free name for a new game` })
     }).pipe(Effect.catchTag("SqlError", (error) => Effect.fail(failed(error))))
@@ -170,5 +172,11 @@ export const makeOwner = Effect.gen(function*() {
       return report satisfies Reconciled
     }).pipe(Effect.catchTag("SqlError", (error: SqlError) => Effect.fail(failed(error))))
 
-  return { gameStarted, gameEnded, indexRecording, reconcile } satisfies ArchiveOwnerService
+  const gameDropped = (id: GameId) =>
+    recordings.remove(id).pipe(
+      Effect.zipRight(removeGames(sql, [id])),
+      Effect.catchTag("SqlError", (error) => Effect.fail(failed(error)))
+    )
+
+  return { gameStarted, gameEnded, gameDropped, indexRecording, reconcile } satisfies ArchiveOwnerService
 })

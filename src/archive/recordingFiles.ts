@@ -1,7 +1,8 @@
 import { Effect, Either, Option } from "effect"
 import { existsSync, mkdirSync } from "node:fs"
-import { readdir, readFile } from "node:fs/promises"
+import { readdir, readFile, rm } from "node:fs/promises"
 import { basename, dirname, join, resolve } from "node:path"
+import { openLineFile } from "../recording/writer.js"
 import type { Recordings } from "./backend.js"
 import { ArchiveError, UnreadableRecording } from "./errors.js"
 import type { GameId } from "./model.js"
@@ -38,7 +39,8 @@ export const recordingFiles = (folder: string): Recordings => {
     exists: (id) => Effect.sync(() => existsSync(fileOf(id))),
     // Made again if someone removed it while the host runs.
     prepare: Effect.try({ try: () => void mkdirSync(folder, { recursive: true, mode: 0o700 }), catch: folderError }),
-    fileOf,
+    open: (id) => openLineFile(fileOf(id)),
+    remove: (id) => Effect.ignore(Effect.tryPromise(() => rm(fileOf(id), { force: true }))),
     idAt: (path) => {
       const full = resolve(folder, path)
       return dirname(full) === folder && full.endsWith(extension)

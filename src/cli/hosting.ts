@@ -3,7 +3,7 @@ import type { GameMap } from "../core/map.js"
 import type { Variant } from "../core/rules.js"
 import { type Udp, type UdpError, udpLayer, type UdpOptions, type UdpSocket } from "../net/udp.js"
 import type { Dialect } from "../protocol/dialect.js"
-import type { RecordingError } from "../recording/writer.js"
+import { openLineFile, type RecordingError } from "../recording/writer.js"
 import { gameStack } from "../server/stack.js"
 import type { LiveGame, ServedGame } from "../server/liveGame.js"
 import type { WebError } from "../web/error.js"
@@ -27,7 +27,7 @@ export const hostingLayer = (hosting: Hosting): Layer.Layer<LiveGame | UdpSocket
   gameStack({
     game: hosting.game,
     socket: udpLayer(hosting.udp),
-    ...(hosting.record === undefined ? {} : { record: hosting.record }),
+    ...(hosting.record === undefined ? {} : { record: { to: openLineFile(hosting.record.path, { overwrite: hosting.record.overwrite }) } }),
     ...(hosting.web === undefined ? {} : { web: webLayer(hosting.web) })
   })
 

@@ -1,5 +1,4 @@
 import { Chunk, Context, Deferred, Duration, Effect, ExecutionStrategy, Exit, FiberRef, FiberSet, HashSet, Layer, Logger, Queue, type Scope, Scope as Scopes } from "effect"
-import { rm } from "node:fs/promises"
 import { ArchiveOwner } from "../archive/archive.js"
 import type { StartedGame } from "../archive/model.js"
 import { mapText } from "../core/map.js"
@@ -86,7 +85,7 @@ const gameLayer = (host: Launcher, choice: GameChoice, recording: StartedGame) =
       defects: "end"
     },
     socket: socketLayer(host),
-    record: { path: recording.file, overwrite: false },
+    record: { to: recording.recording },
     web: Layer.merge(gameRoutesLayer(settings.web), followedLayer)
   })
 }
@@ -166,9 +165,8 @@ export const launchGame = (host: Launcher) =>
         const booked = books().games.get(game.id)
         let archived = false
         if (booked?.visited !== true) {
-          // No one came: its recording holds no move. Without the file, the archive drops its row.
-          yield* Effect.ignore(Effect.tryPromise(() => rm(game.file, { force: true })))
-          yield* Effect.ignore(owner.gameEnded(game.id))
+          // No one came: its recording holds no move, and nothing of it is kept.
+          yield* Effect.ignore(owner.gameDropped(game.id))
         } else if (indexesNow(books(), clock.unsafeCurrentTimeMillis())) {
           // Stopping indexes what it can in its time; the next start's reconcile does the rest.
           archived = yield* owner.gameEnded(game.id).pipe(
@@ -194,8 +192,7 @@ export const launchGame = (host: Launcher) =>
         const gameScope = yield* Scopes.fork(scope, ExecutionStrategy.sequential)
         const forget = Scopes.close(gameScope, Exit.void).pipe(
           // The row of a game that never started goes with its recording (there is none, or one with no move).
-          Effect.zipRight(Effect.ignore(Effect.tryPromise(() => rm(recording.file, { force: true })))),
-          Effect.zipRight(Effect.ignore(owner.gameEnded(recording.id)))
+          Effect.zipRight(Effect.ignore(owner.gameDropped(recording.id)))
         )
         const context = yield* Layer.buildWithScope(gameLayer(host, choice, recording).pipe(Layer.provide(udp)), gameScope).pipe(
           Effect.mapError((error) => (error instanceof GameRefused ? error : cannotStart(error))),
@@ -208,7 +205,6 @@ export const launchGame = (host: Launcher) =>
         }
         const game: RunningGame = {
           id: recording.id,
-          file: recording.file,
           choice,
           port: Context.get(context, UdpSocket).local.port,
           startedMs: clock.unsafeCurrentTimeMillis(),

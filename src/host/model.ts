@@ -52,8 +52,6 @@ export interface GameWanted {
 
 export interface RunningGame {
   readonly id: string
-  /** Its recording. */
-  readonly file: string
   readonly choice: GameChoice
   readonly port: number
   readonly startedMs: number

@@ -19,13 +19,12 @@ export class RecordingError extends Data.TaggedError("RecordingError")<{
 }> {}
 
 export interface RecordingOptions {
-  readonly path: string
+  /** Where the lines go: a file (`openLineFile`), or wherever an archive keeps its recordings. */
+  readonly to: Effect.Effect<LineFile, RecordingError, Scope.Scope>
   readonly seed: number
   readonly rules: Rules
   readonly dialect: Dialect
   readonly map: GameMap
-  /** Replace a file that exists; without, an existing file is never touched. */
-  readonly overwrite?: boolean
 }
 
 /** A file of lines (newline-delimited JSON) written in batches, for as long as a scope lasts. */
@@ -126,7 +125,7 @@ export const recordGame = (game: RecordedGame, options: RecordingOptions): Effec
     const clock = yield* Effect.clock
     const started = clock.unsafeCurrentTimeMillis()
     const elapsed = () => clock.unsafeCurrentTimeMillis() - started
-    const file = yield* openLineFile(options.path, options.overwrite === undefined ? {} : { overwrite: options.overwrite })
+    const file = yield* options.to
     const write = (line: Header | Entry) => file.write(JSON.stringify(line) + "\n")
     const map = mapText(options.map)
     write({

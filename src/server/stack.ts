@@ -1,7 +1,7 @@
-import { Layer } from "effect"
+import { type Effect, Layer, type Scope } from "effect"
 import type { UdpSocket } from "../net/udp.js"
 import type { Dialect } from "../protocol/dialect.js"
-import type { RecordingError } from "../recording/writer.js"
+import type { LineFile, RecordingError } from "../recording/writer.js"
 import { type LiveGame, liveGameLayer, type ServedGame } from "./liveGame.js"
 import { recorderLayer } from "./recorder.js"
 import { udpLoopLayer } from "./udpLoop.js"
@@ -11,8 +11,8 @@ export interface GameStack<S, W, E, R> {
   readonly game: ServedGame & { readonly dialect: Dialect }
   /** The game's UDP socket. */
   readonly socket: Layer.Layer<UdpSocket, E, R>
-  /** The game recorded as it is played: to `path` (`overwrite`: replacing a file there). */
-  readonly record?: { readonly path: string; readonly overwrite: boolean }
+  /** The game recorded as it is played, to where `to` opens. */
+  readonly record?: { readonly to: Effect.Effect<LineFile, RecordingError, Scope.Scope> }
   /** The game on the web (its own page, or its routes on a lobby's server). */
   readonly web?: Layer.Layer<W, S, LiveGame>
 }
@@ -31,7 +31,7 @@ export const gameStack = <S = never, W = never, E = never, R = never>(
   const watchers = Layer.mergeAll(
     record === undefined
       ? Layer.empty
-      : recorderLayer({ path: record.path, overwrite: record.overwrite, seed: game.seed, dialect: game.dialect, map: game.map }),
+      : recorderLayer({ to: record.to, seed: game.seed, dialect: game.dialect, map: game.map }),
     web ?? (Layer.empty as unknown as Layer.Layer<W, S, LiveGame>)
   )
   return udpLoopLayer.pipe(

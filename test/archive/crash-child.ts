@@ -22,7 +22,7 @@ const program = Effect.gen(function*() {
   const playToTheEnd = (seed: number) =>
     Effect.gen(function*() {
       const game = yield* owner.gameStarted({ ...start, seed })
-      yield* Effect.scoped(playRecorded({ file: game.file, map, seed, players: ["Ann", "Bo", "Cy"], pace: "1 millis" }))
+      yield* Effect.scoped(playRecorded({ to: game.recording, map, seed, players: ["Ann", "Bo", "Cy"], pace: "1 millis" }))
       yield* owner.gameEnded(game.id)
       return game.id
     })
@@ -32,7 +32,7 @@ const program = Effect.gen(function*() {
       const game = yield* owner.gameStarted({ ...start, seed })
       const moved = yield* Deferred.make<void>()
       yield* Effect.scoped(
-        playRecorded({ file: game.file, map, seed, players: ["Ann", "Bo"], moves: 12 }).pipe(
+        playRecorded({ to: game.recording, map, seed, players: ["Ann", "Bo"], moves: 12 }).pipe(
           Effect.zipRight(Deferred.succeed(moved, undefined)),
           Effect.zipRight(Effect.never)
         )

@@ -5,7 +5,7 @@ import { firstStepOnGrid } from "../../src/core/path.js"
 import { rules2019, type Variant } from "../../src/core/rules.js"
 import type { GameEvent } from "../../src/core/life.js"
 import type { ClientId, GameState, Request } from "../../src/core/state.js"
-import { recordGame } from "../../src/recording/writer.js"
+import { type LineFile, recordGame, type RecordingError } from "../../src/recording/writer.js"
 
 /**
  * A game played by the real core and recorded by the real recorder, with no sockets: the
@@ -14,7 +14,8 @@ import { recordGame } from "../../src/recording/writer.js"
  * What the file holds replays with `nuggets replay --check`.
  */
 export interface PlayOptions {
-  readonly file: string
+  /** Where it is recorded: a file (`openLineFile`), or a recording the archive gave a game. */
+  readonly to: Effect.Effect<LineFile, RecordingError, Scope.Scope>
   readonly map: GameMap
   readonly seed: number
   readonly players: ReadonlyArray<string>
@@ -32,7 +33,7 @@ export const playRecorded = (options: PlayOptions): Effect.Effect<GameState, unk
     const feed = yield* Effect.acquireRelease(PubSub.unbounded<GameEvent>(), PubSub.shutdown)
     yield* recordGame(
       { events: PubSub.subscribe(feed), state: () => state, life: () => (state.over ? { _tag: "Over", state } : { _tag: "Playing" }) },
-      { path: options.file, seed: options.seed, rules, dialect: "2019", map: options.map }
+      { to: options.to, seed: options.seed, rules, dialect: "2019", map: options.map }
     )
     const take = (client: ClientId, request: Request) => {
       const transition = Either.getOrThrow(applyRequest(state, client, request))

@@ -10,7 +10,8 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as esbuild from "esbuild"
 import { sqliteAddonAsset } from "../src/archive/addon.js"
-import { lobbyBuildOptions, pageBuildOptions } from "../src/web/pageBuild.js"
+import { lobbyPage } from "../src/lobby/pageBuild.js"
+import { gamePage, type PageRecipe, pageStyle } from "../src/web/pageBuild.js"
 
 const root = fileURLToPath(new URL("../", import.meta.url))
 const require = createRequire(import.meta.url)
@@ -26,32 +27,34 @@ const embedDefaultMap: esbuild.Plugin = {
   }
 }
 
-/** The page's script, bundled for browsers from `src/web/page/` (as `src/web/pageAssets.ts` does when run from source). */
-export const pageScript = async (options: esbuild.BuildOptions = pageBuildOptions): Promise<string> => {
-  const built = await esbuild.build({ ...options, write: false })
-  return built.outputFiles[0]!.text
+/**
+ * The modules that make a page from its source when first asked for (`src/web/pageAssets.ts`,
+ * `src/lobby/pageAssets.ts`): the build puts the page itself, bundled now, in each one's
+ * place; so do the tests, once per run (test/vitest.config.ts).
+ */
+type EmbeddedPage = { readonly module: RegExp; readonly name: string; readonly recipe: PageRecipe }
+export const embeddedPages: ReadonlyArray<EmbeddedPage> = [
+  { module: /[\\/]src[\\/]web[\\/]pageAssets\.ts$/, name: "pageAssets", recipe: gamePage },
+  { module: /[\\/]src[\\/]lobby[\\/]pageAssets\.ts$/, name: "lobbyAssets", recipe: lobbyPage }
+]
+
+/** The text of a module to stand in for `page`'s: the page, bundled now. */
+const pageModule = async (page: EmbeddedPage): Promise<string> => {
+  const built = await esbuild.build({ ...page.recipe.build, write: false })
+  const assets = { script: built.outputFiles[0]!.text, style: pageStyle(page.recipe) }
+  return `const assets = ${JSON.stringify(assets)}\nexport const ${page.name} = () => assets\n`
 }
 
-const style = (file: string) => readFileSync(join(root, "src/web", file), "utf8")
+/** The text to stand in for the module `file`, if it is one of `embeddedPages`. */
+export const embeddedPage = (file: string): Promise<string> | undefined => {
+  const page = embeddedPages.find((each) => each.module.test(file))
+  return page === undefined ? undefined : pageModule(page)
+}
 
-/** Which module `embeddedPages` stands in for. */
-export const pageAssetsModule = /[\\/]src[\\/]web[\\/]pageAssets\.ts$/
-
-/**
- * The text of a module to stand in for `src/web/pageAssets.ts`: the pages' scripts and styles
- * themselves (the game's, the lobby's), bundled now. The build embeds it; so do the tests,
- * once per run (test/vitest.config.ts).
- */
-export const embeddedPages = async (): Promise<string> =>
-  `const page = { script: ${JSON.stringify(await pageScript())}, style: ${JSON.stringify(style("page/style.css"))} }\n` +
-  `const lobby = { script: ${JSON.stringify(await pageScript(lobbyBuildOptions))}, ` +
-  `style: ${JSON.stringify(style("page/style.css") + style("lobby/style.css"))} }\n` +
-  "export const pageAssets = () => page\nexport const lobbyAssets = () => lobby\n"
-
-const embedPage: esbuild.Plugin = {
-  name: "embed-page",
+const embedPages: esbuild.Plugin = {
+  name: "embed-pages",
   setup(build) {
-    build.onLoad({ filter: pageAssetsModule }, async () => ({ contents: await embeddedPages(), loader: "ts" }))
+    for (const page of embeddedPages) build.onLoad({ filter: page.module }, async () => ({ contents: await pageModule(page), loader: "ts" }))
   }
 }
 
@@ -131,7 +134,7 @@ export const bundle = async (outfile: string, options: { readonly minify?: boole
     logLevel: "warning",
     // The web's WebSocket library would look for optional native add-ons a single executable cannot load.
     define: { "process.env.WS_NO_BUFFER_UTIL": '"1"', "process.env.WS_NO_UTF_8_VALIDATE": '"1"' },
-    plugins: [embedDefaultMap, embedPage, embedHostMaps, leftOut, sqliteAddon]
+    plugins: [embedDefaultMap, embedPages, embedHostMaps, leftOut, sqliteAddon]
   })
 }
 

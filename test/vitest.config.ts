@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url"
 import { defineConfig, type Plugin } from "vitest/config"
-import { embeddedPages, pageAssetsModule } from "../scripts/build.js"
+import { embeddedPage } from "../scripts/build.js"
 import { BaseSequencer, type TestSpecification } from "vitest/node"
 
 /**
@@ -57,11 +57,14 @@ class LongestFirst extends BaseSequencer {
  * The pages' scripts as the build embeds them, bundled once for the run in this process, not
  * with esbuild's synchronous API in each worker (a process of its own each time).
  */
-let pages: Promise<string> | undefined
+const pages = new Map<string, Promise<string> | undefined>()
 const pagesEmbedded: Plugin = {
   name: "nuggets-pages-embedded",
   enforce: "pre",
-  load: (id) => (pageAssetsModule.test(id) ? (pages ??= embeddedPages()) : undefined)
+  load: (id) => {
+    if (!pages.has(id)) pages.set(id, embeddedPage(id))
+    return pages.get(id)
+  }
 }
 
 export default defineConfig({

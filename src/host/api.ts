@@ -16,7 +16,7 @@ import {
   type GamesJson,
   type LeaderboardJson,
   type StartedGameJson
-} from "../web/lobbyApi.js"
+} from "../lobby/api.js"
 import type { GameRefused } from "./errors.js"
 import type { HostService } from "./host.js"
 import { liveGameJson, pastGameJson } from "./json.js"

@@ -1,8 +1,8 @@
 import type { ArchivedGame } from "../archive/model.js"
-import type { LiveGameJson, PastGameJson } from "../web/lobbyApi.js"
+import type { LiveGameJson, PastGameJson } from "../lobby/api.js"
 import { hasFreePlace, type HostSettings, type RunningGame } from "./host.js"
 
-/** How the lobby tells of the games: the JSON of `web/lobbyApi.ts`, made from the host's own nouns. */
+/** How the lobby tells of the games: the JSON of `lobby/api.ts`, made from the host's own nouns. */
 
 export const gamePage = (id: string) => `/games/${id}/`
 export const replayPage = (id: string) => `/archive/${id}/`

@@ -1,6 +1,6 @@
 import { Data, Duration, Effect } from "effect"
 import { causeWords } from "../net/errno.js"
-import type { ErrorJson, GamesJson, LiveGameJson, StartedGameJson } from "../web/lobbyApi.js"
+import type { ErrorJson, GamesJson, LiveGameJson, StartedGameJson } from "../lobby/api.js"
 
 /**
  * Matchmaking from the terminal: given a lobby's address instead of a game's, find a game

@@ -2,7 +2,8 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
 import { safeHeaders } from "./headers.js"
-import { type PageAssets, pageAssets } from "./pageAssets.js"
+import { pageAssets } from "./pageAssets.js"
+import type { PageAssets } from "./pageBuild.js"
 
 /** The start of every page this server makes, up to its body: one style sheet, inline. */
 export const pageHead = (style: string) => `<!doctype html>

@@ -7,8 +7,8 @@ import { sqliteBackend } from "../../src/archive/sqlite.js"
 import { Host, hostLayer, type HostService, type HostSettings } from "../../src/host/host.js"
 import { builtInMaps } from "../../src/host/maps.js"
 import { HostWeb, hostWebLayer } from "../../src/host/web.js"
+import type { ErrorJson } from "../../src/lobby/api.js"
 import { nodeUdpLayer } from "../../src/net/nodeUdp.js"
-import type { ErrorJson } from "../../src/web/lobbyApi.js"
 
 export interface TestHost {
   /** The lobby, `http://127.0.0.1:PORT/`. */

@@ -1,11 +1,11 @@
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect } from "effect"
+import { inlinePage, pageHead } from "../web/pageRoute.js"
 import { lobbyAssets } from "./pageAssets.js"
-import { inlinePage, pageHead } from "./pageRoute.js"
 
 /**
  * The lobby of `nuggets host`: one page for `/` (the games being played, and a new one),
- * `/archive` (past games) and `/leaderboard`, which its script (`lobby/main.ts`) shows by
+ * `/archive` (past games) and `/leaderboard`, which its script (`page/main.ts`) shows by
  * the path it is at, from the JSON API and the lobby's feed. The markup is the frame.
  */
 const lobbyHtml = (style: string, script: string) => `${pageHead(style)}<body class="lobby" data-view="live">

@@ -2,7 +2,7 @@
  * The lobby's script: one page for three paths. `/`: the games being played, as the
  * lobby's feed (`/events`, Server-Sent Events) tells them, and the form that starts a new
  * one (`POST /api/games`); `/archive`: past games, a page at a time, filtered by player and
- * map; `/leaderboard`. Everything comes from the JSON API (`lobbyApi.ts`) and updates
+ * map; `/leaderboard`. Everything comes from the JSON API (`../api.ts`) and updates
  * without a reload: the feed says when the games or the archive changed.
  *
  * Text from the server reaches the page as text (textContent), never as markup.
@@ -16,9 +16,9 @@ import type {
   LobbyHello,
   PastGameJson,
   StartedGameJson
-} from "../lobbyApi.js"
-import { LobbyEvent } from "../lobbyApi.js"
-import { byId, row } from "../page/dom.js"
+} from "../api.js"
+import { LobbyEvent } from "../api.js"
+import { byId, row } from "../../web/page/dom.js"
 
 type View = "live" | "archive" | "leaderboard"
 

@@ -1,12 +1,9 @@
 import type { ArchivedGame } from "../archive/model.js"
-import type { LiveGameJson, PastGameJson } from "../lobby/api.js"
+import { apiPaths, lobbyPaths, pathTo } from "../lobby/paths.js"
+import type { LiveGameJson, PastGameJson } from "../lobby/schemas.js"
 import { hasFreePlace, type HostSettings, type RunningGame } from "./host.js"
 
-/** How the lobby tells of the games: the JSON of `lobby/api.ts`, made from the host's own nouns. */
-
-export const gamePage = (id: string) => `/games/${id}/`
-export const replayPage = (id: string) => `/archive/${id}/`
-export const recordingPath = (id: string) => `/api/archive/${id}/recording`
+/** How the lobby tells of the games: the answers of its contract (`lobby/schemas.ts`), made from the host's own nouns. */
 
 export const liveGameJson = (game: RunningGame, settings: HostSettings): LiveGameJson => {
   const state = game.live.state()
@@ -25,7 +22,7 @@ export const liveGameJson = (game: RunningGame, settings: HostSettings): LiveGam
     freePlaces: hasFreePlace(game.live) ? state.rules.maxPlayers - state.players.length : 0,
     over: state.over,
     join: `nuggets join ${settings.joinAddress} ${game.port} NAME`,
-    page: gamePage(game.id)
+    page: pathTo(lobbyPaths.game, { id: game.id })
   }
 }
 
@@ -45,6 +42,6 @@ export const pastGameJson = (game: ArchivedGame): PastGameJson => ({
   failure: game.failure ?? null,
   standings: game.standings,
   winners: game.winners,
-  replay: replayPage(game.id),
-  recording: recordingPath(game.id)
+  replay: pathTo(lobbyPaths.replay, { id: game.id }),
+  recording: pathTo(apiPaths.recording, { id: game.id })
 })

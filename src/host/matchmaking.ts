@@ -1,6 +1,7 @@
 import { Data, Duration, Effect } from "effect"
 import { causeWords } from "../net/errno.js"
-import type { ErrorJson, GamesJson, LiveGameJson, StartedGameJson } from "../lobby/api.js"
+import type { ErrorJson } from "../lobby/refusals.js"
+import type { GamesJson, LiveGameJson, StartedGameJson } from "../lobby/schemas.js"
 
 /**
  * Matchmaking from the terminal: given a lobby's address instead of a game's, find a game

@@ -5,7 +5,7 @@ import { parseRecording } from "../recording/format.js"
 import { makeAudience } from "../web/audience.js"
 import { FeedEvent } from "../web/feed.js"
 import { refusal } from "../web/headers.js"
-import { gameIdPattern } from "../lobby/api.js"
+import { isGameId } from "../lobby/schemas.js"
 import { replayHello } from "../web/recorded.js"
 import { sseEvent } from "../web/sse.js"
 import { defaultWatchOptions } from "../web/watch.js"
@@ -57,7 +57,7 @@ export const replayRoutes = (archive: ArchiveService) =>
 
     const watch = Effect.gen(function*() {
       const { id = "" } = yield* HttpRouter.params
-      if (!gameIdPattern.test(id)) return refusal(404, "No such game.")
+      if (!isGameId(id)) return refusal(404, "No such game.")
       // Held open after the one event (a stream that ends is one the browser asks for again), until the page closes it.
       return yield* audience.join(Effect.map(replays.get(id), (replay) => replay.hello)).pipe(
         Effect.catchTag("NoReplay", ({ status }) => Effect.succeed(refusal(status, words[status])))

@@ -6,12 +6,12 @@ import { Archive } from "../archive/archive.js"
 import type { WebError } from "../web/error.js"
 import { refusal, safeHeaders } from "../web/headers.js"
 import { type Listening, listen, type ListenOptions, type Refuse } from "../web/listen.js"
-import { gameIdPattern } from "../lobby/api.js"
 import { lobbyRoute } from "../lobby/pageRoute.js"
+import { apiRoot, lobbyPaths, pathTo } from "../lobby/paths.js"
+import { isGameId } from "../lobby/schemas.js"
 import { pageRoute } from "../web/pageRoute.js"
 import { apiRoutes, jsonError } from "./api.js"
 import { Host } from "./host.js"
-import { gamePage, replayPage } from "./json.js"
 import { lobbyFeed } from "./lobbyFeed.js"
 import { replayRoutes } from "./replays.js"
 
@@ -26,11 +26,14 @@ import { replayRoutes } from "./replays.js"
 
 /** The lobby's refusals: JSON under `/api/`, a line of text elsewhere. */
 const refuse: Refuse = (status, text, request) =>
-  request.url.startsWith("/api/") ? jsonError(status, text.replace(/\.$/, "").toLowerCase()) : refusal(status, text)
+  request.url.startsWith(`${apiRoot}/`) ? jsonError(status, text.replace(/\.$/, "").toLowerCase()) : refusal(status, text)
 
 const redirect = (to: string, status: 302 | 308) => HttpServerResponse.redirect(to, { status, headers: safeHeaders })
 
 const pathOf = (request: HttpServerRequest.HttpServerRequest) => request.url.split("?")[0]!
+
+const gamePage = (id: string) => pathTo(lobbyPaths.game, { id })
+const replayPage = (id: string) => pathTo(lobbyPaths.replay, { id })
 
 export const startHostWeb = (options: ListenOptions): Effect.Effect<Listening, WebError, Scope.Scope | Host | Archive> =>
   Effect.gen(function*() {
@@ -45,7 +48,7 @@ export const startHostWeb = (options: ListenOptions): Effect.Effect<Listening, W
       Effect.gen(function*() {
         const id = yield* idParam
         const request = yield* HttpServerRequest.HttpServerRequest
-        if (!gameIdPattern.test(id)) return refusal(404, "No such game.")
+        if (!isGameId(id)) return refusal(404, "No such game.")
         const game = games.find(id)
         if (pick === "page" && !pathOf(request).endsWith("/")) return redirect(gamePage(id), 308)
         if (game === undefined) {
@@ -59,22 +62,22 @@ export const startHostWeb = (options: ListenOptions): Effect.Effect<Listening, W
     const replay = Effect.gen(function*() {
       const id = yield* idParam
       const request = yield* HttpServerRequest.HttpServerRequest
-      if (!gameIdPattern.test(id)) return refusal(404, "No such game.")
+      if (!isGameId(id)) return refusal(404, "No such game.")
       if (!pathOf(request).endsWith("/")) return redirect(replayPage(id), 308)
       return yield* pageRoute
     })
 
     const router = HttpRouter.empty.pipe(
-      HttpRouter.get("/", lobbyRoute),
-      HttpRouter.get("/archive", lobbyRoute),
-      HttpRouter.get("/leaderboard", lobbyRoute),
-      HttpRouter.get("/events", feed.route),
-      HttpRouter.get("/games/:id", live("page")),
-      HttpRouter.get("/games/:id/watch", live("watch")),
-      HttpRouter.get("/games/:id/play", live("play")),
-      HttpRouter.get("/archive/:id", replay),
-      HttpRouter.get("/archive/:id/watch", replays.watch),
-      HttpRouter.concat(apiRoutes(games, archive))
+      HttpRouter.get(lobbyPaths.live, lobbyRoute),
+      HttpRouter.get(lobbyPaths.archive, lobbyRoute),
+      HttpRouter.get(lobbyPaths.leaderboard, lobbyRoute),
+      HttpRouter.get(lobbyPaths.feed, feed.route),
+      HttpRouter.get(lobbyPaths.game, live("page")),
+      HttpRouter.get(`${lobbyPaths.game}watch`, live("watch")),
+      HttpRouter.get(`${lobbyPaths.game}play`, live("play")),
+      HttpRouter.get(lobbyPaths.replay, replay),
+      HttpRouter.get(`${lobbyPaths.replay}watch`, replays.watch),
+      HttpRouter.concat(yield* apiRoutes)
     )
     const listening = yield* listen(router, options, { refuse, climbing: true })
     // Before the server closes every connection: the lobby's feeds end as streams do.

@@ -1,133 +1,157 @@
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
+import { ParseResult, Schema } from "effect"
+import { pageSize } from "../archive/model.js"
+import { version } from "../version.js"
+import { apiPaths } from "./paths.js"
+import { badRequest, jsonContentType, jsonEncoding, refusals } from "./refusals.js"
+import {
+  ArchivePageJson,
+  GameId,
+  GamesJson,
+  LeaderboardJson,
+  LiveGameJson,
+  NewGameJson,
+  PastGameJson,
+  StartedGameJson
+} from "./schemas.js"
+
 /**
- * What the lobby of `nuggets host` answers (the JSON API, `/api/...`, and the lobby's feed,
- * `/events`): the contract between the host and the lobby page, which imports these types,
- * and any script. Plain JSON: times are ISO 8601, durations milliseconds.
+ * The lobby's JSON API, declared once with @effect/platform's HttpApi: each path, what it
+ * takes (its queries here, its body and answers in `schemas.ts`) and how it refuses
+ * (`refusals.ts`). The host serves it (`host/api.ts`), `join` calls it
+ * (`cli/matchmaking.ts`), the lobby's page reads the types of its answers, and
+ * `/api/openapi.json` is its description, made from this. Plain JSON: times are ISO 8601,
+ * durations milliseconds.
  */
 
-export const LobbyEvent = { hello: "hello", games: "games", archive: "archive" } as const
+/** The path of one game's resource. */
+const GamePath = Schema.Struct({ id: GameId })
 
-export interface LivePlayer {
-  readonly letter: string
-  readonly name: string
-  readonly purse: number
-  /** Still in the game (false once it quit). */
-  readonly playing: boolean
+// ---- What the API takes
+
+/** A query parameter given empty is as if not given (`?before=` asks for the first page). */
+const emptyAsAbsent = <A>(schema: Schema.Schema<A, string>) =>
+  Schema.transformOrFail(Schema.String, Schema.UndefinedOr(Schema.typeSchema(schema)), {
+    strict: true,
+    decode: (text) => (text === "" ? ParseResult.succeed(undefined) : ParseResult.decodeUnknown(schema)(text)),
+    encode: (value) => (value === undefined ? ParseResult.succeed("") : ParseResult.encodeUnknown(schema)(value))
+  })
+
+/** `limit`: 1 to the most a page holds. */
+const Limit = emptyAsAbsent(
+  Schema.transform(
+    Schema.String.pipe(Schema.pattern(/^\d{1,6}$/, { message: (issue) => `limit must be a whole number, not ${JSON.stringify(issue.actual)}` })),
+    Schema.Int.pipe(Schema.between(1, pageSize.max, { message: (issue) => `limit must be 1 to ${pageSize.max}, not ${issue.actual}` })),
+    { strict: true, decode: (text) => Number(text), encode: (limit) => String(limit) }
+  )
+).annotations({ description: `how many, 1 to ${pageSize.max} (${pageSize.default} when not given)` })
+
+const Player = Schema.String.annotations({ description: "only this name's (letter case ignored)" })
+
+const ArchiveQuery = Schema.Struct({
+  player: Schema.optional(Player),
+  map: Schema.optional(Schema.String.annotations({ description: "only games on this map (letter case ignored)" })),
+  limit: Schema.optional(Limit),
+  before: Schema.optional(
+    emptyAsAbsent(GameId.annotations({ message: (issue) => `before: no game ${JSON.stringify(issue.actual)}` })).annotations({
+      description: "only games older than this one: the `next` of the page before"
+    })
+  )
+})
+
+const LeaderboardQuery = Schema.Struct({ player: Schema.optional(Player), limit: Schema.optional(Limit) })
+
+// ---- What it answers
+
+const answer = <S extends Schema.Schema.Any>(schema: S): S => HttpApiSchema.withEncoding(schema, jsonEncoding)
+
+/** A recording, as `nuggets replay` plays it. */
+const RecordingFile = HttpApiSchema.Uint8Array({ contentType: "application/x-ndjson" })
+
+// ---- The API
+
+const games = HttpApiGroup.make("games")
+  .add(HttpApiEndpoint.get("list", apiPaths.games).addSuccess(answer(GamesJson)))
+  .add(
+    HttpApiEndpoint.post("start", apiPaths.games)
+      .setPayload(NewGameJson)
+      .addSuccess(answer(StartedGameJson), { status: 201 })
+      .addError(refusals.BadRequest)
+      .addError(refusals.Forbidden)
+      .addError(refusals.PayloadTooLarge)
+      .addError(refusals.TooManyRequests)
+      .addError(refusals.Unavailable)
+      // An empty body is an empty object: every field may be left out.
+      .annotate(OpenApi.Transform, (operation) => ({ ...operation, requestBody: { ...operation["requestBody"], required: false } }))
+  )
+  .add(
+    HttpApiEndpoint.get("game", apiPaths.game)
+      .setPath(GamePath)
+      .addSuccess(answer(Schema.Union(LiveGameJson, PastGameJson)))
+      .addError(refusals.NotFound)
+      .addError(refusals.Unavailable)
+  )
+  .annotate(OpenApi.Description, "the games being played, and a new one")
+
+const archive = HttpApiGroup.make("archive")
+  .add(
+    HttpApiEndpoint.get("pastGames", apiPaths.archive)
+      .setUrlParams(ArchiveQuery)
+      .addSuccess(answer(ArchivePageJson))
+      .addError(refusals.BadRequest)
+      .addError(refusals.Unavailable)
+  )
+  .add(HttpApiEndpoint.get("recording", apiPaths.recording).setPath(GamePath).addSuccess(RecordingFile).addError(refusals.NotFound).addError(refusals.Unavailable))
+  .add(
+    HttpApiEndpoint.get("leaderboard", apiPaths.leaderboard)
+      .setUrlParams(LeaderboardQuery)
+      .addSuccess(answer(LeaderboardJson))
+      .addError(refusals.BadRequest)
+      .addError(refusals.Unavailable)
+  )
+  .annotate(OpenApi.Description, "past games, newest first, and the leaderboard of the games played to their end")
+
+/** The API's own description: it names the paths above, not itself. */
+const description = HttpApiGroup.make("description")
+  .add(HttpApiEndpoint.get("openApi", apiPaths.openApi).addSuccess(answer(Schema.Unknown)))
+  .annotate(OpenApi.Exclude, true)
+
+/**
+ * HttpApi's own decode error never reaches a client: the host answers a request it cannot
+ * decode in this contract's words (`BadRequest`, or `NotFound` for a path that names no
+ * game), so the description does not offer it.
+ */
+const withoutDecodeError = (spec: Record<string, any>) => {
+  const decodeError = "#/components/schemas/HttpApiDecodeError"
+  for (const operation of Object.values(spec["paths"]).flatMap((path) => Object.values(path as object))) {
+    const offered = Object.values(operation.responses["400"]?.content ?? {}).map((each: any) => each.schema)
+    const ours = offered.flatMap((schema) => schema.anyOf ?? [schema]).filter((schema) => schema.$ref !== decodeError)
+    delete operation.responses["400"]
+    if (ours.length > 0) {
+      const schema = ours.length === 1 ? ours[0] : { anyOf: ours }
+      operation.responses["400"] = { description: badRequest, content: { [jsonContentType]: { schema } } }
+    }
+  }
+  for (const name of ["HttpApiDecodeError", "Issue", "PropertyKey"]) delete spec["components"].schemas[name]
+  return spec
 }
 
-/** A game being played: `GET /api/games`, `GET /api/games/ID`. */
-export interface LiveGameJson {
-  readonly id: string
-  readonly live: true
-  readonly map: string
-  /** Its UDP port: what `nuggets join` and any CS50 client need, with the address. */
-  readonly port: number
-  readonly variant: string
-  readonly dialect: string
-  readonly started: string
-  readonly players: ReadonlyArray<LivePlayer>
-  /** Whether the protocol's one spectator is watching. */
-  readonly spectator: boolean
-  readonly nuggetsLeft: number
-  /** Pages watching it in a browser. */
-  readonly watchers: number
-  /** Players who may still join (a letter each; players who quit keep theirs). */
-  readonly freePlaces: number
-  readonly over: boolean
-  /** The line to type to play it: `nuggets join ADDRESS PORT NAME`. */
-  readonly join: string
-  /** Its page: watch it, and play it in the browser. */
-  readonly page: string
-}
+export class LobbyApi extends HttpApi.make("lobby")
+  .add(games)
+  .add(archive)
+  .add(description)
+  .annotateContext(OpenApi.annotations({
+    title: "Nuggets lobby",
+    version,
+    description: "The lobby of `nuggets host`: its games being played, its archive and leaderboard. Every refusal is " +
+      "`{\"error\": \"...\"}` with its status, and changes nothing.",
+    transform: withoutDecodeError
+  }))
+{}
 
-export interface GamesJson {
-  readonly games: ReadonlyArray<LiveGameJson>
-  /** The maps a new game may be played on. */
-  readonly maps: ReadonlyArray<string>
-  /** The most games the host runs at once. */
-  readonly maxGames: number
-}
-
-/** `POST /api/games`: every field may be left out (the next map in turn, a random seed, the host's variant and dialect). */
-export interface NewGameJson {
-  readonly map?: string
-  readonly seed?: number
-  readonly variant?: string
-  readonly dialect?: string
-}
-
-/** The answer to `POST /api/games` (201). */
-export interface StartedGameJson {
-  readonly id: string
-  readonly port: number
-}
-
-export interface StandingJson {
-  readonly rank: number
-  readonly letter: string
-  readonly name: string
-  readonly purse: number
-}
-
-/** A game of the archive: `GET /api/archive`, and `GET /api/games/ID` once it is over. */
-export interface PastGameJson {
-  readonly id: string
-  readonly live: false
-  readonly map: string
-  readonly seed: number
-  readonly variant: string
-  readonly dialect: string
-  readonly program: string
-  readonly started: string
-  readonly durationMs: number | null
-  readonly moves: number | null
-  /** playing (its host died and has not started again), game over, shut down, interrupted, failed. */
-  readonly outcome: string
-  readonly failure: string | null
-  readonly standings: ReadonlyArray<StandingJson>
-  readonly winners: ReadonlyArray<string>
-  /** Where the page replays it. */
-  readonly replay: string
-  /** The recording itself (newline-delimited JSON, `nuggets replay FILE` plays it). */
-  readonly recording: string
-}
-
-export interface ArchivePageJson {
-  readonly games: ReadonlyArray<PastGameJson>
-  /** `before` for the next page, when there is one. */
-  readonly next: string | null
-}
-
-export interface LeaderJson {
-  readonly name: string
-  readonly games: number
-  readonly wins: number
-  readonly nuggets: number
-  readonly best: { readonly game: string; readonly purse: number }
-}
-
-export interface LeaderboardJson {
-  readonly leaders: ReadonlyArray<LeaderJson>
-}
-
-/** Every refusal: a 4xx (or 503) status and this. */
-export interface ErrorJson {
-  readonly error: string
-}
-
-/** The lobby feed's first event: what the new-game form offers. */
-export interface LobbyHello {
-  readonly maps: ReadonlyArray<string>
-  readonly variants: ReadonlyArray<string>
-  readonly dialects: ReadonlyArray<string>
-  readonly variant: string
-  readonly dialect: string
-  readonly maxGames: number
-}
-
-/** The archive changed (a game was added): how many games it has taken since the host started. */
-export interface ArchiveChanged {
-  readonly archived: number
-}
-
-/** A game's id, as the archive makes them: `20250601-143205-k3f9`. Nothing else names a game in a path. */
-export const gameIdPattern = /^\d{8}-\d{6}-[a-z0-9]{4}$/
+/** The API in OpenAPI 3, served at `apiPaths.openApi`. */
+export const openApiDocument = () => OpenApi.fromApi(LobbyApi)

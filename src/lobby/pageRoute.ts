@@ -2,6 +2,7 @@ import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect } from "effect"
 import { inlinePage, pageHead } from "../web/pageRoute.js"
 import { lobbyAssets } from "./pageAssets.js"
+import { lobbyPaths } from "./paths.js"
 
 /**
  * The lobby of `nuggets host`: one page for `/` (the games being played, and a new one),
@@ -12,9 +13,9 @@ const lobbyHtml = (style: string, script: string) => `${pageHead(style)}<body cl
 <header>
   <h1>Nuggets</h1>
   <nav>
-    <a href="/" id="nav-live">Live games</a>
-    <a href="/archive" id="nav-archive">Past games</a>
-    <a href="/leaderboard" id="nav-leaderboard">Leaderboard</a>
+    <a href="${lobbyPaths.live}" id="nav-live">Live games</a>
+    <a href="${lobbyPaths.archive}" id="nav-archive">Past games</a>
+    <a href="${lobbyPaths.leaderboard}" id="nav-leaderboard">Leaderboard</a>
   </nav>
   <span id="counts"></span>
   <span id="conn" role="status"></span>
@@ -46,11 +47,11 @@ const lobbyHtml = (style: string, script: string) => `${pageHead(style)}<body cl
       <input id="filter-player" placeholder="player" spellcheck="false" aria-label="player">
       <select id="filter-map" aria-label="map"><option value="">every map</option></select>
       <button type="submit">Filter</button>
-      <a id="filter-clear" href="/archive">all games</a>
+      <a id="filter-clear" href="${lobbyPaths.archive}">all games</a>
     </form>
     <p id="no-past" class="empty" hidden>No game to show.</p>
     <div class="scroll"><table id="past"><thead><tr><th class="when">when</th><th class="map">map</th><th class="time">time</th><th class="end">end</th><th class="winner">winner</th><th class="standings">standings</th></tr></thead><tbody></tbody></table></div>
-    <p class="pages"><a id="newest" href="/archive" hidden>newest</a> <a id="older" href="/archive" hidden>older games</a></p>
+    <p class="pages"><a id="newest" href="${lobbyPaths.archive}" hidden>newest</a> <a id="older" href="${lobbyPaths.archive}" hidden>older games</a></p>
   </section>
   <section id="leaderboard" hidden>
     <h2>Leaderboard</h2>

@@ -7,7 +7,7 @@ import { sqliteBackend } from "../../src/archive/sqlite.js"
 import { Host, hostLayer, type HostService, type HostSettings } from "../../src/host/host.js"
 import { builtInMaps } from "../../src/host/maps.js"
 import { HostWeb, hostWebLayer } from "../../src/host/web.js"
-import type { ErrorJson } from "../../src/lobby/api.js"
+import type { ErrorJson } from "../../src/lobby/refusals.js"
 import { nodeUdpLayer } from "../../src/net/nodeUdp.js"
 
 export interface TestHost {

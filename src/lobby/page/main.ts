@@ -2,27 +2,30 @@
  * The lobby's script: one page for three paths. `/`: the games being played, as the
  * lobby's feed (`/events`, Server-Sent Events) tells them, and the form that starts a new
  * one (`POST /api/games`); `/archive`: past games, a page at a time, filtered by player and
- * map; `/leaderboard`. Everything comes from the JSON API (`../api.ts`) and updates
- * without a reload: the feed says when the games or the archive changed.
+ * map; `/leaderboard`. Everything comes from the JSON API (its contract: `../api.ts`, the
+ * Schemas of its answers, `../schemas.ts`, and its paths, `../paths.ts`) and updates
+ * without a reload: the feed says when the games or the archive changed. The page takes
+ * the contract's types and paths, not its code: the bundle stays a few kilobytes.
  *
  * Text from the server reaches the page as text (textContent), never as markup.
  */
+import { byId, row } from "../../web/page/dom.js"
+import { LobbyEvent, type LobbyHello } from "../feed.js"
+import { apiPaths, lobbyPaths, pathTo, withQuery } from "../paths.js"
+import type { ErrorJson } from "../refusals.js"
 import type {
   ArchivePageJson,
-  ErrorJson,
   GamesJson,
   LeaderboardJson,
   LiveGameJson,
-  LobbyHello,
+  NewGameJson,
   PastGameJson,
   StartedGameJson
-} from "../api.js"
-import { LobbyEvent } from "../api.js"
-import { byId, row } from "../../web/page/dom.js"
+} from "../schemas.js"
 
 type View = "live" | "archive" | "leaderboard"
 
-const view: View = location.pathname.startsWith("/archive") ? "archive" : location.pathname.startsWith("/leaderboard") ? "leaderboard" : "live"
+const view: View = location.pathname.startsWith(lobbyPaths.archive) ? "archive" : location.pathname.startsWith(lobbyPaths.leaderboard) ? "leaderboard" : "live"
 document.body.dataset["view"] = view
 byId(`nav-${view}`).setAttribute("aria-current", "page")
 byId(view).hidden = false
@@ -79,7 +82,7 @@ const latestOnly = (load: (isLatest: () => boolean) => Promise<void>) => {
   }
 }
 
-const feed = new EventSource("/events")
+const feed = new EventSource(lobbyPaths.feed)
 feed.addEventListener(LobbyEvent.hello, (event) => {
   connection.textContent = ""
   fillChoices(JSON.parse((event as MessageEvent<string>).data) as LobbyHello)
@@ -173,7 +176,8 @@ newForm.addEventListener("submit", (event) => {
     newNote.textContent = "The seed is a whole number (or nothing, for a random game)."
     return
   }
-  const body = {
+  // The contract's fields; their values are the choices the feed's hello offered.
+  const body: Partial<Record<keyof NewGameJson, unknown>> = {
     map: byId<HTMLSelectElement>("new-map").value,
     variant: byId<HTMLSelectElement>("new-variant").value,
     dialect: byId<HTMLSelectElement>("new-dialect").value,
@@ -182,12 +186,12 @@ newForm.addEventListener("submit", (event) => {
   newNote.textContent = "starting…"
   const start = byId<HTMLButtonElement>("new-start")
   start.disabled = true
-  void fetch("/api/games", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+  void fetch(apiPaths.games, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
     .then(async (response) => {
       const answer = (await response.json()) as StartedGameJson | ErrorJson
       if (!response.ok) throw new Error((answer as ErrorJson).error)
       // To its page: to watch it, and to play it.
-      location.assign(`/games/${(answer as StartedGameJson).id}/`)
+      location.assign(pathTo(lobbyPaths.game, { id: (answer as StartedGameJson).id }))
     })
     .catch((error: unknown) => {
       newNote.textContent = `Not started: ${error instanceof Error ? error.message : String(error)}`
@@ -231,7 +235,7 @@ const showArchive = latestOnly(async (isLatest) => {
     if (value) asked.set(name, value)
   }
   try {
-    const page = await getJson<ArchivePageJson>(`/api/archive?${asked}`)
+    const page = await getJson<ArchivePageJson>(withQuery(apiPaths.archive, asked))
     if (!isLatest()) return
     byId("no-past").hidden = page.games.length > 0
     byId<HTMLTableElement>("past").tBodies[0]!.replaceChildren(...page.games.map(pastRow))
@@ -240,12 +244,12 @@ const showArchive = latestOnly(async (isLatest) => {
     if (page.next !== null) {
       const next = new URLSearchParams(asked)
       next.set("before", page.next)
-      older.href = `/archive?${next}`
+      older.href = withQuery(lobbyPaths.archive, next)
     }
     const newest = byId<HTMLAnchorElement>("newest")
     newest.hidden = !asked.has("before")
     asked.delete("before")
-    newest.href = `/archive${asked.size > 0 ? `?${asked}` : ""}`
+    newest.href = withQuery(lobbyPaths.archive, asked)
   } catch (error) {
     connection.textContent = `the archive: ${error instanceof Error ? error.message : String(error)}`
   }
@@ -258,7 +262,7 @@ byId<HTMLFormElement>("filter").addEventListener("submit", (event) => {
   const map = byId<HTMLSelectElement>("filter-map").value
   if (player !== "") query.set("player", player)
   if (map !== "") query.set("map", map)
-  history.pushState(null, "", `/archive${query.size > 0 ? `?${query}` : ""}`)
+  history.pushState(null, "", withQuery(lobbyPaths.archive, query))
   void showArchive()
 })
 window.addEventListener("popstate", () => void showArchive())
@@ -266,12 +270,12 @@ window.addEventListener("popstate", () => void showArchive())
 // ---- The leaderboard ----
 const showLeaders = latestOnly(async (isLatest) => {
   try {
-    const board = await getJson<LeaderboardJson>("/api/leaderboard")
+    const board = await getJson<LeaderboardJson>(apiPaths.leaderboard)
     if (!isLatest()) return
     byId("no-leaders").hidden = board.leaders.length > 0
     byId<HTMLTableElement>("leaders").tBodies[0]!.replaceChildren(...board.leaders.map((leader, i) => {
       const best = el("td", "best")
-      best.append(link(`/archive/${leader.best.game}/`, `${leader.best.purse} nuggets`))
+      best.append(link(pathTo(lobbyPaths.replay, { id: leader.best.game }), `${leader.best.purse} nuggets`))
       const tr = row([
         ["rank", String(i + 1)],
         ["name", leader.name],

@@ -84,3 +84,33 @@ export const startPostgres = async (): Promise<Postgres> => {
     }
   }
 }
+
+/**
+ * A database of its own on the run's server, for one test file: made with a fresh name,
+ * dropped (with whatever still holds it) when `drop` is called.
+ */
+export const freshDatabase = async (serverUrl: string): Promise<{ readonly url: URL; readonly drop: () => Promise<void> }> => {
+  const { default: pg } = await import("pg")
+  const name = `nuggets_${process.pid}_${Math.random().toString(36).slice(2, 8)}`
+  const admin = new pg.Client({ connectionString: serverUrl })
+  await admin.connect()
+  try {
+    await admin.query(`CREATE DATABASE ${name}`)
+  } finally {
+    await admin.end()
+  }
+  const url = new URL(serverUrl)
+  url.pathname = `/${name}`
+  return {
+    url,
+    drop: async () => {
+      const closing = new pg.Client({ connectionString: serverUrl })
+      await closing.connect()
+      try {
+        await closing.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      } finally {
+        await closing.end()
+      }
+    }
+  }
+}

@@ -39,45 +39,21 @@ export interface LineFile {
 const flushEvery = "100 millis"
 
 /**
- * Opens `path` for lines written in batches, each at most 100 ms after its first line (a
- * crash loses at most that much); the scope's end writes the last batch and waits until
- * everything is on disk. A write that fails (a full disk) is logged once and ends the file
- * there: what records must not stop what is recorded. The batch's timer is set by its first
- * line: a game no one plays wakes nothing (a timer every 100 ms was most of a lone game's
- * CPU at a person's pace).
+ * Lines gathered into batches, each handed to `write` at most 100 ms after its first line
+ * (a crash loses at most that much), and at once on `flush`. The batch's timer is set by
+ * its first line: a game no one plays wakes nothing (a timer every 100 ms was most of a
+ * lone game's CPU at a person's pace). The one home of the batching, wherever lines go.
  */
-export const openLineFile = (
-  path: string,
-  options: { readonly overwrite?: boolean } = {}
-): Effect.Effect<LineFile, RecordingError, Scope.Scope> =>
+export const batchedLines = (write: (batch: string) => void): Effect.Effect<LineFile, never, Scope.Scope> =>
   Effect.gen(function*() {
     const run = yield* FiberSet.makeRuntime<never, void, never>()
     let pending: Array<string> = []
-    let failed = false
     const flush = () => {
-      if (pending.length === 0 || failed) return
-      stream.write(pending.join(""))
+      if (pending.length === 0) return
+      const batch = pending.join("")
       pending = []
+      write(batch)
     }
-    const stream = yield* Effect.acquireRelease(
-      Effect.async<ReturnType<typeof createWriteStream>, RecordingError>((resume) => {
-        // Exclusive unless told to overwrite: a file that appeared since the command line was checked is kept.
-        const stream = createWriteStream(path, { flags: options.overwrite ? "w" : "wx" })
-        stream.once("open", () => resume(Effect.succeed(stream)))
-        stream.once("error", (error: NodeJS.ErrnoException) =>
-          resume(Effect.fail(new RecordingError({ reason: "Open", path, code: error.code, message: error.message }))))
-      }),
-      (stream) =>
-        Effect.async<void>((resume) => {
-          flush()
-          stream.end(() => resume(Effect.void))
-        })
-    )
-    stream.on("error", (error) => {
-      if (failed) return
-      failed = true
-      run(Effect.logWarning(`${path} — recording stopped: ${causeWords(error)}`))
-    })
     let batchTimed = false
     const flushLater = Effect.sleep(flushEvery).pipe(Effect.zipRight(Effect.sync(() => {
       batchTimed = false
@@ -93,6 +69,43 @@ export const openLineFile = (
       },
       flush
     }
+  })
+
+/**
+ * Opens `path` for lines written in batches (see `batchedLines`); the scope's end writes the
+ * last batch and waits until everything is on disk. A write that fails (a full disk) is
+ * logged once and ends the file there: what records must not stop what is recorded.
+ */
+export const openLineFile = (
+  path: string,
+  options: { readonly overwrite?: boolean } = {}
+): Effect.Effect<LineFile, RecordingError, Scope.Scope> =>
+  Effect.gen(function*() {
+    const run = yield* FiberSet.makeRuntime<never, void, never>()
+    let failed = false
+    const stream = yield* Effect.acquireRelease(
+      Effect.async<ReturnType<typeof createWriteStream>, RecordingError>((resume) => {
+        // Exclusive unless told to overwrite: a file that appeared since the command line was checked is kept.
+        const stream = createWriteStream(path, { flags: options.overwrite ? "w" : "wx" })
+        stream.once("open", () => resume(Effect.succeed(stream)))
+        stream.once("error", (error: NodeJS.ErrnoException) =>
+          resume(Effect.fail(new RecordingError({ reason: "Open", path, code: error.code, message: error.message }))))
+      }),
+      (stream) =>
+        Effect.async<void>((resume) => {
+          lines.flush()
+          stream.end(() => resume(Effect.void))
+        })
+    )
+    stream.on("error", (error) => {
+      if (failed) return
+      failed = true
+      run(Effect.logWarning(`${path} — recording stopped: ${causeWords(error)}`))
+    })
+    const lines = yield* batchedLines((batch) => {
+      if (!failed) stream.write(batch)
+    })
+    return lines
   })
 
 /** What a recording needs of a game being played: its feed, where it stands, and how. */

@@ -9,6 +9,7 @@ import type { Dialect } from "../protocol/dialect.js"
 import { Host, hostLayer, type HostSettings } from "../host/host.js"
 import { builtInMaps, type HostMap, mapsInFolder } from "../host/maps.js"
 import { parsePortRange, type PortRange, rangeSize } from "../host/ports.js"
+import { localLobbyLayer } from "../host/lobby.js"
 import { HostWeb, hostWebLayer } from "../host/web.js"
 import { lanAddress } from "../net/lan.js"
 import { Udp } from "../net/udp.js"
@@ -105,6 +106,7 @@ export const hostNode = command(
         joinAddress: lanAddress(options.host, networkInterfaces(), hostname())
       }
       const hosting = hostWebLayer(web).pipe(
+        Layer.provideMerge(localLobbyLayer),
         Layer.provideMerge(hostLayer(settings)),
         Layer.provideMerge(archiveOwnerLayer),
         Layer.provideMerge(archiveLayer),

@@ -3,14 +3,14 @@ import * as HttpApiClient from "@effect/platform/HttpApiClient"
 import * as HttpClientError from "@effect/platform/HttpClientError"
 import { Data, Duration, Effect, Option } from "effect"
 import { LobbyApi } from "../lobby/api.js"
-import { isRefusal } from "../lobby/refusals.js"
-import type { LiveGameJson } from "../lobby/schemas.js"
+import { isRefusal, type Refusal } from "../lobby/refusals.js"
 import { causeWords } from "../net/errno.js"
 
 /**
  * Matchmaking from the terminal, `join`'s side of a lobby: given a lobby's address instead
- * of a game's, find a game with a free place there (the fullest, so that people play
- * together), or have the lobby open one; then the game is joined over UDP like any other.
+ * of a game's, the lobby finds a place (`POST /api/match`: in the fullest game with one, so
+ * that people play together, on whichever host of its fleet, or in a game it opens), and
+ * holds it a few seconds; then the game is joined over UDP like any other.
  * It asks through the lobby's contract (`lobby/api.ts`), as a client HttpApi makes of it.
  */
 
@@ -39,16 +39,10 @@ export const lobbyUrl = (text: string): URL | undefined => {
   }
 }
 
-/** The game to offer: a free place in the one with the most players in it, the oldest of those. */
-export const bestGame = (games: ReadonlyArray<LiveGameJson>): LiveGameJson | undefined =>
-  games
-    .filter((game) => !game.over && game.freePlaces > 0)
-    .map((game) => ({ game, playing: game.players.filter((player) => player.playing).length }))
-    .sort((a, b) => b.playing - a.playing || a.game.started.localeCompare(b.game.started))[0]?.game
-
 /** Why a lobby gave no answer to use, in the words of the one line `join` prints. */
 const lobbyFailure = (lobby: string) => (error: unknown): Effect.Effect<never, LobbyError> => {
   const failure = (words: string) => Effect.fail(new LobbyError({ message: `${lobby} — ${words}` }))
+  if (error instanceof LobbyError) return Effect.fail(error)
   if (isRefusal(error)) return failure(error.error)
   // Not the contract's answer: a page, or a lobby of another kind.
   if (!HttpClientError.isHttpClientError(error)) return failure("not a nuggets lobby")
@@ -75,13 +69,9 @@ export const findGame = (url: URL, timeout: Duration.DurationInput): Effect.Effe
         Effect.catchAll(lobbyFailure(lobby)),
         Effect.timeoutFail({ duration: timeout, onTimeout: () => new LobbyError({ message: `${lobby} — cannot reach the lobby: no answer` }) })
       )
-    const address = url.hostname.replace(/^\[|\]$/g, "")
-    const { games } = yield* ask(client.games.list())
-    const found = bestGame(games)
-    if (found !== undefined) return { address, port: found.port, id: found.id, map: found.map, opened: false }
-    const opened = yield* ask(client.games.start({ payload: {} })).pipe(
-      Effect.mapError((error) => new LobbyError({ message: `${error.message} (every game is full, and no new one could be opened)` }))
-    )
-    const game = yield* Effect.option(ask(client.games.game({ path: { id: opened.id } })))
-    return { address, port: opened.port, id: opened.id, map: Option.getOrUndefined(game)?.map, opened: true }
+    // The lobby's own refusal says why there was no place: every game full, and no room for another.
+    const place = yield* ask(client.games.match().pipe(
+      Effect.catchIf(isRefusal, (refused) => Effect.fail(new LobbyError({ message: `${lobby} — ${(refused as Refusal).error} (every game is full, and no new one could be opened)` })))
+    ))
+    return { address: place.address, port: place.port, id: place.id, map: place.map, opened: place.opened }
   }).pipe(Effect.provide(FetchHttpClient.layer))

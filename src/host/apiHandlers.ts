@@ -11,8 +11,9 @@ import { apiPaths, pathTo } from "../lobby/paths.js"
 import { BadRequest, Forbidden, maxBodyBytes, NotFound, PayloadTooLarge, TooManyRequests, Unavailable } from "../lobby/refusals.js"
 import { NewGameJson } from "../lobby/schemas.js"
 import type { GameRefused } from "./errors.js"
-import { Host, type HostService } from "./host.js"
-import { liveGameJson, pastGameJson } from "./json.js"
+import { Host } from "./host.js"
+import { pastGameJson } from "./json.js"
+import { Lobby, type LobbyService } from "./lobby.js"
 
 /**
  * What each endpoint of the lobby's API does (`lobby/api.ts` declares them): the games being
@@ -105,7 +106,7 @@ const newGameFields = `{${Object.keys(NewGameJson.fields).map((name) => `${name}
  * `POST /api/games`, read by hand rather than by HttpApi: the body is held to its limit as
  * it comes, and each way it can be wrong is said in words.
  */
-const startGame = (host: HostService, request: HttpServerRequest.HttpServerRequest) =>
+const startGame = (lobby: LobbyService, request: HttpServerRequest.HttpServerRequest) =>
   Effect.gen(function*() {
     if (crossSite(request.headers)) return yield* new Forbidden({ error: "only the lobby's own page may start games here" })
     const body = yield* readBody(request, maxBodyBytes)
@@ -124,26 +125,31 @@ const startGame = (host: HostService, request: HttpServerRequest.HttpServerReque
       const words = ParseResult.ArrayFormatter.formatErrorSync(wanted.left).map(fieldError).join("; ")
       return yield* new BadRequest({ error: `the body: ${words}` })
     }
-    const started = yield* host.request(wanted.right).pipe(Effect.catchAll(gameRefused))
+    const started = yield* lobby.start(wanted.right).pipe(Effect.catchAll(gameRefused))
     yield* answerHeaders({ location: pathTo(apiPaths.game, { id: started.id }) })
-    return { id: started.id, port: started.port }
+    return started
   })
 
 const gamesHandlers = HttpApiBuilder.group(LobbyApi, "games", (handlers) =>
   Effect.gen(function*() {
     const host = yield* Host
+    const lobby = yield* Lobby
     const archive = yield* Archive
     return handlers
       .handle("list", () =>
         Effect.sync(() => ({
-          games: host.running().map((game) => liveGameJson(game, host.settings)),
+          games: lobby.games(),
           maps: host.settings.maps.map((each) => each.name),
           maxGames: host.settings.maxGames
         })))
-      .handleRaw("start", ({ request }) => startGame(host, request))
+      .handleRaw("start", ({ request }) => startGame(lobby, request))
+      .handleRaw("match", ({ request }) =>
+        crossSite(request.headers)
+          ? Effect.fail(new Forbidden({ error: "only the lobby's own page may ask for a place here" }))
+          : lobby.match.pipe(Effect.catchAll(gameRefused)))
       .handle("game", ({ path: { id } }) => {
-        const live = host.find(id)
-        if (live !== undefined) return Effect.succeed(liveGameJson(live, host.settings))
+        const live = lobby.game(id)
+        if (live !== undefined) return Effect.succeed(live)
         return archive.game(id).pipe(Effect.mapBoth({ onFailure: archiveFailed, onSuccess: pastGameJson }))
       })
   }))

@@ -8,7 +8,7 @@ import type { GamesJson } from "../lobby/schemas.js"
 import { makeAudience } from "../web/audience.js"
 import { sseEvent } from "../web/sse.js"
 import type { HostService } from "./host.js"
-import { liveGameJson } from "./json.js"
+import type { LobbyService } from "./lobby.js"
 
 /** Lobby pages open at once; more are turned away with 503. */
 const maxLobbyWatchers = 2000
@@ -29,7 +29,7 @@ export interface LobbyFeed {
  * fiber tells them all, the same bytes for each, when the games or the archive changed (at
  * most every `pace`), and looks again every `refresh`; nothing is made while no page watches.
  */
-export const lobbyFeed = (host: HostService): Effect.Effect<LobbyFeed, never, Scope.Scope> =>
+export const lobbyFeed = (host: HostService, lobby: LobbyService): Effect.Effect<LobbyFeed, never, Scope.Scope> =>
   Effect.gen(function*() {
     const audience = yield* makeAudience({ max: maxLobbyWatchers })
     const { settings } = host
@@ -43,20 +43,20 @@ export const lobbyFeed = (host: HostService): Effect.Effect<LobbyFeed, never, Sc
     } satisfies LobbyHello)
     const gamesNow = () =>
       sseEvent(LobbyEvent.games, {
-        games: host.running().map((game) => liveGameJson(game, settings)),
+        games: lobby.games(),
         maps: settings.maps.map((each) => each.name),
         maxGames: settings.maxGames
       } satisfies GamesJson)
-    const archiveNow = () => sseEvent(LobbyEvent.archive, { archived: host.archived() } satisfies ArchiveChanged)
+    const archiveNow = () => sseEvent(LobbyEvent.archive, { archived: lobby.archived() } satisfies ArchiveChanged)
 
     /** Succeeds once what the lobby shows has changed since `version`. */
     const changedSince = (version: number) =>
-      host.changes.changes.pipe(Stream.filter((now) => now > version), Stream.take(1), Stream.runDrain)
+      lobby.changes.changes.pipe(Stream.filter((now) => now > version), Stream.take(1), Stream.runDrain)
 
     let lastGames: Uint8Array | undefined
-    let lastArchived = host.archived()
+    let lastArchived = lobby.archived()
     const tell = Effect.gen(function*() {
-      const version = yield* SubscriptionRef.get(host.changes)
+      const version = yield* SubscriptionRef.get(lobby.changes)
       if (audience.size() === 0) {
         lastGames = undefined
         return yield* changedSince(version)
@@ -64,8 +64,8 @@ export const lobbyFeed = (host: HostService): Effect.Effect<LobbyFeed, never, Sc
       const parts: Array<Uint8Array> = []
       const gamesEvent = gamesNow()
       if (!sameBytes(lastGames, gamesEvent)) parts.push(lastGames = gamesEvent)
-      if (host.archived() !== lastArchived) {
-        lastArchived = host.archived()
+      if (lobby.archived() !== lastArchived) {
+        lastArchived = lobby.archived()
         parts.push(archiveNow())
       }
       if (parts.length > 0) yield* audience.tell(concat(parts))

@@ -12,6 +12,7 @@ import { isGameId } from "../lobby/schemas.js"
 import { pageRoute } from "../web/pageRoute.js"
 import { apiRoutes, jsonError } from "./api.js"
 import { Host } from "./host.js"
+import { Lobby } from "./lobby.js"
 import { lobbyFeed } from "./lobbyFeed.js"
 import { replayRoutes } from "./replays.js"
 
@@ -35,11 +36,12 @@ const pathOf = (request: HttpServerRequest.HttpServerRequest) => request.url.spl
 const gamePage = (id: string) => pathTo(lobbyPaths.game, { id })
 const replayPage = (id: string) => pathTo(lobbyPaths.replay, { id })
 
-export const startHostWeb = (options: ListenOptions): Effect.Effect<Listening, WebError, Scope.Scope | Host | Archive> =>
+export const startHostWeb = (options: ListenOptions): Effect.Effect<Listening, WebError, Scope.Scope | Host | Lobby | Archive> =>
   Effect.gen(function*() {
     const games = yield* Host
+    const lobby = yield* Lobby
     const archive = yield* Archive
-    const feed = yield* lobbyFeed(games)
+    const feed = yield* lobbyFeed(games, lobby)
     const replays = yield* replayRoutes(archive)
     const idParam = Effect.map(HttpRouter.params, (params) => params["id"] ?? "")
 
@@ -52,6 +54,9 @@ export const startHostWeb = (options: ListenOptions): Effect.Effect<Listening, W
         const game = games.find(id)
         if (pick === "page" && !pathOf(request).endsWith("/")) return redirect(gamePage(id), 308)
         if (game === undefined) {
+          // Another host's game: its page is on its own host.
+          const elsewhere = lobby.game(id)?.page
+          if (pick === "page" && elsewhere !== undefined && /^https?:/.test(elsewhere)) return redirect(elsewhere, 302)
           if (pick !== "page") return refusal(404, "This game is not being played: it is over, or never was.")
           const past = yield* Effect.either(archive.game(id))
           return Either.isRight(past) ? redirect(replayPage(id), 302) : refusal(404, "No such game.")
@@ -88,5 +93,5 @@ export const startHostWeb = (options: ListenOptions): Effect.Effect<Listening, W
 /** The lobby's web server, when the host runs. */
 export class HostWeb extends Context.Tag("nuggets/HostWeb")<HostWeb, Listening>() {}
 
-export const hostWebLayer = (options: ListenOptions): Layer.Layer<HostWeb, WebError, Host | Archive> =>
+export const hostWebLayer = (options: ListenOptions): Layer.Layer<HostWeb, WebError, Host | Lobby | Archive> =>
   Layer.scoped(HostWeb, startHostWeb(options))

@@ -14,6 +14,7 @@ import {
   GamesJson,
   LeaderboardJson,
   LiveGameJson,
+  MatchJson,
   NewGameJson,
   PastGameJson,
   StartedGameJson
@@ -87,6 +88,15 @@ const games = HttpApiGroup.make("games")
       .addError(refusals.Unavailable)
       // An empty body is an empty object: every field may be left out.
       .annotate(OpenApi.Transform, (operation) => ({ ...operation, requestBody: { ...operation["requestBody"], required: false } }))
+  )
+  .add(
+    HttpApiEndpoint.post("match", apiPaths.match)
+      .addSuccess(answer(MatchJson))
+      .addError(refusals.BadRequest)
+      .addError(refusals.Forbidden)
+      .addError(refusals.TooManyRequests)
+      .addError(refusals.Unavailable)
+      .annotate(OpenApi.Description, "a place for one more player: in the fullest game that has one, or in a game opened for it")
   )
   .add(
     HttpApiEndpoint.get("game", apiPaths.game)

@@ -27,6 +27,8 @@ export const apiRoot = "/api"
 export const apiPaths = {
   games: `${apiRoot}/games`,
   game: `${apiRoot}/games/:id`,
+  /** A place in a game (matchmaking). */
+  match: `${apiRoot}/match`,
   archive: `${apiRoot}/archive`,
   recording: `${apiRoot}/archive/:id/recording`,
   leaderboard: `${apiRoot}/leaderboard`,

@@ -80,9 +80,23 @@ export const GamesJson = Schema.Struct({
 }).annotations({ identifier: "Games" })
 export type GamesJson = typeof GamesJson.Type
 
+const JoinAddress = Schema.String.annotations({
+  description: "the address its host's games are reached at: nuggets join ADDRESS PORT NAME (in a fleet, perhaps another host's)"
+})
+
 /** The answer to `POST /api/games` (201, with its `location`). */
-export const StartedGameJson = Schema.Struct({ id: AnyGameId, port: Schema.Number }).annotations({ identifier: "StartedGame" })
+export const StartedGameJson = Schema.Struct({ id: AnyGameId, port: Schema.Number, address: JoinAddress }).annotations({ identifier: "StartedGame" })
 export type StartedGameJson = typeof StartedGameJson.Type
+
+/** The answer to `POST /api/match`: a place held a few seconds for the player, in the fullest game with one, or in a game opened for it. */
+export const MatchJson = Schema.Struct({
+  id: AnyGameId,
+  port: Schema.Number,
+  address: JoinAddress,
+  map: Schema.String,
+  opened: Schema.Boolean.annotations({ description: "every game was full: this one was opened for the player" })
+}).annotations({ identifier: "Match" })
+export type MatchJson = typeof MatchJson.Type
 
 const StandingJson = Schema.Struct({ rank: Schema.Number, letter: Schema.String, name: Schema.String, purse: Schema.Number })
   .annotations({ identifier: "Standing" })

@@ -6,6 +6,7 @@ import { Archive, archiveLayer, archiveOwnerLayer, type ArchiveService } from ".
 import { sqliteBackend } from "../../src/archive/sqlite.js"
 import { Host, hostLayer, type HostService, type HostSettings } from "../../src/host/host.js"
 import { builtInMaps } from "../../src/host/maps.js"
+import { localLobbyLayer } from "../../src/host/lobby.js"
 import { HostWeb, hostWebLayer } from "../../src/host/web.js"
 import type { ErrorJson } from "../../src/lobby/refusals.js"
 import { nodeUdpLayer } from "../../src/net/nodeUdp.js"
@@ -34,6 +35,7 @@ export const startHost = async (settings: Partial<HostSettings> & { readonly dat
   const log: Array<string> = []
   const logger = Logger.make(({ logLevel, message }) => void log.push(`${logLevel.label} ${text(message)}`))
   const layers = hostWebLayer({ host: "127.0.0.1", port: 0 }).pipe(
+    Layer.provideMerge(localLobbyLayer),
     Layer.provideMerge(hostLayer({
       maps: builtInMaps(),
       udpHost: "127.0.0.1",

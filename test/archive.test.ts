@@ -278,7 +278,7 @@ describe("the archive as a service", () => {
     Effect.gen(function*() {
       const dataDir = freshDir()
       const file = dropRecording(dataDir, "g", handmadeRecording({ map: "small.txt", started: "2026-01-01T00:00:00Z", players: [{ letter: "A", name: "Ann", purse: 250 }], end: "game over" }))
-      const backend = Layer.succeed(ArchiveBackend, { database: "memory", recordings: recordingFiles(join(dataDir, "games")), claim: Effect.void })
+      const backend = Layer.succeed(ArchiveBackend, { database: "memory", recordings: recordingFiles(join(dataDir, "games")), claim: Effect.void, oneWriter: true })
       const database = SqliteClient.layer({ filename: ":memory:" }).pipe(Layer.provide(Reactivity.layer))
       const { listed, board } = yield* Effect.gen(function*() {
         const archive = yield* Archive

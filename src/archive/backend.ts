@@ -15,9 +15,15 @@ export interface ArchiveBackendService {
   readonly recordings: Recordings
   /**
    * Makes this process the archive's one writer for the scope; fails `Busy` at once while
-   * another holds it.
+   * another holds it. Where many write (the hosts of a fleet, each under its fence), it
+   * claims nothing, and `oneWriter` is false.
    */
   readonly claim: Effect.Effect<void, ArchiveError, Scope.Scope>
+  /**
+   * Whether the writer is alone: then a game still in play when it starts was its own, from
+   * before it last stopped (`reconcile`). In a fleet, the fleet decides that of a host's games.
+   */
+  readonly oneWriter: boolean
 }
 
 export class ArchiveBackend extends Context.Tag("nuggets/ArchiveBackend")<ArchiveBackend, ArchiveBackendService>() {}

@@ -61,7 +61,7 @@ const newId = (startedMs: number) =>
 /** The owner of the archive for this scope, once the backend's claim is held (else `Busy`). */
 export const makeOwner = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const { database, recordings, claim } = yield* ArchiveBackend
+  const { database, oneWriter, recordings, claim } = yield* ArchiveBackend
   yield* claim
   const failed = databaseFailure(database)
 
@@ -148,6 +148,8 @@ export const makeOwner = Effect.gen(function*() {
 
   const reconcile = (maps: ReadonlyArray<KnownMap> = []) =>
     Effect.gen(function*() {
+      // Many writers: a game in play is some live host's; the fleet ends a dead host's games.
+      if (!oneWriter) return { indexed: [], interrupted: [], removed: [], skipped: [] } satisfies Reconciled
       const known = new Map(maps.map((each) => [digestOf(each.mapText), each.name]))
       const stored = new Set(yield* recordings.ids)
       const playing = new Set(yield* playingIds(sql))

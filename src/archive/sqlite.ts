@@ -125,7 +125,8 @@ export const sqliteBackend = (options: SqliteArchiveOptions): Layer.Layer<SqlCli
       Context.add(ArchiveBackend, {
         database: files.database,
         recordings: recordingFiles(files.games),
-        claim: holdDirectory(options.dataDir)
+        claim: holdDirectory(options.dataDir),
+        oneWriter: true
       })
     )
   }))

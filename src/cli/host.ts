@@ -2,19 +2,19 @@ import { Console, Context, Effect, Either, Layer, Option } from "effect"
 import { homedir, hostname, networkInterfaces } from "node:os"
 import { isIPv6 } from "node:net"
 import { setFlagsFromString } from "node:v8"
-import { archiveLayer, archiveOwnerLayer } from "../archive/archive.js"
 import { archiveFiles, dataDirectory } from "../archive/dataDir.js"
-import { sqliteBackend } from "../archive/sqlite.js"
 import type { Dialect } from "../protocol/dialect.js"
-import { Host, hostLayer, type HostSettings } from "../host/host.js"
+import { Host, type HostSettings } from "../host/host.js"
 import { builtInMaps, type HostMap, mapsInFolder } from "../host/maps.js"
 import { parsePortRange, type PortRange, rangeSize } from "../host/ports.js"
-import { localLobbyLayer } from "../host/lobby.js"
-import { HostWeb, hostWebLayer } from "../host/web.js"
+import { HostWeb } from "../host/web.js"
+import { databaseName, databaseUrl } from "../fleet/database.js"
+import { Membership } from "../fleet/membership.js"
 import { lanAddress } from "../net/lan.js"
 import { Udp } from "../net/udp.js"
 import { dataOption } from "./archive.js"
-import { command, optional, text, wholeNumber, withDefault } from "./command.js"
+import { hostLayers } from "./hostLayers.js"
+import { command, excludes, optional, text, wholeNumber, withDefault } from "./command.js"
 import { CliError, toCliError } from "./error.js"
 import { checkOutputs } from "./files.js"
 import { logging } from "./logging.js"
@@ -39,6 +39,8 @@ const hostOptions = {
   web: text("web", "[HOST:]PORT", "where the lobby is served: the games, a new game, past games, the leaderboard, the JSON API " +
     "(HOST 127.0.0.1 unless given; 0.0.0.0 for a LAN)").pipe(withDefault(defaultWeb, "8080, on 127.0.0.1")),
   data: dataOption,
+  database: text("database", "URL", "join the fleet of every host on this PostgreSQL database (postgres://USER@HOST:PORT/DB): " +
+    "one lobby, one archive and one leaderboard for all of them").pipe(optional("no fleet: the archive is SQLite in the data directory")),
   ports: text("ports", "FIRST-LAST", "the UDP ports games take, one each (CS50 clients reach a game by its port)").pipe(
     optional("free ports the system picks")
   ),
@@ -67,11 +69,21 @@ export const hostNode = command(
   {
     summary: "Host many games in one process, each on its own UDP port, with a lobby in the browser, a JSON API, " +
       "and an archive of every game (recorded in the data directory). Stops with Ctrl-C or SIGTERM.",
-    options: hostOptions
+    options: hostOptions,
+    rules: [excludes("--database", "--data")]
   },
   (options) =>
     Effect.gen(function*() {
       const web = Option.getOrThrow(yield* webAddress(Option.some(options.web), options.webName))
+      const database = yield* Option.match(options.database, {
+        onNone: () => Effect.succeed(Option.none<URL>()),
+        onSome: (text) => {
+          const url = databaseUrl(text)
+          return url === undefined
+            ? Effect.fail(new CliError({ message: `--database — ${JSON.stringify(text)} is not a PostgreSQL URL; write postgres://USER@HOST:PORT/DB` }))
+            : Effect.succeed(Option.some(url))
+        }
+      })
       const ports = yield* Option.match(options.ports, {
         onNone: () => Effect.succeed<PortRange | undefined>(undefined),
         onSome: (text) => Either.mapLeft(parsePortRange(text), (error) => new CliError({ message: error.message }))
@@ -105,14 +117,10 @@ export const hostNode = command(
         dialect,
         joinAddress: lanAddress(options.host, networkInterfaces(), hostname())
       }
-      const hosting = hostWebLayer(web).pipe(
-        Layer.provideMerge(localLobbyLayer),
-        Layer.provideMerge(hostLayer(settings)),
-        Layer.provideMerge(archiveOwnerLayer),
-        Layer.provideMerge(archiveLayer),
-        // The archive's database, chosen here: SQLite in the data directory.
-        Layer.provide(sqliteBackend({ dataDir, create: true }))
-      )
+      const hosting = hostLayers(web, settings, Option.match(database, {
+        onNone: () => ({ _tag: "Alone", dataDir }) as const,
+        onSome: (url) => ({ _tag: "Fleet", url, card: { lobbyUrl: "", joinAddress: settings.joinAddress, ports: Option.getOrUndefined(options.ports), maxGames: options.maxGames } }) as const
+      }))
       const running = Effect.gen(function*() {
         // A host is busy: its young generation may grow as V8 would grow it (main.ts keeps a lone server's at its first size).
         setFlagsFromString("--semi-space-growth-factor=2")
@@ -121,14 +129,21 @@ export const hostNode = command(
         const games = Context.get(context, Host)
         const lobby = Context.get(context, HostWeb)
         const files = archiveFiles(dataDir)
-        yield* Console.log(`Data directory: ${dataDir} (the recordings in ${files.games}, their index in ${files.database})`)
+        const member = Context.getOption(context, Membership)
+        if (Option.isSome(member)) {
+          // Other hosts send players to this host's lobby by the address a browser reaches it at.
+          yield* member.value.announce(lobby.lanUrls[0] ?? lobby.url)
+          yield* Console.log(`Fleet: ${Option.map(database, databaseName).pipe(Option.getOrElse(() => ""))} (this host is ${member.value.hostId})`)
+        } else {
+          yield* Console.log(`Data directory: ${dataDir} (the recordings in ${files.games}, their index in ${files.database})`)
+        }
         yield* Console.log(webLines("Lobby", lobby))
         yield* Effect.logInfo(
           `hosting up to ${options.maxGames} games (${options.open} kept open) on ${maps.map((each) => each.name).join(", ")}` +
             `, UDP on ${isIPv6(options.host) ? `[${options.host}]` : options.host}` +
             (ports === undefined ? " (free ports)" : ` ports ${ports.first}-${ports.last}`) +
             `, ${dialect} dialect` + (options.variant === "classic" ? "" : `, ${options.variant} variant`) +
-            `, lobby at ${lobby.url}, data in ${dataDir}`
+            `, lobby at ${lobby.url}` + Option.match(database, { onNone: () => `, data in ${dataDir}`, onSome: (url) => `, in the fleet on ${databaseName(url)}` })
         )
         // Stopped (Ctrl-C, SIGTERM): every game ends as `serve` ends its game, before the lobby closes.
         yield* Effect.never.pipe(Effect.onInterrupt(() => games.stopAll))

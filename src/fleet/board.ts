@@ -140,14 +140,15 @@ export const makeBoard = Effect.gen(function*() {
       ),
       Effect.forkScoped
     )
-    const pingOnce = Effect.gen(function*() {
-      heard = yield* Deferred.make<void>()
-      // Not PgClient's notify: it sends `NOTIFY channel, $1`, which PostgreSQL refuses.
-      yield* sql`SELECT pg_notify(${lobbyChannel}, ${`ping:${hostId}:${++pings}`})`
-      yield* Deferred.await(heard).pipe(Effect.timeoutFail({ duration: pingWithin, onTimeout: () => "no ping" as const }))
-    })
-    // The first ping says the LISTEN is in place: only then is the board read.
-    yield* pingOnce.pipe(Effect.retry({ times: 3 }))
+    const pingOnce = (within: Duration.DurationInput) =>
+      Effect.gen(function*() {
+        heard = yield* Deferred.make<void>()
+        // Not PgClient's notify: it sends `NOTIFY channel, $1`, which PostgreSQL refuses.
+        yield* sql`SELECT pg_notify(${lobbyChannel}, ${`ping:${hostId}:${++pings}`})`
+        yield* Deferred.await(heard).pipe(Effect.timeoutFail({ duration: within, onTimeout: () => "no ping" as const }))
+      })
+    // The first ping heard says the LISTEN is in place (it is made as the stream starts): only then is the board read.
+    yield* pingOnce("200 millis").pipe(Effect.retry({ times: Math.ceil(Duration.toMillis(pingWithin) / 200) }))
     yield* refresh
     // What is told is read at most every 100 ms, however much is told.
     yield* told.await.pipe(
@@ -157,7 +158,7 @@ export const makeBoard = Effect.gen(function*() {
       Effect.forever,
       Effect.forkScoped
     )
-    return yield* Effect.sleep(pingWithin).pipe(Effect.zipRight(pingOnce), Effect.forever)
+    return yield* Effect.sleep(pingWithin).pipe(Effect.zipRight(pingOnce(pingWithin)), Effect.forever)
   })
 
   // Listening for as long as the board lives: a subscription that fails is made again, and the board read anew.

@@ -42,8 +42,12 @@ export interface MembershipService {
   readonly holding: () => boolean
   /** `holding`, for those who wait on a change (readiness). */
   readonly held: SubscriptionRef.SubscriptionRef<boolean>
-  /** Succeeds once the fleet has claimed this host: its games are no longer its own. */
+  /** Succeeds once the fleet has claimed this host (since it last joined): its games are no longer its own. */
   readonly lost: Effect.Effect<void>
+  /** Joins again after a loss, at a new epoch: call it once this host's games are ended. */
+  readonly rejoin: Effect.Effect<void, FleetError>
+  /** Tells the fleet where this host's lobby is, once it listens: other hosts send players there. */
+  readonly announce: (lobbyUrl: string) => Effect.Effect<void, FleetError>
   /** SQL that holds while this host still holds its row at its epoch: every write about its games is made under it. */
   readonly fence: () => Fragment
 }
@@ -83,10 +87,10 @@ export const joinFleet = (
       (id, lobby_url, join_address, ports, max_games, epoch, lease_until)
       VALUES (${hostId}, ${card.lobbyUrl}, ${card.joinAddress}, ${card.ports ?? null}, ${card.maxGames}, 1, now() + ${lease})
       RETURNING epoch`.pipe(Effect.mapError(databaseError("join the fleet")))
-    const epoch = row!.epoch
+    let epoch = row!.epoch
     let renewedAt = clock.unsafeCurrentTimeMillis()
     const held = yield* SubscriptionRef.make(true)
-    const lost = yield* Deferred.make<void>()
+    let lost = yield* Deferred.make<void>()
     /** A lease counts as held until a renewal is due past its life; the database's clock may run a little ahead. */
     let claimed = false
     const holding = () => !claimed && clock.unsafeCurrentTimeMillis() - renewedAt < leaseMs - Duration.toMillis(timings.renewEvery)
@@ -114,6 +118,19 @@ export const joinFleet = (
       }
     })
     yield* Effect.sleep(timings.renewEvery).pipe(Effect.zipRight(renew), Effect.forever, Effect.forkScoped)
+
+    /** After a loss, once this host's games are ended: its row claimed again, at a new epoch. */
+    const rejoin = Effect.gen(function*() {
+      const [again] = yield* sql<{ epoch: number }>`UPDATE fleet_hosts SET gone = false, epoch = epoch + 1, lease_until = now() + ${lease}
+        WHERE id = ${hostId} RETURNING epoch`.pipe(Effect.mapError(databaseError("join the fleet again")))
+      if (again === undefined) return yield* new FleetError({ reason: "Fenced", message: `the fleet's database: host ${hostId} is no longer in it` })
+      epoch = again.epoch
+      renewedAt = clock.unsafeCurrentTimeMillis()
+      claimed = false
+      lost = yield* Deferred.make<void>()
+      yield* SubscriptionRef.set(held, true)
+      yield* Effect.logInfo(`joined the fleet again as ${hostId} (epoch ${epoch})`)
+    })
     // Leaving: the row is given up at once, at this epoch only (one the fleet claimed is the fleet's).
     yield* Effect.addFinalizer(() =>
       sql`UPDATE fleet_hosts SET gone = true, lease_until = now() WHERE id = ${hostId} AND epoch = ${epoch}`.pipe(
@@ -128,7 +145,10 @@ export const joinFleet = (
       epoch: () => epoch,
       holding,
       held,
-      lost: Deferred.await(lost),
+      lost: Effect.suspend(() => Deferred.await(lost)),
+      rejoin,
+      announce: (lobbyUrl) =>
+        sql`UPDATE fleet_hosts SET lobby_url = ${lobbyUrl} WHERE id = ${hostId}`.pipe(Effect.asVoid, Effect.mapError(databaseError("say where this host's lobby is"))),
       fence: () => sql`EXISTS (SELECT 1 FROM fleet_hosts WHERE id = ${hostId} AND epoch = ${epoch} AND NOT gone)`
     }
   })

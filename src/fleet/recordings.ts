@@ -115,7 +115,7 @@ export const fleetArchiveBackend = (url: URL): Layer.Layer<ArchiveBackend, never
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const { fence } = yield* Membership
-      return { database: databaseName(url), recordings: fleetRecordings(sql, databaseName(url), fence), claim: Effect.void }
+      return { database: databaseName(url), recordings: fleetRecordings(sql, databaseName(url), fence), claim: Effect.void, oneWriter: false }
     })
   )
 
@@ -123,5 +123,5 @@ export const fleetArchiveBackend = (url: URL): Layer.Layer<ArchiveBackend, never
 export const readingFleetArchiveBackend = (url: URL): Layer.Layer<ArchiveBackend, never, SqlClient.SqlClient> =>
   Layer.effect(
     ArchiveBackend,
-    Effect.map(SqlClient.SqlClient, (sql) => ({ database: databaseName(url), recordings: fleetRecordings(sql, databaseName(url), undefined), claim: Effect.void }))
+    Effect.map(SqlClient.SqlClient, (sql) => ({ database: databaseName(url), recordings: fleetRecordings(sql, databaseName(url), undefined), claim: Effect.void, oneWriter: false }))
   )

@@ -13,7 +13,7 @@ import { NewGameJson } from "../lobby/schemas.js"
 import type { GameRefused } from "./errors.js"
 import { Host } from "./host.js"
 import { pastGameJson } from "./json.js"
-import { Lobby, type LobbyService } from "./lobby.js"
+import { forwardedHeader, Lobby, type LobbyService } from "./lobby.js"
 
 /**
  * What each endpoint of the lobby's API does (`lobby/api.ts` declares them): the games being
@@ -125,7 +125,8 @@ const startGame = (lobby: LobbyService, request: HttpServerRequest.HttpServerReq
       const words = ParseResult.ArrayFormatter.formatErrorSync(wanted.left).map(fieldError).join("; ")
       return yield* new BadRequest({ error: `the body: ${words}` })
     }
-    const started = yield* lobby.start(wanted.right).pipe(Effect.catchAll(gameRefused))
+    const forwarded = request.headers[forwardedHeader] !== undefined
+    const started = yield* lobby.start(wanted.right, { forwarded }).pipe(Effect.catchAll(gameRefused))
     yield* answerHeaders({ location: pathTo(apiPaths.game, { id: started.id }) })
     return started
   })

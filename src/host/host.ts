@@ -5,6 +5,7 @@ import type { Reconciled } from "../archive/model.js"
 import { mapText } from "../core/map.js"
 import { Udp } from "../net/udp.js"
 import { admit, type Books, gaveUp, type Limits, missingOpen, nextTurn, offered, openBooks, opening, stop } from "./books.js"
+import { Admission } from "./admission.js"
 import { GameRefused } from "./errors.js"
 import { launchGame } from "./launch.js"
 import type { HostMap } from "./maps.js"
@@ -23,6 +24,10 @@ export interface HostService {
   readonly archived: () => number
   /** Ends every game as `serve` ends its game when stopped (QUIT to everyone), recordings closed. */
   readonly stopAll: Effect.Effect<void>
+  /** Ends every game as `stopAll` does, but goes on hosting: new games start as the host admits them. */
+  readonly endAll: Effect.Effect<void>
+  /** Opens games until `--open` have free places, as far as the host admits them. */
+  readonly keepOpen: Effect.Effect<void>
 }
 
 export { hasFreePlace } from "./model.js"
@@ -54,12 +59,13 @@ const reconciledLines = (done: Reconciled): ReadonlyArray<string> => {
  * start; each game is a scoped Layer of its own (`launch.ts`). The scope's end stops every
  * game (see `stopAll`).
  */
-export const makeHost = (settings: HostSettings): Effect.Effect<HostService, ArchiveError, Scope.Scope | Udp | ArchiveOwner> =>
+export const makeHost = (settings: HostSettings): Effect.Effect<HostService, ArchiveError, Scope.Scope | Udp | ArchiveOwner | Admission> =>
   Effect.gen(function*() {
     const owner = yield* ArchiveOwner
     const done = yield* owner.reconcile(settings.maps.map((each) => ({ name: each.name, mapText: mapText(each.map) })))
     yield* Effect.forEach(reconciledLines(done), (line) => Effect.logInfo(line), { discard: true })
     const clock = yield* Effect.clock
+    const { admits: admitting } = yield* Admission
     const limits: Limits = {
       maxGames: settings.maxGames,
       open: settings.open,
@@ -101,6 +107,7 @@ export const makeHost = (settings: HostSettings): Effect.Effect<HostService, Arc
 
     const launch = yield* launchGame({
       settings,
+      admits: admitting,
       limits,
       books: () => books,
       update,
@@ -112,7 +119,7 @@ export const makeHost = (settings: HostSettings): Effect.Effect<HostService, Arc
 
     /** `--open N`: games with free places, opened until there are N (within `maxGames`). */
     const keepOpen: Effect.Effect<void> = Effect.suspend(() => {
-      const missing = missingOpen(books, limits)
+      const missing = admitting() ? missingOpen(books, limits) : 0
       update((now) => opening(now, missing))
       return Effect.forEach(Array.from({ length: missing }), () =>
         choose({}).pipe(
@@ -123,6 +130,7 @@ export const makeHost = (settings: HostSettings): Effect.Effect<HostService, Arc
 
     const request = (wanted: GameWanted) =>
       Effect.gen(function*() {
+        if (!admitting()) return yield* new GameRefused({ reason: "CannotStart", message: "the host takes no new game now: try again in a moment" })
         // A request for a map there is not is refused before it costs a place in the pace.
         const choice = yield* choose(wanted)
         const admitted = admit(books, limits, clock.unsafeCurrentTimeMillis())
@@ -131,16 +139,13 @@ export const makeHost = (settings: HostSettings): Effect.Effect<HostService, Arc
         return yield* launch(choice).pipe(Effect.tapError(() => Effect.sync(() => update(gaveUp))))
       })
 
-    const stopAll = Effect.gen(function*() {
-      update((now) => stop(now, clock.unsafeCurrentTimeMillis()))
-      // All at once: each game's last words take half a second. Until none is left: a game may
-      // have been starting meanwhile.
-      const interruptLeft: Effect.Effect<void> = Effect.suspend(() => {
-        const left = Array.from(supervisors)
-        return left.length === 0 ? Effect.void : Fiber.interruptAll(left).pipe(Effect.zipRight(interruptLeft))
-      })
-      yield* interruptLeft
+    // All at once: each game's last words take half a second. Until none is left: a game may
+    // have been starting meanwhile.
+    const endAll: Effect.Effect<void> = Effect.suspend(() => {
+      const left = Array.from(supervisors)
+      return left.length === 0 ? Effect.void : Fiber.interruptAll(left).pipe(Effect.zipRight(endAll))
     })
+    const stopAll = Effect.sync(() => update((now) => stop(now, clock.unsafeCurrentTimeMillis()))).pipe(Effect.zipRight(endAll))
     yield* Effect.addFinalizer(() => stopAll)
 
     yield* keepOpen
@@ -151,9 +156,11 @@ export const makeHost = (settings: HostSettings): Effect.Effect<HostService, Arc
       request,
       changes,
       archived: () => books.archived,
-      stopAll
+      stopAll,
+      endAll,
+      keepOpen
     }
   })
 
-export const hostLayer = (settings: HostSettings): Layer.Layer<Host, ArchiveError, Udp | ArchiveOwner> =>
+export const hostLayer = (settings: HostSettings): Layer.Layer<Host, ArchiveError, Udp | ArchiveOwner | Admission> =>
   Layer.scoped(Host, makeHost(settings))

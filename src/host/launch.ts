@@ -24,6 +24,8 @@ const indexesNow = (books: Books, now: number) => books.stoppedAt === undefined 
 /** What starting and ending games needs of the host: its books, its games' handles, and what to tell. */
 export interface Launcher {
   readonly settings: HostSettings
+  /** Whether the host takes new players now: each game asks at each PLAY. */
+  readonly admits: () => boolean
   readonly limits: Limits
   readonly books: () => Books
   readonly update: (change: (books: Books) => Books) => void
@@ -82,7 +84,8 @@ const gameLayer = (host: Launcher, choice: GameChoice, recording: StartedGame) =
       dialect: choice.dialect,
       rules: settings.rulesOf?.(choice) ?? rulesFor(choice.dialect, choice.variant),
       idleTimeout: settings.idleTimeout,
-      defects: "end"
+      defects: "end",
+      admits: host.admits
     },
     socket: socketLayer(host),
     record: { to: recording.recording },

@@ -19,8 +19,11 @@ export interface LobbyService {
   readonly changes: SubscriptionRef.SubscriptionRef<number>
   /** Grows whenever a game has gone to the archive. */
   readonly archived: () => number
-  /** A new game, here or where there is room. */
-  readonly start: (wanted: GameWanted) => Effect.Effect<StartedGameJson, GameRefused>
+  /**
+   * A new game, here or where there is room; `forwarded`: another host of a fleet sent the
+   * request on, and it goes no further.
+   */
+  readonly start: (wanted: GameWanted, options?: { readonly forwarded?: boolean }) => Effect.Effect<StartedGameJson, GameRefused>
   /**
    * A place for one more player, held a few seconds for it: in the fullest game with one
    * (the oldest of those), or in a game opened for it. Two players never get one place.
@@ -29,6 +32,9 @@ export interface LobbyService {
 }
 
 export class Lobby extends Context.Tag("nuggets/Lobby")<Lobby, LobbyService>() {}
+
+/** The header a host of a fleet forwards a new game with: the host it reaches opens it itself, or not at all. */
+export const forwardedHeader = "x-nuggets-forwarded"
 
 /** How long a place matchmaking found is kept for its player. */
 export const seatHeldMs = 15_000

@@ -66,6 +66,8 @@ export const refusalText = (refusal: Refusal): string => {
       return "the game is over"
     case "NoRoomLeft":
       return "Sorry - there is no empty room spot left to drop a new player on."
+    case "NotAdmitting":
+      return "Sorry - the server takes no new player now; try again in a moment."
   }
 }
 
@@ -87,6 +89,7 @@ export const refusalMessage = (dialect: Dialect, refusal: Refusal): ServerMessag
   if (refusal._tag === "EmptyName") return { _tag: "Quit", reason }
   if (dialect === "2019") return { _tag: "No", reason }
   if (refusal._tag === "GameFull") return { _tag: "Quit", reason: "Game is full: no more players can join." }
+  if (refusal._tag === "NotAdmitting") return { _tag: "Quit", reason }
   return { _tag: "Error", reason }
 }
 

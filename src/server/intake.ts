@@ -1,7 +1,7 @@
 import { Effect, Either, FiberRef, FiberSet, LogLevel, Schedule, type Scope } from "effect"
 import { PlayerLetters } from "../core/constants.js"
 import { applyRequest } from "../core/game.js"
-import type { Refusal } from "../core/refusals.js"
+import { NotAdmitting, type Refusal } from "../core/refusals.js"
 import type { Request, Transition } from "../core/state.js"
 import { type Dialect, malformedMessage, nuggetCount, refusalMessage, refusalText } from "../protocol/dialect.js"
 import { decodeClientMessage, excerpt } from "../protocol/messages.js"
@@ -20,6 +20,8 @@ export interface IntakeOptions {
   readonly lastWords: LastWords
   /** Whether the game still takes messages: false once it ended or a defect stopped it. */
   readonly open: () => boolean
+  /** Whether the server takes new players now (a closing server, or one that lost its place in a fleet, does not). */
+  readonly admits: () => boolean
   /**
    * What a defect (a bug) in handling a message does. `log`: it is logged, the message is
    * lost and the game goes on, as one bad message must not end it for everyone. `end`: it
@@ -151,6 +153,7 @@ export const makeIntake = (dispatcher: Dispatcher, options: IntakeOptions): Effe
           return Effect.logDebug(`${peer.id}: KEY ${excerpt(request.key)} dropped: over ${options.keysPerSecond} keys a second`)
         }
       }
+      if (request._tag === "Play" && !options.admits()) return refused(peer, request, new NotAdmitting())
       const result = applyRequest(dispatcher.state, peer.id, request)
       if (Either.isLeft(result)) return refused(peer, request, result.left)
       dispatcher.took(peer, request, result.right)

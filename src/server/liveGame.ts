@@ -40,6 +40,8 @@ export interface LiveGameOptions {
    * beside others): the game ends `Failed`, takes no more messages, and its owner ends it.
    */
   readonly defects?: "log" | "end"
+  /** Whether the server takes new players now; always, when not given. */
+  readonly admits?: () => boolean
 }
 
 /**
@@ -118,6 +120,7 @@ export const makeLiveGame = (options: LiveGameOptions): Effect.Effect<LiveGame, 
       logLimits: options.logLimits,
       lastWords,
       open: playing,
+      admits: options.admits ?? (() => true),
       defects: options.defects ?? "log",
       failed: (defect) => end({ _tag: "Failed", defect, state: dispatcher.state })
     })

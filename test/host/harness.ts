@@ -6,6 +6,7 @@ import { Archive, archiveLayer, archiveOwnerLayer, type ArchiveService } from ".
 import { sqliteBackend } from "../../src/archive/sqlite.js"
 import { Host, hostLayer, type HostService, type HostSettings } from "../../src/host/host.js"
 import { builtInMaps } from "../../src/host/maps.js"
+import { alwaysAdmitting } from "../../src/host/admission.js"
 import { localLobbyLayer } from "../../src/host/lobby.js"
 import { HostWeb, hostWebLayer } from "../../src/host/web.js"
 import type { ErrorJson } from "../../src/lobby/refusals.js"
@@ -52,6 +53,7 @@ export const startHost = async (settings: Partial<HostSettings> & { readonly dat
       ...chosen
     })),
     Layer.provideMerge(archiveOwnerLayer),
+    Layer.provideMerge(alwaysAdmitting),
     Layer.provideMerge(archiveLayer),
     Layer.provide(sqliteBackend({ dataDir, create: true })),
     Layer.provide(nodeUdpLayer)

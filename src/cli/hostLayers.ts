@@ -1,0 +1,37 @@
+import { Layer } from "effect"
+import { archiveLayer, archiveOwnerLayer } from "../archive/archive.js"
+import { sqliteBackend } from "../archive/sqlite.js"
+import { fleetLobby, fleetStore } from "../fleet/layers.js"
+import type { HostCard } from "../fleet/membership.js"
+import { alwaysAdmitting } from "../host/admission.js"
+import { hostLayer, type HostSettings } from "../host/host.js"
+import { localLobbyLayer } from "../host/lobby.js"
+import { hostWebLayer } from "../host/web.js"
+import type { ListenOptions } from "../web/listen.js"
+
+/** Where a host keeps its archive: alone, SQLite in its data directory; in a fleet, the fleet's PostgreSQL. */
+export type HostStore =
+  | { readonly _tag: "Alone"; readonly dataDir: string }
+  | { readonly _tag: "Fleet"; readonly url: URL; readonly card: HostCard; readonly machine?: string }
+
+/**
+ * `nuggets host` as Layers, the one place the choice of a store is made: its lobby on the
+ * web, the lobby it offers (its own games, or the fleet's), its games, the archive, and
+ * below them the database, alone or in a fleet.
+ */
+export const hostLayers = (web: ListenOptions, settings: HostSettings, store: HostStore) => {
+  const games = hostLayer(settings).pipe(Layer.provideMerge(archiveOwnerLayer), Layer.provideMerge(archiveLayer))
+  if (store._tag === "Alone") {
+    return hostWebLayer(web).pipe(
+      Layer.provideMerge(localLobbyLayer),
+      Layer.provideMerge(games),
+      Layer.provideMerge(alwaysAdmitting),
+      Layer.provide(sqliteBackend({ dataDir: store.dataDir, create: true }))
+    )
+  }
+  return hostWebLayer(web).pipe(
+    Layer.provideMerge(fleetLobby),
+    Layer.provideMerge(games),
+    Layer.provideMerge(fleetStore(store.url, store.card, store.machine ?? "host"))
+  )
+}

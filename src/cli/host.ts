@@ -1,4 +1,4 @@
-import { Console, Context, Effect, Either, Layer, Option } from "effect"
+import { Console, Context, Duration, Effect, Either, Layer, Option } from "effect"
 import { homedir, hostname, networkInterfaces } from "node:os"
 import { isIPv6 } from "node:net"
 import { setFlagsFromString } from "node:v8"
@@ -9,12 +9,12 @@ import { builtInMaps, type HostMap, mapsInFolder } from "../host/maps.js"
 import { parsePortRange, type PortRange, rangeSize } from "../host/ports.js"
 import { HostWeb } from "../host/web.js"
 import { databaseName, databaseUrl } from "../fleet/database.js"
-import { Membership } from "../fleet/membership.js"
+import { defaultFleetTimings, leaseTimings, Membership } from "../fleet/membership.js"
 import { lanAddress } from "../net/lan.js"
 import { Udp } from "../net/udp.js"
 import { dataOption } from "./archive.js"
 import { hostLayers } from "./hostLayers.js"
-import { command, excludes, optional, text, wholeNumber, withDefault } from "./command.js"
+import { command, duration, excludes, needs, optional, text, wholeNumber, withDefault } from "./command.js"
 import { CliError, toCliError } from "./error.js"
 import { checkOutputs } from "./files.js"
 import { logging } from "./logging.js"
@@ -41,6 +41,8 @@ const hostOptions = {
   data: dataOption,
   database: text("database", "URL", "join the fleet of every host on this PostgreSQL database (postgres://USER@HOST:PORT/DB): " +
     "one lobby, one archive and one leaderboard for all of them").pipe(optional("no fleet: the archive is SQLite in the data directory")),
+  lease: duration("lease", "DURATION", "in a fleet, how long a host may go unheard before another ends its games for the fleet; " +
+    "each renews its own every third of it").pipe(withDefault(Duration.decode(defaultFleetTimings.leaseFor), "15s")),
   ports: text("ports", "FIRST-LAST", "the UDP ports games take, one each (CS50 clients reach a game by its port)").pipe(
     optional("free ports the system picks")
   ),
@@ -70,7 +72,7 @@ export const hostNode = command(
     summary: "Host many games in one process, each on its own UDP port, with a lobby in the browser, a JSON API, " +
       "and an archive of every game (recorded in the data directory). Stops with Ctrl-C or SIGTERM.",
     options: hostOptions,
-    rules: [excludes("--database", "--data")]
+    rules: [excludes("--database", "--data"), needs("--lease", "--database")]
   },
   (options) =>
     Effect.gen(function*() {
@@ -119,7 +121,13 @@ export const hostNode = command(
       }
       const hosting = hostLayers(web, settings, Option.match(database, {
         onNone: () => ({ _tag: "Alone", dataDir }) as const,
-        onSome: (url) => ({ _tag: "Fleet", url, card: { lobbyUrl: "", joinAddress: settings.joinAddress, ports: Option.getOrUndefined(options.ports), maxGames: options.maxGames } }) as const
+        onSome: (url) => ({
+          _tag: "Fleet",
+          url,
+          machine: hostname(),
+          card: { lobbyUrl: "", joinAddress: settings.joinAddress, ports: Option.getOrUndefined(options.ports), maxGames: options.maxGames },
+          timings: leaseTimings(options.lease)
+        }) as const
       }))
       const running = Effect.gen(function*() {
         // A host is busy: its young generation may grow as V8 would grow it (main.ts keeps a lone server's at its first size).

@@ -2,7 +2,7 @@ import { Layer } from "effect"
 import { archiveLayer, archiveOwnerLayer } from "../archive/archive.js"
 import { sqliteBackend } from "../archive/sqlite.js"
 import { fleetLobby, fleetStore } from "../fleet/layers.js"
-import type { HostCard } from "../fleet/membership.js"
+import type { FleetTimings, HostCard } from "../fleet/membership.js"
 import { alwaysAdmitting } from "../host/admission.js"
 import { hostLayer, type HostSettings } from "../host/host.js"
 import { localLobbyLayer } from "../host/lobby.js"
@@ -12,7 +12,14 @@ import type { ListenOptions } from "../web/listen.js"
 /** Where a host keeps its archive: alone, SQLite in its data directory; in a fleet, the fleet's PostgreSQL. */
 export type HostStore =
   | { readonly _tag: "Alone"; readonly dataDir: string }
-  | { readonly _tag: "Fleet"; readonly url: URL; readonly card: HostCard; readonly machine?: string }
+  | {
+    readonly _tag: "Fleet"
+    readonly url: URL
+    readonly card: HostCard
+    readonly machine?: string
+    /** The fleet's leases and held places; the defaults when not given (tests make them quick). */
+    readonly timings?: FleetTimings
+  }
 
 /**
  * `nuggets host` as Layers, the one place the choice of a store is made: its lobby on the
@@ -32,6 +39,6 @@ export const hostLayers = (web: ListenOptions, settings: HostSettings, store: Ho
   return hostWebLayer(web).pipe(
     Layer.provideMerge(fleetLobby),
     Layer.provideMerge(games),
-    Layer.provideMerge(fleetStore(store.url, store.card, store.machine ?? "host"))
+    Layer.provideMerge(fleetStore(store.url, store.card, store.machine ?? "host", store.timings))
   )
 }

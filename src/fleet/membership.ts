@@ -22,6 +22,13 @@ export interface FleetTimings {
 
 export const defaultFleetTimings: FleetTimings = { renewEvery: "5 seconds", leaseFor: "15 seconds", seatHeld: "15 seconds" }
 
+/** A lease of `leaseFor` (`--lease`), renewed every third of it; places held as long. */
+export const leaseTimings = (leaseFor: Duration.Duration): FleetTimings => ({
+  renewEvery: Duration.millis(Math.max(1, Math.floor(Duration.toMillis(leaseFor) / 3))),
+  leaseFor,
+  seatHeld: leaseFor
+})
+
 /** What a host tells the fleet of itself. */
 export interface HostCard {
   /** Its lobby, `http://HOST:PORT/`: where other hosts send players to its games' pages, and forward new games. */

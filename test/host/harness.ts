@@ -1,14 +1,14 @@
-import { Context, Duration, Effect, Exit, Layer, Logger, LogLevel, Scope, Stream } from "effect"
+import { Context, Duration, Effect, Exit, Layer, Logger, LogLevel, Option, Scope, Stream } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Archive, archiveLayer, archiveOwnerLayer, type ArchiveService } from "../../src/archive/archive.js"
-import { sqliteBackend } from "../../src/archive/sqlite.js"
-import { Host, hostLayer, type HostService, type HostSettings } from "../../src/host/host.js"
+import { Archive, type ArchiveService } from "../../src/archive/archive.js"
+import { hostLayers } from "../../src/cli/hostLayers.js"
+import { type FleetTimings, Membership, type MembershipService } from "../../src/fleet/membership.js"
+import { Host, type HostService, type HostSettings } from "../../src/host/host.js"
+import { Lobby, type LobbyService } from "../../src/host/lobby.js"
 import { builtInMaps } from "../../src/host/maps.js"
-import { alwaysAdmitting } from "../../src/host/admission.js"
-import { localLobbyLayer } from "../../src/host/lobby.js"
-import { HostWeb, hostWebLayer } from "../../src/host/web.js"
+import { HostWeb } from "../../src/host/web.js"
 import type { ErrorJson } from "../../src/lobby/refusals.js"
 import { nodeUdpLayer } from "../../src/net/nodeUdp.js"
 
@@ -16,7 +16,11 @@ export interface TestHost {
   /** The lobby, `http://127.0.0.1:PORT/`. */
   readonly url: string
   readonly games: HostService
+  /** What its lobby shows and offers: its own games, or its fleet's. */
+  readonly lobby: LobbyService
   readonly archive: ArchiveService
+  /** Its place in its fleet, when it is in one. */
+  readonly member: MembershipService | undefined
   readonly dataDir: string
   /** Every line logged so far, `LEVEL message`. */
   readonly log: Array<string>
@@ -31,43 +35,50 @@ const text = (message: unknown): string => (Array.isArray(message) ? message.map
  * the lobby on a free port, each game on a free UDP port, its data in a folder of its own.
  * Host end quickly (last words 20 ms apart, no lingering) and take keys as fast as sent.
  */
-export const startHost = async (settings: Partial<HostSettings> & { readonly dataDir?: string } = {}): Promise<TestHost> => {
-  const { dataDir = mkdtempSync(join(tmpdir(), "nuggets-host-")), ...chosen } = settings
+export const startHost = async (
+  settings: Partial<HostSettings> & { readonly dataDir?: string; readonly fleet?: { readonly url: URL; readonly name: string; readonly timings?: FleetTimings } } = {}
+): Promise<TestHost> => {
+  const { dataDir = mkdtempSync(join(tmpdir(), "nuggets-host-")), fleet, ...chosen } = settings
   const log: Array<string> = []
   const logger = Logger.make(({ logLevel, message }) => void log.push(`${logLevel.label} ${text(message)}`))
-  const layers = hostWebLayer({ host: "127.0.0.1", port: 0 }).pipe(
-    Layer.provideMerge(localLobbyLayer),
-    Layer.provideMerge(hostLayer({
-      maps: builtInMaps(),
-      udpHost: "127.0.0.1",
-      ports: undefined,
-      open: 0,
-      maxGames: 10,
-      idleTimeout: Duration.minutes(10),
-      variant: "classic",
-      dialect: "2019",
-      joinAddress: "127.0.0.1",
-      linger: 0,
-      startRate: { perSecond: 100, burst: 100 },
-      gameOptions: { lastWordsSpacing: "20 millis", keysPerSecond: Infinity },
-      ...chosen
-    })),
-    Layer.provideMerge(archiveOwnerLayer),
-    Layer.provideMerge(alwaysAdmitting),
-    Layer.provideMerge(archiveLayer),
-    Layer.provide(sqliteBackend({ dataDir, create: true })),
-    Layer.provide(nodeUdpLayer)
-  )
+  const hostSettings: HostSettings = {
+    maps: builtInMaps(),
+    udpHost: "127.0.0.1",
+    ports: undefined,
+    open: 0,
+    maxGames: 10,
+    idleTimeout: Duration.minutes(10),
+    variant: "classic",
+    dialect: "2019",
+    joinAddress: "127.0.0.1",
+    linger: 0,
+    startRate: { perSecond: 100, burst: 100 },
+    gameOptions: { lastWordsSpacing: "20 millis", keysPerSecond: Infinity },
+    ...chosen
+  }
+  // As the command composes them, alone (SQLite in the data directory) or in a fleet.
+  const layers = hostLayers({ host: "127.0.0.1", port: 0 }, hostSettings, fleet === undefined ? { _tag: "Alone", dataDir } : {
+    _tag: "Fleet",
+    url: fleet.url,
+    machine: fleet.name,
+    card: { lobbyUrl: "", joinAddress: hostSettings.joinAddress, ports: undefined, maxGames: hostSettings.maxGames },
+    ...(fleet.timings === undefined ? {} : { timings: fleet.timings })
+  }).pipe(Layer.provide(nodeUdpLayer))
   const scope = Effect.runSync(Scope.make())
   const logging = Logger.replace(Logger.defaultLogger, logger)
   const context = await Effect.runPromise(
     Layer.buildWithScope(layers, scope).pipe(Effect.provide(logging), Logger.withMinimumLogLevel(LogLevel.Debug))
   )
   const games = Context.get(context, Host)
+  const web = Context.get(context, HostWeb)
+  const member = Context.getOption(context, Membership)
+  if (Option.isSome(member)) await Effect.runPromise(member.value.announce(web.url))
   return {
-    url: Context.get(context, HostWeb).url,
+    url: web.url,
     games,
+    lobby: Context.get(context, Lobby),
     archive: Context.get(context, Archive),
+    member: Option.getOrUndefined(member),
     dataDir,
     log,
     stop: async (options = {}) => {

@@ -103,6 +103,8 @@ export const joinFleet = (
     const holding = () => !claimed && clock.unsafeCurrentTimeMillis() - renewedAt < leaseMs - Duration.toMillis(timings.renewEvery)
 
     const renew = Effect.gen(function*() {
+      // Claimed: nothing to renew until this host has joined again.
+      if (claimed) return
       const renewed = yield* sql<{ epoch: number }>`UPDATE fleet_hosts SET lease_until = now() + ${lease}
         WHERE id = ${hostId} AND epoch = ${epoch} AND NOT gone RETURNING epoch`.pipe(Effect.either)
       if (renewed._tag === "Right") {

@@ -57,6 +57,15 @@ export const publishing = (host: HostService, board: BoardService): Effect.Effec
     const publishNowOrLater = publish.pipe(
       Effect.catchAll((error) => Effect.logWarning(error.message).pipe(Effect.zipRight(Effect.sleep(retry)), Effect.zipRight(Effect.ignore(publish))))
     )
-    yield* host.changes.changes.pipe(Stream.throttle({ cost: () => 1, units: 1, duration: pace, strategy: "enforce" }), Stream.runForEach(() => publishNowOrLater), Effect.forkScoped)
+    // However often the games change, they are posted at most every `pace`, as they stand then: the last change is never missed.
+    const changed = yield* Effect.makeLatch(false)
+    yield* host.changes.changes.pipe(Stream.runForEach(() => changed.open), Effect.forkScoped)
+    yield* changed.await.pipe(
+      Effect.zipRight(changed.close),
+      Effect.zipRight(publishNowOrLater),
+      Effect.zipRight(Effect.sleep(pace)),
+      Effect.forever,
+      Effect.forkScoped
+    )
     return publish
   })

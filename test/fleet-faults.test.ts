@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { Effect, Stream } from "effect"
+import { writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import type { FleetTimings } from "../src/fleet/membership.js"
+import { nuggetsCommand, Program, run } from "./cli/process.js"
+import { call, postGame, startHost, type TestHost } from "./host/harness.js"
+import { freshDatabase, type Postgres, startPostgres } from "./postgres.js"
+import { collectAllGold, gridOf, TestClient } from "./server/harness.js"
+import { gridLines, find, firstStepToward } from "./server/walk.js"
+
+/**
+ * A fleet's faults, each against a real PostgreSQL: a host killed, or paused past its lease,
+ * in a process of its own; the database restarted, or away for a while, under games in play.
+ */
+
+const quick: FleetTimings = { renewEvery: "200 millis", leaseFor: "1 second", seatHeld: "3 seconds" }
+const owned: Array<{ readonly close: () => Promise<unknown> }> = []
+afterAll(async () => {
+  for (const each of owned.reverse()) await each.close()
+})
+
+const host = async (url: URL, name: string) => {
+  const started = await startHost({ fleet: { url, name, timings: quick } })
+  owned.push({ close: () => started.stop() })
+  return started
+}
+const client = async (port: number) => {
+  const opened = await TestClient.open(port)
+  owned.push({ close: () => opened.close() })
+  return opened
+}
+
+/** `nuggets host --database URL` in a process of its own, with a quick lease: its lobby's address. */
+const hostProcess = async (url: URL) => {
+  const program = Program.start([...(await nuggetsCommand()), "host", "--database", url.href, "--lease", "1s", "--web", "127.0.0.1:0", "--host", "127.0.0.1", "--open", "1"])
+  owned.push({ close: () => (program.child.kill("SIGKILL"), program.exited) })
+  const lobby = (await program.line(/^Lobby: http:\/\/\S+$/, 30_000)).slice("Lobby: ".length)
+  return { program, lobby }
+}
+
+/** Waits, on the lobby's own word that what it shows changed, until `done` holds; a deadline. */
+const untilLobby = (at: TestHost, done: () => boolean, what: string, ms = 20_000) =>
+  Effect.runPromise(at.lobby.changes.changes.pipe(
+    Stream.filter(() => done()),
+    Stream.take(1),
+    Stream.runDrain,
+    Effect.timeoutFail({ duration: ms, onTimeout: () => new Error(`the lobby did not show ${what} in time`) })
+  ))
+
+/** A player in the game at `port`, who walks towards gold `keys` times, each move answered. */
+const walker = async (port: number, name: string) => {
+  const player = await client(port)
+  player.send(`PLAY ${name}`)
+  expect(await player.next()).toMatch(/^OK /)
+  let view = gridLines(gridOf(await player.nextStarting("DISPLAY")))
+  return {
+    player,
+    walk: async (keys: number) => {
+      for (let i = 0; i < keys; i++) {
+        const me = find(view, (ch) => ch === "@")[0]!
+        player.send(`KEY ${firstStepToward(view, me, (ch) => ch === "*") ?? "h"}`)
+        view = gridLines(gridOf(await player.nextStarting("DISPLAY")))
+      }
+    }
+  }
+}
+
+describe("a fleet's faults", () => {
+  let shared: Awaited<ReturnType<typeof freshDatabase>>
+  beforeAll(async () => {
+    shared = await freshDatabase(inject("postgresUrl"))
+    owned.push({ close: () => shared.drop() })
+  })
+
+  it("a host SIGKILLed mid-game: a survivor ends its game for the fleet, interrupted, and it replays to where it stopped", async () => {
+    const survivor = await host(shared.url, "survivor")
+    const dead = await hostProcess(shared.url)
+    const [game] = (await call(dead.lobby, "/api/games")).body.games as Array<{ id: string; port: number }>
+    const { walk } = await walker(game!.port, "Ann")
+    await walk(5)
+    await untilLobby(survivor, () => survivor.lobby.game(game!.id)?.players.length === 1, "the player in the game")
+    dead.program.child.kill("SIGKILL")
+    await untilLobby(survivor, () => survivor.lobby.game(game!.id) === undefined, "the game gone")
+    const past = await call(survivor.url, `/api/games/${game!.id}`)
+    expect(past.body).toMatchObject({ id: game!.id, live: false, outcome: "interrupted" })
+    const file = join(tmpdir(), `nuggets-fleet-${game!.id}.ndjson`)
+    writeFileSync(file, await (await fetch(new URL(`/api/archive/${game!.id}/recording`, survivor.url))).text())
+    const checked = await run([...(await nuggetsCommand()), "replay", file, "--check"])
+    expect(checked.stdout).toMatch(/: OK — \d+ moves/)
+  })
+
+  it("a host paused past its lease, then resumed: the fleet ended its game meanwhile; it tells its players so, writes nothing over the fleet's word, and joins again", async () => {
+    const survivor = await host(shared.url, "watcher")
+    const paused = await hostProcess(shared.url)
+    const [game] = (await call(paused.lobby, "/api/games")).body.games as Array<{ id: string; port: number }>
+    const { player, walk } = await walker(game!.port, "Bo")
+    await walk(3)
+    await untilLobby(survivor, () => survivor.lobby.game(game!.id)?.players.length === 1, "the player in the game")
+    paused.program.child.kill("SIGSTOP")
+    await untilLobby(survivor, () => survivor.lobby.game(game!.id) === undefined, "the game gone")
+    expect((await call(survivor.url, `/api/games/${game!.id}`)).body).toMatchObject({ outcome: "interrupted" })
+    paused.program.child.kill("SIGCONT")
+    // Back, it finds it lost: its game ends here too, and its player is told to quit.
+    expect(await player.nextStarting("QUIT", 15_000)).toMatch(/^QUIT/)
+    // What it wrote at its game's end does not undo what the fleet decided.
+    expect((await call(survivor.url, `/api/games/${game!.id}`)).body).toMatchObject({ outcome: "interrupted" })
+    // It joined again, at a new epoch, and opened a game again.
+    await untilLobby(survivor, () => survivor.lobby.games().some((each) => each.page.startsWith(paused.lobby) && each.id !== game!.id), "a new game of the host that came back")
+  })
+})
+
+describe("the fleet's database restarted, or away, under games in play", () => {
+  let postgres: Postgres
+  let url: URL
+  beforeAll(async () => {
+    // A server of this test's own: it is restarted and stopped.
+    postgres = await startPostgres()
+    owned.push({ close: async () => postgres.stop() })
+    url = (await freshDatabase(postgres.url)).url
+  })
+
+  it("restarted: the games go on, nothing finished is lost, and every lobby listens again", async () => {
+    const [ann, bob] = await Promise.all([host(url, "restart-ann"), host(url, "restart-bob")])
+    const started = await postGame(ann.url, { map: "small", seed: 3 })
+    const { walk } = await walker(started.body.port, "Cy")
+    await walk(3)
+    postgres.control("restart", "-m", "fast")
+    await walk(5)
+    // A game started after the restart shows on the other host: its board listens again.
+    const later = await postGame(ann.url, { map: "hole" })
+    expect(later.status).toBe(201)
+    await untilLobby(bob, () => bob.lobby.game(later.body.id) !== undefined, "the game started after the restart")
+  })
+
+  it("away for a while: the games go on, their recordings wait and are written when it comes back, whole", async () => {
+    const solo = await host(url, "away")
+    const started = await postGame(solo.url, { map: "small", seed: 4 })
+    const { id, port } = started.body as { id: string; port: number }
+    const { player, walk } = await walker(port, "Di")
+    await walk(2)
+    postgres.control("stop", "-m", "fast")
+    // Every key is still answered while the database is away.
+    await walk(10)
+    postgres.control("start")
+    await untilLobby(solo, () => solo.member?.holding() === true, "the host holding its lease again")
+    // Played to its end, the game goes to the archive with every move it took.
+    const spectator = await client(port)
+    spectator.send("SPECTATE")
+    expect(await collectAllGold(player, spectator, gridOf(await spectator.nextStarting("DISPLAY")), "A")).toMatch(/^GAMEOVER/)
+    await untilLobby(solo, () => solo.lobby.game(id) === undefined, "the game gone to the archive")
+    const file = join(tmpdir(), `nuggets-fleet-${id}.ndjson`)
+    writeFileSync(file, Buffer.from(await Effect.runPromise(solo.archive.recording(id))))
+    const checked = await run([...(await nuggetsCommand()), "replay", file, "--check"])
+    expect(checked.stdout).toMatch(/: OK — \d+ moves, \d+ checkpoints and the summary match/)
+    expect(checked.stdout).not.toMatch(/stops before the end/)
+  })
+})

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { Effect, Stream } from "effect"
 import { rulesFor } from "../src/protocol/dialect.js"
 import type { FleetTimings } from "../src/fleet/membership.js"
+import { nuggetsInProcess } from "./cli/in-process.js"
 import { call, postGame, startHost, type TestHost } from "./host/harness.js"
 import { freshDatabase } from "./postgres.js"
 import { collectAllGold, gridOf, TestClient } from "./server/harness.js"
@@ -118,5 +119,9 @@ describe("a fleet of three hosts on one PostgreSQL", () => {
     expect((await recording.text()).split("\n")[0]).toContain('"format":"nuggets-recording"')
     const leaders = await call(judge.url, "/api/leaderboard?player=alice")
     expect(leaders.body.leaders[0]).toMatchObject({ name: "Alice", wins: 1 })
+    // And from the command line, on no host at all.
+    const listed = await nuggetsInProcess("archive", "list", "--database", database.url.href, "--player", "alice")
+    expect(listed.code).toBe(0)
+    expect(listed.stdout).toContain(id)
   })
 })

@@ -6,8 +6,14 @@ import { archiveFiles, dataDirectory } from "../archive/dataDir.js"
 import { sqliteBackend } from "../archive/sqlite.js"
 import type { ArchivedGame, Reconciled } from "../archive/model.js"
 import { pageSize } from "../archive/model.js"
-import { command, group, optional, text, wholeNumber, withDefault } from "./command.js"
+import { command, excludes, group, optional, text, wholeNumber, withDefault } from "./command.js"
 import { CliError, toCliError } from "./error.js"
+import { databaseName, databaseUrl, fleetDatabaseLayer } from "../fleet/database.js"
+import { readingFleetArchiveBackend } from "../fleet/recordings.js"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type { ArchiveBackend } from "../archive/backend.js"
+import type { ArchiveError } from "../archive/errors.js"
+import type { FleetError } from "../fleet/database.js"
 
 /** Where the recordings of hosted games and their index are kept. */
 export const dataOption = text("data", "DIR", "the data directory: the recordings in DIR/games/ and their index").pipe(
@@ -60,6 +66,7 @@ const reconciledLines = (dataDir: string, done: Reconciled): Array<string> => {
 
 const listArchive = (options: {
   readonly data: Option.Option<string>
+  readonly database: Option.Option<string>
   readonly player: Option.Option<string>
   readonly map: Option.Option<string>
   readonly before: Option.Option<string>
@@ -67,11 +74,19 @@ const listArchive = (options: {
 }) =>
   Effect.suspend(() => {
     const dataDir = dataDirOf(options.data)
+    const fleet = Option.map(options.database, (text) => databaseUrl(text))
+    if (Option.isSome(fleet) && fleet.value === undefined) {
+      return Effect.fail(new CliError({ message: `--database — ${JSON.stringify(Option.getOrElse(options.database, () => ""))} is not a PostgreSQL URL; write postgres://USER@HOST:PORT/DB` }))
+    }
+    const fleetUrl = Option.getOrUndefined(fleet)
+    const where = fleetUrl === undefined ? dataDir : databaseName(fleetUrl)
     const listing = Effect.gen(function*() {
       const archive = yield* Archive
-      // No host running on the directory: the index is brought up to date first. With one, it keeps it so.
-      const owner = yield* Effect.either(archive.own)
-      if (Either.isRight(owner)) {
+      // No host running on the directory: the index is brought up to date first. With one, it keeps it so; a fleet's hosts keep theirs.
+      const owner = fleetUrl === undefined ? yield* Effect.either(archive.own) : undefined
+      if (owner === undefined) {
+        // A fleet's archive: nothing to bring up to date here.
+      } else if (Either.isRight(owner)) {
         for (const line of reconciledLines(dataDir, yield* owner.right.reconcile())) yield* Console.error(line)
       } else if (owner.left.reason !== "Busy") {
         return yield* owner.left
@@ -84,16 +99,23 @@ const listArchive = (options: {
       }).pipe(
         Effect.catchIf(
           (error) => error.reason === "UnknownGame",
-          () => new CliError({ message: `--before — no game ${Option.getOrElse(options.before, () => "")} in ${dataDir}` })
+          () => new CliError({ message: `--before — no game ${Option.getOrElse(options.before, () => "")} in ${where}` })
         )
       )
-      if (page.games.length === 0) return yield* Console.log(`no games in ${dataDir}`)
+      if (page.games.length === 0) return yield* Console.log(`no games in ${where}`)
       yield* Console.log(table(page.games))
       if (page.next !== undefined) yield* Console.log(`more: --before ${page.next}`)
-      yield* Console.log(`watch one again: nuggets replay ${join(archiveFiles(dataDir).games, "GAME.ndjson")}`)
+      yield* Console.log(
+        fleetUrl === undefined
+          ? `watch one again: nuggets replay ${join(archiveFiles(dataDir).games, "GAME.ndjson")}`
+          : `watch one again: its recording is at /api/archive/GAME/recording on any host of the fleet, for nuggets replay`
+      )
     })
-    // The archive's database, chosen here: SQLite in the data directory.
-    return listing.pipe(Effect.scoped, Effect.provide(archiveLayer.pipe(Layer.provide(sqliteBackend({ dataDir, create: false })))))
+    // The archive's database, chosen here: SQLite in the data directory, or the fleet's PostgreSQL.
+    const store: Layer.Layer<SqlClient.SqlClient | ArchiveBackend, ArchiveError | FleetError> = fleetUrl === undefined
+      ? sqliteBackend({ dataDir, create: false })
+      : readingFleetArchiveBackend(fleetUrl).pipe(Layer.provideMerge(fleetDatabaseLayer(fleetUrl)))
+    return listing.pipe(Effect.scoped, Effect.provide(archiveLayer.pipe(Layer.provide(store))))
   }).pipe(Effect.mapError(toCliError))
 
 export const archiveNode = group("archive", "The archive of hosted games: their recordings and the index of them.", [
@@ -104,11 +126,15 @@ export const archiveNode = group("archive", "The archive of hosted games: their 
         "Recordings added to DIR/games/ by hand are indexed first, unless a host is running on DIR.",
       options: {
         data: dataOption,
+        database: text("database", "URL", "the archive of the fleet on this PostgreSQL database (postgres://USER@HOST:PORT/DB)").pipe(
+          optional("the data directory's")
+        ),
         player: text("player", "NAME", "only the games NAME played in (letter case ignored)").pipe(optional()),
         map: text("map", "NAME", "only the games on this map").pipe(optional()),
         before: text("before", "GAME", "only the games that started before GAME: the next page").pipe(optional()),
         limit: wholeNumber("limit", "N", 1, pageSize.max, "at most N games").pipe(withDefault<number>(pageSize.default))
-      }
+      },
+      rules: [excludes("--database", "--data")]
     },
     listArchive
   )

@@ -5,7 +5,7 @@ import { rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { promisify } from "node:util"
 import { nuggetsCommand, projectDir } from "../cli/process.js"
-import { requireTool } from "../tools.js"
+import { systemProgram } from "../../scripts/programs.js"
 
 export { projectDir }
 
@@ -24,7 +24,7 @@ export const tmuxPane = (command: ReadonlyArray<string>, size: { readonly column
   Effect.gen(function*() {
     const socket = `${tmpdir()}/nuggets-test-${process.pid}-${++sessions}.tmux`
     yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(socket, { force: true })))
-    const tmuxPath = requireTool("tmux", "tmux")
+    const tmuxPath = systemProgram("tmux")
     const tmux = (...args: ReadonlyArray<string>) =>
       Effect.promise(() => run(tmuxPath, ["-S", socket, ...args], { cwd: projectDir }).then(({ stdout }) => stdout))
     yield* Effect.acquireRelease(

@@ -4,8 +4,12 @@ import { nodeUdpLayer } from "../../src/net/nodeUdp.js"
 import type { WindowSize } from "../../src/client/viewport.js"
 import { Terminal } from "../../src/client/terminal.js"
 
-/** How long a test waits for something that should happen at once on loopback. */
-export const patience = Duration.seconds(3)
+/**
+ * How long a test waits for what it expects before it calls it a hang: far longer than
+ * anything takes on a busy machine (a program's start, a retry a second later), and well
+ * inside a test's own time.
+ */
+export const patience = Duration.seconds(15)
 
 /**
  * The server side of the protocol, played by the test on a real UDP socket (the kit's

@@ -14,10 +14,13 @@ export interface SystemProgram {
   readonly debianPackage: string
 }
 
-/** A test that starts PostgreSQL adds `initdb` and `pg_ctl` at `/usr/lib/postgresql/*\/bin/` (package postgresql); one that checks metrics, `promtool` (prometheus). */
+/** A test that checks metrics would add `promtool` (package prometheus), on PATH. */
 export const systemPrograms: ReadonlyArray<SystemProgram> = [
   { name: "tmux", at: "tmux", debianPackage: "tmux" },
-  { name: "chromium", at: process.env.CHROMIUM ?? "/usr/bin/chromium", debianPackage: "chromium" }
+  { name: "chromium", at: process.env.CHROMIUM ?? "/usr/bin/chromium", debianPackage: "chromium" },
+  // Debian keeps PostgreSQL's programs in a folder per version, not on PATH.
+  { name: "initdb", at: "/usr/lib/postgresql/*/bin/initdb", debianPackage: "postgresql" },
+  { name: "pg_ctl", at: "/usr/lib/postgresql/*/bin/pg_ctl", debianPackage: "postgresql" }
 ]
 
 const runnable = (path: string) => {
@@ -31,7 +34,8 @@ const runnable = (path: string) => {
 
 const entries = (folder: string) => {
   try {
-    return readdirSync(folder).sort()
+    // The newest version first.
+    return readdirSync(folder).sort((a, b) => b.localeCompare(a, "en", { numeric: true }))
   } catch {
     return []
   }
@@ -41,7 +45,7 @@ const entries = (folder: string) => {
 const wildcard = (segment: string) =>
   new RegExp(`^${segment.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`)
 
-/** Every path a pattern names, a `*` standing for any part of one folder's name. */
+/** Every path a pattern names, a `*` standing for any part of one folder's name, the highest numbers first. */
 const expand = (pattern: string): ReadonlyArray<string> => {
   const [first, ...rest] = pattern.split("/")
   return rest.reduce<ReadonlyArray<string>>(

@@ -31,10 +31,13 @@ describe("the project", () => {
   it("a program the tests run is found on PATH or at a path with a version folder, and a missing one is named in one line with its package", () => {
     const dir = mkdtempSync(join(tmpdir(), "nuggets-programs-"))
     try {
-      mkdirSync(join(dir, "15/bin"), { recursive: true })
-      writeFileSync(join(dir, "15/bin/initdb"), "", { mode: 0o755 })
+      for (const version of ["9.6", "15", "16"]) {
+        mkdirSync(join(dir, version, "bin"), { recursive: true })
+        writeFileSync(join(dir, version, "bin/initdb"), "", { mode: 0o755 })
+      }
       const initdb = { name: "initdb", at: `${dir}/*/bin/initdb`, debianPackage: "postgresql" }
-      expect(locate(initdb)).toBe(join(dir, "15/bin/initdb"))
+      // The newest version's.
+      expect(locate(initdb)).toBe(join(dir, "16/bin/initdb"))
       expect(locate({ ...initdb, at: `${dir}/*/bin/pg_ctl` })).toBeUndefined()
     } finally {
       rmSync(dir, { recursive: true, force: true })

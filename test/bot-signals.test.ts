@@ -13,6 +13,12 @@ const signal = <A = void>() => {
   return { promise, keep }
 }
 
+/**
+ * How long a wait here lasts before it is called a hang: the bots' own times (a second's
+ * PLAY again, 3 s of Q) show in what they print, not in how long a busy machine took.
+ */
+const hangGuardMs = 20_000
+
 /** Rejects after `ms`, naming what did not happen: every wait has a deadline. */
 const within = <A>(ms: number, what: string, promise: Promise<A>): Promise<A> => {
   let timer: NodeJS.Timeout | undefined
@@ -44,11 +50,11 @@ describe("nuggets bot and SIGTERM, as a program", () => {
     owned(server, (server) => server.stop())
     const bots = await startBots(server.port, 2)
     // A key pressed: a bot has its view, so it is in the game.
-    await within(15_000, "a bot's first key", keyed.promise)
+    await within(hangGuardMs, "a bot's first key", keyed.promise)
     bots.child.kill("SIGTERM")
-    await within(3_000, "both bots' KEY Q", quitted.promise)
+    await within(hangGuardMs, "both bots' KEY Q", quitted.promise)
     // Our server's QUIT answers the Q at once: the program has nothing left to wait for.
-    expect(await within(3_000, "the program's exit after SIGTERM", bots.exited)).toBe(0)
+    expect(await within(hangGuardMs, "the program's exit after SIGTERM", bots.exited)).toBe(0)
     expect(bots.stderr).toMatch(/bot-1: told to quit: Thanks for playing!/)
     expect(bots.stderr).toMatch(/bot-2: told to quit: Thanks for playing!/)
   }, 60_000)
@@ -73,10 +79,10 @@ describe("nuggets bot and SIGTERM, as a program", () => {
       if (/^KEY [hl]$/.test(text) && pressed.add(from.port).size === 2) bothPressed.keep()
     })
     const bots = await startBots(socket.address().port, 2)
-    await within(15_000, "both bots' first key", bothPressed.promise)
+    await within(hangGuardMs, "both bots' first key", bothPressed.promise)
     await closeSocket()
     bots.child.kill("SIGTERM")
-    expect(await within(2_000, "the program's exit after SIGTERM", bots.exited)).toBe(0)
+    expect(await within(hangGuardMs, "the program's exit after SIGTERM", bots.exited)).toBe(0)
     expect(bots.stderr.match(/the server's port is closed/g)).toHaveLength(2)
   }, 60_000)
 })
@@ -87,9 +93,10 @@ describe("nuggets bot and a port where nothing listens", () => {
     await new Promise<void>((resolve) => socket.bind(0, "127.0.0.1", resolve))
     const port = socket.address().port
     await new Promise<void>((resolve) => socket.close(() => resolve()))
-    const bots = Program.start([...await nuggetsCommand(), "bot", "127.0.0.1", String(port), "--count", "2", "--timeout", "60"])
+    // Its --timeout an hour: ended within the test's time, it did not wait it out.
+    const bots = Program.start([...await nuggetsCommand(), "bot", "127.0.0.1", String(port), "--count", "2", "--timeout", "3600"])
     owned(bots, (bots) => bots.child.kill("SIGKILL"))
-    expect(await within(5_000, "the program's exit", bots.exited)).toBe(1)
+    expect(await within(hangGuardMs, "the program's exit", bots.exited)).toBe(1)
     expect(bots.stderr.trim().split("\n").at(-1)).toBe(`nuggets: 127.0.0.1:${port} — no Nuggets server answered`)
   }, 60_000)
 })

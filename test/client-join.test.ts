@@ -42,12 +42,12 @@ describe("joinGame", () => {
         "+---+"
       ])
       yield* terminal.press("l")
-      expect(yield* server.receive).toBe("KEY l")
+      expect(yield* server.receiveKey).toBe("KEY l")
       yield* server.send("GOLD 10 10 240", "DISPLAY\n+---+\n|..@|\n+---+\n")
       // The purse on the status line, in fewer words beside the note at 40 columns.
       yield* terminal.frameWhere((lines) => lines[2]?.startsWith("|..@|") === true && lines[0]!.startsWith("A: 10, 240 left  GOLD received: 10"))
       yield* terminal.press("Q")
-      expect(yield* server.receive).toBe("KEY Q")
+      expect(yield* server.receiveKey).toBe("KEY Q")
       yield* server.send("QUIT Thanks for playing!")
       expect(yield* Fiber.join(client)).toMatchObject({ _tag: "Quit", reason: "Thanks for playing!" })
       expect(yield* terminal.closed).toBe(1)
@@ -61,7 +61,7 @@ describe("joinGame", () => {
       yield* server.send("OK A", "GRID 3 5", "GOLD 0 0 250", `DISPLAY\n${grid}`)
       yield* terminal.frameWhere((lines) => lines[2]?.startsWith("|.@*|") === true)
       yield* terminal.press("Q")
-      expect(yield* server.receive).toBe("KEY Q")
+      expect(yield* server.receiveKey).toBe("KEY Q")
       // No QUIT comes back: the client's clock moves on past its patience.
       yield* TestClock.adjust("1 second")
       expect(yield* Fiber.join(client)).toMatchObject({ _tag: "UserQuit", how: "no answer" })
@@ -124,11 +124,11 @@ describe("joinGame", () => {
       yield* server.send("OK A")
       yield* terminal.frameWhere((lines) => lines[0]?.startsWith("Player A") === true)
       yield* terminal.press("h", "\u001b[A", "\u001bOP", "j")
-      expect(yield* server.receive).toBe("KEY h")
-      expect(yield* server.receive).toBe("KEY k")
-      expect(yield* server.receive).toBe("KEY j")
+      expect(yield* server.receiveKey).toBe("KEY h")
+      expect(yield* server.receiveKey).toBe("KEY k")
+      expect(yield* server.receiveKey).toBe("KEY j")
       yield* terminal.endInput
-      expect(yield* server.receive).toBe("KEY Q")
+      expect(yield* server.receiveKey).toBe("KEY Q")
       yield* server.send("QUIT Thanks for playing!")
       expect(yield* Fiber.join(client)).toMatchObject({ _tag: "UserQuit", how: "end of input" })
       expect(yield* terminal.closed).toBe(1)
@@ -141,7 +141,7 @@ describe("joinGame", () => {
       yield* server.send("OK A")
       yield* terminal.frameWhere((lines) => lines[0]?.startsWith("Player A") === true)
       yield* Fiber.interrupt(client)
-      expect(yield* server.receive).toBe("KEY Q")
+      expect(yield* server.receiveKey).toBe("KEY Q")
       expect(yield* terminal.closed).toBe(1)
     }))
 

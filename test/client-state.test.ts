@@ -321,6 +321,13 @@ describe("a lost view, and a server that stops answering", () => {
     expect(update(typedSoon, { _tag: "Datagram", data: "NO no such key: z" }, 1010).state.note).toEqual(Note.ServerSaid({ refusal: "No", text: "no such key: z" }))
   })
 
+  it("an ask of ours after a key the user typed, with nothing heard between (a slow answer on a busy machine): the refusal that comes is the key's, and is shown", () => {
+    const updates = run(playing, [9000, key("x")], [9100, tick])
+    expect(sent(updates)).toEqual([{ _tag: "Key", key: "x" }, { _tag: "Key", key: "\f" }])
+    const refused = update(updates.at(-1)!.state, { _tag: "Datagram", data: "NO unknown keystroke" }, 9200).state
+    expect(refused.note).toEqual(Note.ServerSaid({ refusal: "No", text: "unknown keystroke" }))
+  })
+
   it("says the server is not answering when a move gets no answer for a few seconds, or another key one that answers them; then Q leaves at once", () => {
     // A key that moves nothing, to a server that answers nothing that moves nothing: no alarm.
     expect(run(roaming, [1000, key("x")], [3900, tick], [4000, tick]).at(-1)!.state.alert).toBeUndefined()

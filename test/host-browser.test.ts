@@ -10,7 +10,7 @@ import { join } from "node:path"
 import { type Browser, chromium, type Page } from "playwright-core"
 import { postGame, startHost, type TestHost } from "./host/harness.js"
 import { collectAllGold, gridOf, TestClient } from "./server/harness.js"
-import { requireTool } from "./tools.js"
+import { systemProgram } from "../scripts/programs.js"
 
 /** What the tests touch in the page, inside functions that run there: the project's types have no DOM. */
 declare const document: any
@@ -23,7 +23,7 @@ const pages: Array<Page> = []
 beforeAll(async () => {
   ;[browser, host] = await Promise.all([
     chromium.launch({
-      executablePath: requireTool(process.env.CHROMIUM ?? "/usr/bin/chromium", "chromium"),
+      executablePath: systemProgram("chromium"),
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"]
     }),
     startHost({ open: 1 })

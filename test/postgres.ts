@@ -1,8 +1,9 @@
 import { execFileSync, spawnSync } from "node:child_process"
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
+import { chmodSync, chownSync, mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
+import { systemProgram } from "../scripts/programs.js"
 
 /**
  * A PostgreSQL server of the tests' own: Debian's `postgresql` (its `initdb` and `pg_ctl`,
@@ -23,15 +24,6 @@ export interface Postgres {
   readonly stop: () => void
 }
 
-/** The newest installed PostgreSQL's programs, or undefined. */
-export const postgresBin = (): string | undefined => {
-  const root = "/usr/lib/postgresql"
-  if (!existsSync(root)) return undefined
-  const versions = readdirSync(root).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a))
-  const found = versions.map((version) => join(root, version, "bin")).find((bin) => existsSync(join(bin, "pg_ctl")))
-  return found
-}
-
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const server = createServer()
@@ -43,8 +35,8 @@ const freePort = () =>
   })
 
 export const startPostgres = async (): Promise<Postgres> => {
-  const bin = postgresBin()
-  if (bin === undefined) throw new Error("PostgreSQL is not installed, and the tests need it: sudo apt-get install postgresql")
+  // Where `npm test` found them first, or the line that says how to install them.
+  const bin = dirname(systemProgram("pg_ctl"))
   const asRoot = process.getuid?.() === 0
   const run = (program: string, args: ReadonlyArray<string>) => {
     const [command, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", join(bin, program), ...args]] : [join(bin, program), args]

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type Browser, chromium, type Page } from "playwright-core"
-import { requireTool } from "./tools.js"
+import { systemProgram } from "../scripts/programs.js"
 import { runBots } from "../src/bot/bots.js"
 import type { GameState } from "../src/core/state.js"
 import { nodeUdpLayer } from "../src/net/nodeUdp.js"
@@ -29,7 +29,7 @@ const main = loadMap("main.txt")
 let browser: Browser
 beforeAll(async () => {
   browser = await chromium.launch({
-    executablePath: requireTool(process.env.CHROMIUM ?? "/usr/bin/chromium", "chromium"),
+    executablePath: systemProgram("chromium"),
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"]
   })
 })

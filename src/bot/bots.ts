@@ -1,4 +1,5 @@
 import { Clock, Deferred, Duration, Effect, Fiber, Queue, Random, Schedule, Stream } from "effect"
+import { arrivalsRead } from "../net/clock.js"
 import { type ConnectError, resolveHost } from "../net/resolve.js"
 import { type Endpoint, Udp, type UdpError } from "../net/udp.js"
 import { encodeClientMessage } from "../protocol/messages.js"
@@ -156,6 +157,9 @@ const playOne = (
     )
 
     const pressKeys = Effect.gen(function*() {
+      // What came meanwhile first: a bot whose game is over presses nothing more.
+      yield* arrivalsRead
+      if (brain.report.ending !== undefined) return
       const now = yield* Clock.currentTimeMillis
       if (problem !== undefined && now - lastView > patience) {
         yield* Effect.logWarning(`${name}: nothing to play from for ${patience / 1000} s, the server's messages unreadable (${problem}); giving up`)
@@ -177,7 +181,8 @@ const playOne = (
       Effect.repeat(Schedule.spaced(interval).pipe(Schedule.jittered))
     )
 
-    const play = socket.send(encodeClientMessage({ _tag: "Play", name }), server)
+    // Sent again only if no answer has come, read or not.
+    const play = arrivalsRead.pipe(Effect.zipRight(socket.send(encodeClientMessage({ _tag: "Play", name }), server)))
     // A closed port ends the wait at once: no server is there to answer.
     const heard = yield* Deferred.await(answered).pipe(
       Effect.raceFirst(play.pipe(Effect.repeat(joinRetries), Effect.zipRight(Effect.never))),

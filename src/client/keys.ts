@@ -58,7 +58,8 @@ export const onKeystroke = (state: ClientState, sequence: string, now: number): 
       unansweredSince: mustAnswer ? state.unansweredSince ?? now : state.unansweredSince,
       // A refusal from now on may answer this key: the user must see it, so none is taken
       // for the answer to an ask of ours any more (at worst the ask's own refusal shows).
-      refusalsToHide: 0
+      refusalsToHide: 0,
+      keyUnanswered: true
     },
     send: [{ _tag: "Key", key }]
   }

@@ -1,5 +1,6 @@
 import { Clock, Effect, type Layer, Ref, Stream } from "effect"
 import { RedrawKey } from "../core/constants.js"
+import { arrivalsRead } from "../net/clock.js"
 import { resolveHost } from "../net/resolve.js"
 import { type Endpoint, Udp } from "../net/udp.js"
 import { type ClientMessage, datagramText, encodeClientMessage, excerpt } from "../protocol/messages.js"
@@ -90,7 +91,8 @@ export const joinGame = (options: JoinOptions, terminalLayer: Layer.Layer<Termin
         ),
         terminal.resizes.pipe(Stream.map((window): ClientEvent => ({ _tag: "Resize", window }))),
         terminal.hangups.pipe(Stream.map((): ClientEvent => ({ _tag: "Hangup" }))),
-        Stream.tick(tickInterval).pipe(Stream.map((): ClientEvent => ({ _tag: "Tick" })))
+        // A tick comes after what arrived meanwhile, so that nothing is asked for again that came.
+        Stream.tick(tickInterval).pipe(Stream.mapEffect(() => arrivalsRead), Stream.map((): ClientEvent => ({ _tag: "Tick" })))
       ], { concurrency: "unbounded" })
 
       yield* redraw(start.state)

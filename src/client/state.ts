@@ -73,6 +73,8 @@ export interface ClientState {
   readonly serverSilent: boolean
   /** Refusals still to come for the Ctrl-L keys we sent: a server that knows no Ctrl-L says NO. */
   readonly refusalsToHide: number
+  /** A key of the user's went out and nothing has been heard since: a refusal may yet answer it. */
+  readonly keyUnanswered: boolean
   /** When KEY Q first went out, and when it goes again if no QUIT has come. */
   readonly quitSentAt: number | undefined
   readonly quitAgainAt: number
@@ -155,6 +157,7 @@ export const startClient = (
     probed: false,
     serverSilent: false,
     refusalsToHide: 0,
+    keyUnanswered: false,
     quitSentAt: undefined,
     quitAgainAt: 0,
     leaving: undefined,
@@ -254,7 +257,8 @@ const withReport = (state: ClientState, report: GameReport): ClientState => {
     awaitingViewSince: report.latest === "Display" ? undefined : state.awaitingViewSince,
     unansweredSince: undefined,
     serverSilent: false,
-    refusalsToHide: hidden ? state.refusalsToHide - 1 : state.refusalsToHide
+    refusalsToHide: hidden ? state.refusalsToHide - 1 : state.refusalsToHide,
+    keyUnanswered: false
   }
 }
 
@@ -296,7 +300,8 @@ export const askForView = (state: ClientState, now: number): ClientState => ({
   probed: true,
   awaitingViewSince: undefined,
   unansweredSince: state.answersAsks ? state.unansweredSince ?? now : state.unansweredSince,
-  refusalsToHide: state.refusalsToHide + 1
+  // The server answers in order: while a key of the user's is unanswered, the next refusal may be its, and is shown.
+  refusalsToHide: state.keyUnanswered ? state.refusalsToHide : state.refusalsToHide + 1
 })
 
 /** How a player left, with its letter and what it collected, for the words after the screen: a spectator collects nothing. */

@@ -1,11 +1,13 @@
-import { Data, Deferred, Duration, Effect, Option, Queue } from "effect"
+import { Data, Deferred, Effect, Option, Queue } from "effect"
+import { deadline } from "./clock.js"
 
 /**
  * What arrives (datagrams, a relay's events), read in order by one reader that awaits each
  * thing it expects with a deadline: "the next one that matches, within T", "all that
  * comes until T, or until enough". Backed by an Effect `Queue`; deadlines are kept by
- * Effect's `Clock`, so a test's `TestClock` drives them. Whoever owns the source puts
- * items in, from a callback if need be (`put`).
+ * Effect's `Clock`, so a test's `TestClock` drives them, and judged once what came in time
+ * has been read (`deadline`). Whoever owns the source puts items in, from a callback if
+ * need be (`put`).
  */
 
 /** Nothing that a reader awaited came within its time. */
@@ -77,7 +79,7 @@ export const makeInbox = <A>(options: InboxOptions<A>): Effect.Effect<Inbox<A>> 
           skipped.push(options.describe(item))
           return loop
         })
-        return loop.pipe(Effect.timeoutFail({ duration: Duration.millis(Math.max(0, ms)), onTimeout: silence }))
+        return Effect.raceFirst(loop, deadline(ms).pipe(Effect.zipRight(Effect.failSync(silence))))
       })
 
     // Everything unread is taken at once, then `enough` is asked: a burst is read whole.
@@ -93,7 +95,7 @@ export const makeInbox = <A>(options: InboxOptions<A>): Effect.Effect<Inbox<A>> 
             return loop
           })
         })
-        return loop.pipe(Effect.timeout(Duration.millis(Math.max(0, ms))), Effect.ignore, Effect.as(got as ReadonlyArray<A>))
+        return Effect.raceFirst(loop, deadline(ms)).pipe(Effect.as(got as ReadonlyArray<A>))
       })
 
     return {

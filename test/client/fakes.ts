@@ -4,8 +4,12 @@ import { nodeUdpLayer } from "../../src/net/nodeUdp.js"
 import type { WindowSize } from "../../src/client/viewport.js"
 import { Terminal } from "../../src/client/terminal.js"
 
-/** How long a test waits for something that should happen at once on loopback. */
-export const patience = Duration.seconds(3)
+/**
+ * How long a test waits for what it expects before it calls it a hang: far longer than
+ * anything takes on a busy machine (a program's start, a retry a second later), and well
+ * inside a test's own time.
+ */
+export const patience = Duration.seconds(15)
 
 /**
  * The server side of the protocol, played by the test on a real UDP socket (the kit's
@@ -20,10 +24,11 @@ export const fakeServer = Effect.gen(function*() {
     /** The next datagram from the client. */
     receive: server.next("datagram", ms).pipe(Effect.map((heard) => heard.text)),
     /**
-     * The next datagram past any Ctrl-L: the client's ask after a quiet spell, which a slow
-     * machine's waits leave it time for. For a key the test typed.
+     * The next datagram past any Ctrl-L or PLAY: the client's ask after a quiet spell, or its
+     * PLAY again while no answer had come, which a slow machine's waits leave it time for. For
+     * a key the test typed.
      */
-    receiveKey: server.next("a key", ms, (text) => text !== "KEY \f").pipe(Effect.map((heard) => heard.text)),
+    receiveKey: server.next("a key", ms, (text) => text !== "KEY \f" && !text.startsWith("PLAY ")).pipe(Effect.map((heard) => heard.text)),
     /** The next datagram that starts with `prefix`, skipping others (PLAY sent again, say). */
     receiveStarting: (prefix: string) =>
       server.next(prefix, ms, (text) => text.startsWith(prefix)).pipe(Effect.map((heard) => heard.text)),

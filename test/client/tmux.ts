@@ -5,7 +5,8 @@ import { rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { promisify } from "node:util"
 import { nuggetsCommand, projectDir } from "../cli/process.js"
-import { requireTool } from "../tools.js"
+import { patience } from "./fakes.js"
+import { systemProgram } from "../../scripts/programs.js"
 
 export { projectDir }
 
@@ -24,7 +25,7 @@ export const tmuxPane = (command: ReadonlyArray<string>, size: { readonly column
   Effect.gen(function*() {
     const socket = `${tmpdir()}/nuggets-test-${process.pid}-${++sessions}.tmux`
     yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(socket, { force: true })))
-    const tmuxPath = requireTool("tmux", "tmux")
+    const tmuxPath = systemProgram("tmux")
     const tmux = (...args: ReadonlyArray<string>) =>
       Effect.promise(() => run(tmuxPath, ["-S", socket, ...args], { cwd: projectDir }).then(({ stdout }) => stdout))
     yield* Effect.acquireRelease(
@@ -49,7 +50,7 @@ export const tmuxPane = (command: ReadonlyArray<string>, size: { readonly column
       /** The screen with its colours and attributes, as escape sequences. */
       captureStyled: tmuxCommand("capture-pane", "-p", "-e", "-t", "test").pipe(Effect.map((text) => text.split("\n"))),
       /** The screen once `predicate` holds of it, read again at each write to the pane; fails with the last screen after `timeout`. */
-      waitFor: (predicate: (lines: ReadonlyArray<string>) => boolean, timeout: Duration.DurationInput = "15 seconds") =>
+      waitFor: (predicate: (lines: ReadonlyArray<string>) => boolean, timeout: Duration.DurationInput = patience) =>
         control.lookUntil(capture, predicate, Duration.toMillis(timeout)).pipe(
           Effect.filterOrFail(({ held }) => held, ({ seen }) => new Error(`the screen never matched; it shows:\n${seen.join("\n")}`)),
           Effect.map(({ seen }) => seen)

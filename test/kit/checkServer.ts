@@ -34,11 +34,17 @@ export const failsWith = (only: ServerCheckName, bugs: Bugs, options: Partial<Ch
     const { port } = yield* brokenServer({ ...server, bugs })
     const report = yield* run(port, { only, ...options })
     // With --only, the one check, and any it builds on that failed.
-    expect(report.checks.filter((check) => check.name !== only).every((check) => check.status === "fail")).toBe(true)
+    expect(report.checks.filter((check) => check.name !== only).every((check) => check.status === "fail"), outcomes(report)).toBe(true)
     const result = resultOf(report, only)
-    expect(result.status, JSON.stringify(result)).toBe("fail")
+    expect(result.status, outcomes(report)).toBe("fail")
     if (process.env.SHOW) console.log(JSON.stringify(result.failures, null, 1))
     return result.failures
   })
+
+/** Each check's status and, for one that did not pass, why: a failing test's message. */
+export const outcomes = (report: ConformanceReport) =>
+  report.checks.map((check) =>
+    `${check.name}: ${check.status}${check.notRun ? ` (${check.notRun})` : ""}${check.failures.map((failure) => `\n  ${failure.what}; got ${failure.got}`).join("")}`
+  ).join("\n")
 
 export const statuses = (report: ConformanceReport) => Object.fromEntries(report.checks.map((check) => [check.name, check.status]))

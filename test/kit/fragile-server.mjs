@@ -2,7 +2,7 @@
 // (the command after --) and relays to it, and ends at once, taking the real server with it,
 // when a datagram matches DEATH (a regular expression), as a C server dies of a bad pointer.
 //   node fragile-server.mjs DEATH -- nuggets serve MAP SEED --host 127.0.0.1
-// It says its own port first on stdout ("fragile server at port N"), as C servers print theirs.
+// It says its port on stdout ("fragile server at port N"), as C servers print theirs.
 import { spawn } from "node:child_process"
 import * as dgram from "node:dgram"
 
@@ -23,7 +23,6 @@ front.on("message", (data, from) => {
   relay(data, from)
 })
 await new Promise((resolve) => front.bind(0, "127.0.0.1", resolve))
-process.stdout.write(`fragile server at port ${front.address().port}\n`)
 
 const server = spawn(command[0], [...command.slice(1), "--port", "0"], { stdio: ["ignore", "pipe", "ignore"] })
 killServer = () => server.kill("SIGKILL")
@@ -50,6 +49,9 @@ const forward = (data, from) => {
 }
 relay = forward
 for (const [data, from] of early.splice(0)) forward(data, from)
+// Its port is said once the real server is up, as a server says it when ready: a checker
+// given HOST PORT then starts at once, and an answer's time runs from its first datagram.
+process.stdout.write(`fragile server at port ${front.address().port}\n`)
 // It ends with the real server (after its game over, say).
 server.on("exit", (code) => process.exit(code ?? 1))
 process.on("SIGTERM", () => {

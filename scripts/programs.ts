@@ -20,7 +20,9 @@ export const systemPrograms: ReadonlyArray<SystemProgram> = [
   { name: "chromium", at: process.env.CHROMIUM ?? "/usr/bin/chromium", debianPackage: "chromium" },
   // Debian keeps PostgreSQL's programs in a folder per version, not on PATH.
   { name: "initdb", at: "/usr/lib/postgresql/*/bin/initdb", debianPackage: "postgresql" },
-  { name: "pg_ctl", at: "/usr/lib/postgresql/*/bin/pg_ctl", debianPackage: "postgresql" }
+  { name: "pg_ctl", at: "/usr/lib/postgresql/*/bin/pg_ctl", debianPackage: "postgresql" },
+  // The deployment's unit is checked by it (test/deploy.test.ts).
+  { name: "systemd-analyze", at: "systemd-analyze", debianPackage: "systemd" }
 ]
 
 const runnable = (path: string) => {

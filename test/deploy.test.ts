@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process"
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { requireTool } from "./tools.js"
+import { systemProgram } from "../scripts/programs.js"
 
 /** The deployment files, held to what checks them here: the systemd unit to systemd-analyze. */
 
@@ -20,7 +20,7 @@ const verify = (program: string | undefined) => {
       chmodSync(executable, 0o755)
     }
     writeFileSync(join(dir, "nuggets-host@.service"), unit.replaceAll("/usr/local/bin/nuggets", executable))
-    const result = spawnSync(requireTool("systemd-analyze", "systemd"), ["verify", "./nuggets-host@main.service"], { cwd: dir, encoding: "utf8" })
+    const result = spawnSync(systemProgram("systemd-analyze"), ["verify", "./nuggets-host@main.service"], { cwd: dir, encoding: "utf8" })
     return { status: result.status, said: `${result.stdout}${result.stderr}`.trim() }
   } finally {
     rmSync(dir, { recursive: true, force: true })

@@ -66,8 +66,8 @@ describe("the fleet's board", () => {
     }))))
     await Effect.runPromise(dead.board.post([posted(started.id, { playing: 1, freePlaces: 25 })]))
     await untilBoard(one, () => one.board.games().some((game) => game.id === started.id))
-    // Its lease, as if it had stopped renewing a while ago.
-    await Effect.runPromise(dead.sql`UPDATE fleet_hosts SET lease_until = now() - interval '1 minute' WHERE id = ${dead.membership.hostId}`)
+    // As if it had stopped renewing a while ago: its lease lapsed, and its row moved on (it can renew no more).
+    await Effect.runPromise(dead.sql`UPDATE fleet_hosts SET lease_until = now() - interval '1 minute', epoch = epoch + 1 WHERE id = ${dead.membership.hostId}`)
     await untilBoard(one, () => !one.board.games().some((game) => game.id === started.id))
     const claims = members.flatMap((each) => each.log).filter((line) => line.includes(`host ${dead.membership.hostId}: its lease lapsed`))
     expect(claims).toHaveLength(1)

@@ -47,6 +47,12 @@ export interface MembershipService {
   readonly epoch: () => number
   /** Whether the lease is held now: renewed within its life, as this host's clock counts it. */
   readonly holding: () => boolean
+  /**
+   * Whether this host has renewed its lease without a miss for a whole lease: only then may
+   * it take another's lapse for death. After the database was away, every lease lapsed, the
+   * living's too: each must first have had the time to renew its own.
+   */
+  readonly steady: () => boolean
   /** `holding`, for those who wait on a change (readiness). */
   readonly held: SubscriptionRef.SubscriptionRef<boolean>
   /** Succeeds once the fleet has claimed this host (since it last joined): its games are no longer its own. */
@@ -100,6 +106,8 @@ export const joinFleet = (
     let lost = yield* Deferred.make<void>()
     /** A lease counts as held until a renewal is due past its life; the database's clock may run a little ahead. */
     let claimed = false
+    /** Since when every renewal has come through (none, just after one failed). */
+    let renewingSince: number | undefined = clock.unsafeCurrentTimeMillis()
     const holding = () => !claimed && clock.unsafeCurrentTimeMillis() - renewedAt < leaseMs - Duration.toMillis(timings.renewEvery)
 
     const renew = Effect.gen(function*() {
@@ -116,7 +124,9 @@ export const joinFleet = (
           return yield* Effect.logError(`this host's lease lapsed and the fleet claimed it (epoch ${epoch}): its games were ended for the fleet`)
         }
         renewedAt = clock.unsafeCurrentTimeMillis()
+        renewingSince ??= renewedAt
       } else {
+        renewingSince = undefined
         yield* Effect.logWarning(`the fleet's database: cannot renew this host's lease: ${what(renewed.left.cause ?? renewed.left)}`)
       }
       const now = holding()
@@ -135,6 +145,7 @@ export const joinFleet = (
       if (again === undefined) return yield* new FleetError({ reason: "Fenced", message: `the fleet's database: host ${hostId} is no longer in it` })
       epoch = again.epoch
       renewedAt = clock.unsafeCurrentTimeMillis()
+      renewingSince = renewedAt
       claimed = false
       lost = yield* Deferred.make<void>()
       yield* SubscriptionRef.set(held, true)
@@ -153,6 +164,7 @@ export const joinFleet = (
       timings,
       epoch: () => epoch,
       holding,
+      steady: () => renewingSince !== undefined && clock.unsafeCurrentTimeMillis() - renewingSince >= leaseMs,
       held,
       lost: Effect.suspend(() => Deferred.await(lost)),
       rejoin,

@@ -7,7 +7,8 @@ import { Membership } from "./membership.js"
 
 /**
  * What every host of the fleet does for the others, every `renewEvery`: a host whose lease
- * lapsed is claimed, by exactly one of them (the claim raises its epoch, so the dead host,
+ * lapsed is claimed, by exactly one of them, and only by one that has itself been renewing
+ * its own for a whole lease (after the database was away, every lease lapsed) (the claim raises its epoch, so the dead host,
  * should it come back, can write nothing more); and the games of a host that is gone are
  * ended for the fleet: indexed from their recordings (`interrupted`, replayable to where
  * they stopped, unless the recording says how they ended), then taken off the board. Each
@@ -41,7 +42,8 @@ export const sweepLayer: Layer.Layer<never, never, SqlClient.SqlClient | Members
       }
     })
 
-    const sweep = claimLapsed.pipe(
+    // A host that was cut off itself claims no one: the others' leases lapsed as its own did.
+    const sweep = Effect.suspend(() => (membership.steady() ? claimLapsed : Effect.void)).pipe(
       Effect.zipRight(endOrphans),
       Effect.catchAll((cause) => Effect.logWarning(`the fleet's database: cannot look for hosts gone: ${what(cause.cause ?? cause)}`))
     )

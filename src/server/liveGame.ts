@@ -7,6 +7,7 @@ import type { ClientId, GameState, Request, Viewer } from "../core/state.js"
 import type { LogLimits } from "../net/logLimit.js"
 import { UdpSocket } from "../net/udp.js"
 import type { Dialect } from "../protocol/dialect.js"
+import { Counts, ProcessCounts } from "./counts.js"
 import { Dispatcher } from "./dispatch.js"
 import { makeIntake } from "./intake.js"
 import { keysPerSecond } from "./keyLimit.js"
@@ -42,6 +43,8 @@ export interface LiveGameOptions {
   readonly defects?: "log" | "end"
   /** Whether the server takes new players now; always, when not given. */
   readonly admits?: () => boolean
+  /** Where the game counts what it takes and refuses (the process's, for `/metrics`); its own, when not given. */
+  readonly counts?: Counts
 }
 
 /**
@@ -121,6 +124,7 @@ export const makeLiveGame = (options: LiveGameOptions): Effect.Effect<LiveGame, 
       lastWords,
       open: playing,
       admits: options.admits ?? (() => true),
+      counts: options.counts ?? new Counts(),
       defects: options.defects ?? "log",
       failed: (defect) => end({ _tag: "Failed", defect, state: dispatcher.state })
     })
@@ -198,7 +202,11 @@ export interface ServedGame extends Omit<LiveGameOptions, "allSent"> {
 export const liveGameLayer = (game: ServedGame): Layer.Layer<LiveGame, never, UdpSocket> =>
   Layer.scoped(
     LiveGame,
-    Effect.flatMap(UdpSocket, (socket) => makeLiveGame({ ...game, allSent: socket.allSent })).pipe(
+    Effect.gen(function*() {
+      const socket = yield* UdpSocket
+      const counts = yield* Effect.serviceOption(ProcessCounts)
+      return yield* makeLiveGame({ ...game, allSent: socket.allSent, ...(counts._tag === "Some" ? { counts: counts.value } : {}) })
+    }).pipe(
       Effect.withRandom(Random.make(game.seed))
     )
   )

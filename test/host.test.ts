@@ -294,10 +294,10 @@ describe("nuggets host: a flood of new games", () => {
   })
 
   it("the pace: a burst at once, then so many a second", () => {
-    const limits: Limits = { maxGames: 100, open: 0, ports: undefined, startRate: { perSecond: 2, burst: 4 } }
+    const limits: Limits = { maxGames: 100, open: 0, ports: undefined, startRate: { perSecond: 2, burst: 4 }, everyone: { perSecond: 20, burst: 40 } }
     let books = openBooks(limits, 0)
     const take = (at: number) => {
-      const admitted = admit(books, limits, at)
+      const admitted = admit(books, limits, at, "127.0.0.1")
       if (Either.isLeft(admitted)) return false
       books = admitted.right
       return true

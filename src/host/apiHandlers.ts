@@ -3,7 +3,7 @@ import * as HttpApp from "@effect/platform/HttpApp"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
-import { Effect, Either, Layer, ParseResult, Schema } from "effect"
+import { Effect, Either, Layer, Option, ParseResult, Schema } from "effect"
 import { Archive } from "../archive/archive.js"
 import type { ArchiveError } from "../archive/errors.js"
 import { LobbyApi, openApiDocument } from "../lobby/api.js"
@@ -88,6 +88,9 @@ const readBody = (request: HttpServerRequest.HttpServerRequest, max: number): Ef
   })
 }
 
+/** Who asks, by address: each client has its own pace of new games. */
+const clientOf = (request: HttpServerRequest.HttpServerRequest) => Option.getOrElse(request.remoteAddress, () => "unknown")
+
 /** A browser's request from a page of another site: any site could start games here otherwise. */
 const crossSite = (headers: Readonly<Record<string, string | undefined>>): boolean => {
   const origin = headers["origin"]
@@ -126,7 +129,7 @@ const startGame = (lobby: LobbyService, request: HttpServerRequest.HttpServerReq
       return yield* new BadRequest({ error: `the body: ${words}` })
     }
     const forwarded = request.headers[forwardedHeader] !== undefined
-    const started = yield* lobby.start(wanted.right, { forwarded }).pipe(Effect.catchAll(gameRefused))
+    const started = yield* lobby.start(wanted.right, { forwarded, client: clientOf(request) }).pipe(Effect.catchAll(gameRefused))
     yield* answerHeaders({ location: pathTo(apiPaths.game, { id: started.id }) })
     return started
   })
@@ -147,7 +150,7 @@ const gamesHandlers = HttpApiBuilder.group(LobbyApi, "games", (handlers) =>
       .handleRaw("match", ({ request }) =>
         crossSite(request.headers)
           ? Effect.fail(new Forbidden({ error: "only the lobby's own page may ask for a place here" }))
-          : lobby.match.pipe(Effect.catchAll(gameRefused)))
+          : lobby.match({ client: clientOf(request) }).pipe(Effect.catchAll(gameRefused)))
       .handle("game", ({ path: { id } }) => {
         const live = lobby.game(id)
         if (live !== undefined) return Effect.succeed(live)

@@ -4,7 +4,7 @@ import type { ArchiveError } from "../archive/errors.js"
 import type { Reconciled } from "../archive/model.js"
 import { mapText } from "../core/map.js"
 import { Udp } from "../net/udp.js"
-import { admit, type Books, gaveUp, type Limits, missingOpen, nextTurn, offered, openBooks, opening, stop } from "./books.js"
+import { admit, type Books, gaveUp, type Limits, missingOpen, nextTurn, offered, openBooks, opening, type Rate, stop } from "./books.js"
 import { Admission } from "./admission.js"
 import { GameRefused } from "./errors.js"
 import { launchGame } from "./launch.js"
@@ -15,9 +15,14 @@ export interface HostService {
   readonly settings: HostSettings
   /** The games being played (or lingering after their end), oldest first. */
   readonly running: () => ReadonlyArray<RunningGame>
+  /** Every game not yet in the archive: those `running`, and those closing on their way to it. */
+  readonly unarchived: () => ReadonlyArray<RunningGame>
   readonly find: (id: string) => RunningGame | undefined
-  /** A new game, asked for by a request (`POST /api/games`): within `maxGames` and the pace of new games. */
-  readonly request: (wanted: GameWanted) => Effect.Effect<RunningGame, GameRefused>
+  /**
+   * A new game, asked for by a request (`POST /api/games`) from `client` (its address): within
+   * `maxGames`, and the pace of new games of that client and of everyone.
+   */
+  readonly request: (wanted: GameWanted, client?: string) => Effect.Effect<RunningGame, GameRefused>
   /** Grows whenever what the lobby shows may have changed (a game started, ended, joined, gold found). */
   readonly changes: SubscriptionRef.SubscriptionRef<number>
   /** Games ended and indexed since the host started: the archive changed when this grows. */
@@ -36,6 +41,8 @@ export type { GameChoice, GameWanted, HostSettings, RunningGame } from "./model.
 export class Host extends Context.Tag("nuggets/Host")<Host, HostService>() {}
 
 const defaultStartRate = { perSecond: 2, burst: 4 }
+/** All clients together may start ten times what one may. */
+const everyoneRate = (rate: Rate): Rate => ({ perSecond: rate.perSecond * 10, burst: rate.burst * 10 })
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`
 
@@ -70,7 +77,8 @@ export const makeHost = (settings: HostSettings): Effect.Effect<HostService, Arc
       maxGames: settings.maxGames,
       open: settings.open,
       ports: settings.ports,
-      startRate: settings.startRate ?? defaultStartRate
+      startRate: settings.startRate ?? defaultStartRate,
+      everyone: everyoneRate(settings.startRate ?? defaultStartRate)
     }
     // The books are one value, changed only by the functions of books.ts: never by halves.
     let books = openBooks(limits, clock.unsafeCurrentTimeMillis())
@@ -128,12 +136,12 @@ export const makeHost = (settings: HostSettings): Effect.Effect<HostService, Arc
         ), { concurrency: "unbounded", discard: true })
     })
 
-    const request = (wanted: GameWanted) =>
+    const request = (wanted: GameWanted, client = "this host") =>
       Effect.gen(function*() {
         if (!admitting()) return yield* new GameRefused({ reason: "CannotStart", message: "the host takes no new game now: try again in a moment" })
         // A request for a map there is not is refused before it costs a place in the pace.
         const choice = yield* choose(wanted)
-        const admitted = admit(books, limits, clock.unsafeCurrentTimeMillis())
+        const admitted = admit(books, limits, clock.unsafeCurrentTimeMillis(), client)
         if (Either.isLeft(admitted)) return yield* new GameRefused(admitted.left)
         books = admitted.right
         return yield* launch(choice).pipe(Effect.tapError(() => Effect.sync(() => update(gaveUp))))
@@ -152,6 +160,7 @@ export const makeHost = (settings: HostSettings): Effect.Effect<HostService, Arc
     return {
       settings,
       running: () => [...games.values()].filter((game) => offered(books, game.id)),
+      unarchived: () => [...games.values()],
       find: (id) => (offered(books, id) ? games.get(id) : undefined),
       request,
       changes,

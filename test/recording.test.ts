@@ -60,7 +60,7 @@ describe("recordings", () => {
     expect(recording.header.rules.variant).toBe("steal")
     const messages = recording.entries.filter((entry) => "message" in entry).map((entry) => "message" in entry && entry.message)
     expect(messages).toEqual(expect.arrayContaining(["SPECTATE", "PLAY Runner", "KEY L", "KEY Q"]))
-    expect(recording.entries.at(-1)).toMatchObject({ end: "game over", summary })
+    expect(recording.entries.at(-1)).toMatchObject({ end: "over", summary })
     const checked = await replay(recorded, "--check")
     expect(checked.stdout).toMatch(/OK — \d+ moves, \d+ checkpoints and the summary match/)
     expect(checked.code).toBe(0)
@@ -152,7 +152,7 @@ describe("recordings", () => {
     await server.stop()
     await player.close()
     const stopped = await replay(path, "--check")
-    expect(stopped.stdout).toMatch(/OK — 5 moves, \d+ checkpoints and the summary match \(the server was stopped before the end\)/)
+    expect(stopped.stdout).toMatch(/OK — 5 moves, \d+ checkpoints and the summary match \(the game was stopped before its gold ran out\)/)
     // Killed mid-write: the last line is cut short, and everything before it still counts.
     const text = readFileSync(path, "utf8")
     const lines = text.split("\n")

@@ -32,21 +32,32 @@ const clockTime = (ms: number | undefined) => {
   return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`
 }
 
-/** The games as a table: a line each, columns aligned. */
+/** Columns of numbers are aligned to the right. */
+const rightAligned = new Set(["LEFT"])
+
+/**
+ * The games as a table: a line each, columns aligned. How each ended (`over`, `stopped`,
+ * ...), the nuggets it left on the map, and its winners: only a game over has any.
+ */
 const table = (games: ReadonlyArray<ArchivedGame>): string => {
+  const heads = ["GAME", "STARTED (UTC)", "MAP", "TIME", "END", "LEFT", "WINNER", "STANDINGS"]
   const rows = [
-    ["GAME", "STARTED (UTC)", "MAP", "TIME", "END", "STANDINGS"],
+    heads,
     ...games.map((game) => [
       game.id,
       game.started.slice(0, 16).replace("T", " "),
       game.map,
       clockTime(game.durationMs),
       game.outcome,
+      game.nuggetsLeft === undefined ? "-" : String(game.nuggetsLeft),
+      game.winners.join(", ") || "-",
       game.standings.map((each) => `${each.name} ${each.purse}`).join(", ")
     ])
   ]
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)))
-  return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join("  ")).join("\n")
+  const widths = heads.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)))
+  const cellText = (cell: string, column: number) =>
+    column === heads.length - 1 ? cell : rightAligned.has(heads[column]!) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!)
+  return rows.map((row) => row.map(cellText).join("  ")).join("\n")
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`

@@ -318,12 +318,18 @@ describe("opening an archive", () => {
       const scope = yield* Scope.make()
       const { owner } = yield* ownedArchive(dataDir).pipe(Scope.extend(scope))
       const reader = yield* openArchive({ dataDir, create: false })
-      expect(yield* Effect.flip(reader.own)).toMatchObject({ _tag: "ArchiveError", reason: "Busy", path: dataDir })
+      expect(yield* Effect.flip(reader.own)).toMatchObject({
+        _tag: "ArchiveError",
+        reason: "Busy",
+        path: dataDir,
+        message: `${dataDir} — in use by another nuggets process (PID ${process.pid})`
+      })
       const game = yield* owner.indexRecording(
         dropRecording(dataDir, "g", handmadeRecording({ map: "small.txt", started: "2026-01-01T00:00:00Z", end: "shut down" }))
       )
       expect((yield* reader.pastGames()).games).toEqual([game])
       yield* Scope.close(scope, Exit.void)
+      expect(existsSync(join(dataDir, "archive.pid"))).toBe(false)
       yield* Effect.scoped(reader.own)
     }))
 
@@ -367,7 +373,7 @@ describe("opening an archive", () => {
       expect(readFileSync(otherDatabase).equals(before)).toBe(true)
     }))
 
-  it.scoped("a directory that cannot be made, or holds no archive, is a Directory error with its cause", () =>
+  it.scoped("a directory that cannot be made is a Directory error with its cause; one that holds no archive is NoArchive", () =>
     Effect.gen(function*() {
       const dataDir = freshDir()
       writeFileSync(join(dataDir, "file"), "")
@@ -375,10 +381,10 @@ describe("opening an archive", () => {
       expect(underFile).toMatchObject({ _tag: "ArchiveError", reason: "Directory" })
       expect((underFile.cause as NodeJS.ErrnoException).code).toBe("ENOTDIR")
       expect(yield* Effect.flip(openArchive({ dataDir: join(dataDir, "missing"), create: false }))).toMatchObject({
-        reason: "Directory",
+        reason: "NoArchive",
         message: `${join(dataDir, "missing")} — no such folder`
       })
-      expect(yield* Effect.flip(openArchive({ dataDir, create: false }))).toMatchObject({ reason: "Directory", message: `${dataDir} — no archive here` })
+      expect(yield* Effect.flip(openArchive({ dataDir, create: false }))).toMatchObject({ reason: "NoArchive", message: `${dataDir} — no archive here` })
     }))
 })
 
@@ -418,6 +424,16 @@ describe("nuggets archive list", () => {
     const unknown = await nuggetsInProcess("archive", "list", "--data", dataDir, "--before", "nope")
     expect(unknown).toMatchObject({ code: 1, stderr: `nuggets: --before — no game nope in ${dataDir}\n` })
     const missing = await nuggetsInProcess("archive", "list", "--data", join(dataDir, "nope"))
-    expect(missing).toMatchObject({ code: 1, stderr: `nuggets: ${join(dataDir, "nope")} — no such folder\n` })
+    expect(missing).toMatchObject({
+      code: 1,
+      stderr: `nuggets: ${join(dataDir, "nope")} — no such folder: 'nuggets host --data ${join(dataDir, "nope")}' makes it, and records every game it hosts there\n`
+    })
+    const xdg = process.env.XDG_DATA_HOME
+    process.env.XDG_DATA_HOME = join(dataDir, "xdg")
+    const byDefault = await nuggetsInProcess("archive", "list").finally(() => {
+      if (xdg === undefined) delete process.env.XDG_DATA_HOME
+      else process.env.XDG_DATA_HOME = xdg
+    })
+    expect(byDefault.stderr).toBe(`nuggets: ${join(dataDir, "xdg", "nuggets")} — no such folder: 'nuggets host' makes it, and records every game it hosts there\n`)
   })
 })

@@ -229,7 +229,7 @@ describe("nuggets host as a process", () => {
       },
       (error: Error) => error.message
     )
-    expect(busy).toBe(`exited 1: nuggets: ${dataDir} — in use by another nuggets process\n`)
+    expect(busy).toBe(`exited 1: nuggets: ${dataDir} — in use by another nuggets process (PID ${host.program.child.pid})\n`)
     const games = (await call(host.url, "/api/games")).body.games as Array<any>
     expect(games).toHaveLength(2)
     const players = await Promise.all(games.map((game, i) => player(game.port, `Stopped ${i}`)))

@@ -126,7 +126,17 @@ const listArchive = (options: {
     const store: Layer.Layer<SqlClient.SqlClient | ArchiveBackend, ArchiveError | FleetError> = fleetUrl === undefined
       ? sqliteBackend({ dataDir, create: false })
       : readingFleetArchiveBackend(fleetUrl).pipe(Layer.provideMerge(fleetDatabaseLayer(fleetUrl)))
-    return listing.pipe(Effect.scoped, Effect.provide(archiveLayer.pipe(Layer.provide(store))))
+    return listing.pipe(
+      Effect.scoped,
+      Effect.provide(archiveLayer.pipe(Layer.provide(store))),
+      Effect.catchIf(
+        (error) => error._tag === "ArchiveError" && error.reason === "NoArchive",
+        (error) => {
+          const host = Option.isSome(options.data) ? `nuggets host --data ${dataDir}` : "nuggets host"
+          return new CliError({ message: `${error.message}: '${host}' makes it, and records every game it hosts there` })
+        }
+      )
+    )
   }).pipe(Effect.mapError(toCliError))
 
 export const archiveNode = group("archive", "The archive of hosted games: their recordings and the index of them.", [

@@ -1,5 +1,7 @@
+import { GoldTotal } from "../core/constants.js"
 import type { Ending } from "../core/life.js"
 import { nuggetCount } from "./dialect.js"
+import { standingsOf, type Summary } from "./summary.js"
 
 /**
  * How a game ended, in one word each, the same wherever it is read: a recording's end
@@ -30,6 +32,20 @@ export const endWords: Readonly<Record<Ending["_tag"], GameEnd>> = {
  * map was stopped. What a client, the page and the archive tell by the nuggets left.
  */
 export const endOf = (nuggetsLeft: number): "over" | "stopped" => (nuggetsLeft > 0 ? "stopped" : "over")
+
+/**
+ * The nuggets left on the map at a game's end, as a client can tell: what its last GOLD
+ * said was left, unless the summary's purses account for more of the spec's 250 (a
+ * server that does not tell everyone of every nugget found leaves a client's count high).
+ * Undefined when neither tells.
+ */
+export const nuggetsLeftAt = (summary: Summary, remaining: number | undefined): number | undefined => {
+  const standings = standingsOf(summary)
+  const unfound = standings === undefined || standings.length === 0
+    ? undefined
+    : Math.max(0, GoldTotal - standings.reduce((sum, each) => sum + each.purse, 0))
+  return remaining === undefined ? unfound : unfound === undefined ? remaining : Math.min(remaining, unfound)
+}
 
 /** What heads the standings: `Game over`, `Game stopped`. */
 export const endTitle = (end: GameEnd): string => `Game ${end}`

@@ -53,8 +53,8 @@ describe("the single executable, run where there is no node_modules", () => {
     expect(good).toMatchObject({ code: 0, stdout: "small.txt: OK, 10x29 with 63 room spots" })
     const bad = await run([nuggets, "map", "check", "open.txt"], { cwd: workDir })
     expect(bad.code).toBe(1)
-    expect(bad.stdout).toContain("open.txt: line 2, column 4: room spot '.' touches solid rock")
-    expect(bad.stderr).toBe("nuggets: open.txt — 2 broken rules; nuggets serve still plays it\n")
+    expect(bad.stdout).toBe("open.txt: line 2, column 3: a gap in a room's wall, solid rock beside a room spot '.' (room not closed)")
+    expect(bad.stderr).toBe("nuggets: open.txt — 1 broken rule; nuggets serve still plays it\n")
   })
 
   it("serves the embedded default map with no map file", async () => {

@@ -14,6 +14,7 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import type { ArchiveBackend } from "../archive/backend.js"
 import type { ArchiveError } from "../archive/errors.js"
 import type { FleetError } from "../fleet/database.js"
+import { plural } from "../words.js"
 
 /** Where the recordings of hosted games and their index are kept. */
 export const dataOption = text("data", "DIR", "the data directory: the recordings in DIR/games/ and their index").pipe(
@@ -59,8 +60,6 @@ const table = (games: ReadonlyArray<ArchivedGame>): string => {
     column === heads.length - 1 ? cell : rightAligned.has(heads[column]!) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!)
   return rows.map((row) => row.map(cellText).join("  ")).join("\n")
 }
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 
 /** What bringing the index up to date did, in a line or two (none when it did nothing). */
 const reconciledLines = (dataDir: string, done: Reconciled): Array<string> => {

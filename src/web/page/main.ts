@@ -11,6 +11,7 @@
 import { browserArrow, pageKeyHelp, pageLiveKeys, pageReplayKeys } from "../../client/keymap.js"
 import { noteText, statusLine as statusText } from "../../client/status.js"
 import { MaxNameLength } from "../../core/constants.js"
+import { nuggetCount } from "../../protocol/dialect.js"
 import { endTitle, noWinner } from "../../protocol/endings.js"
 import { FeedEvent, type Hello, type MapText, type Snapshot } from "../feed.js"
 import { Board, spectatorRows } from "./board.js"
@@ -69,7 +70,7 @@ const showSnapshot = (snapshot: Snapshot) => {
   latest = snapshot
   const end = snapshot.end === undefined ? undefined : { end: snapshot.end, nuggetsLeft: snapshot.remaining }
   showRoster(snapshot.players, player?.report.letter, end)
-  left.textContent = `${snapshot.remaining} nuggets unclaimed`
+  left.textContent = `${nuggetCount(snapshot.remaining)} unclaimed`
   if (snapshot.watchers !== undefined) watchersLine.textContent = `${snapshot.watchers} watching`
   if (mode === "playing" || map === undefined) return
   board.draw(spectatorRows(map, snapshot))

@@ -1,3 +1,4 @@
+import { nuggetCount } from "../../protocol/dialect.js"
 import { endTitle, type GameEnd, noWinner } from "../../protocol/endings.js"
 import { byPlace } from "../../protocol/summary.js"
 import type { RosterEntry } from "../feed.js"
@@ -54,8 +55,8 @@ export const endWords = (players: ReadonlyArray<RosterEntry>, end: End): string 
   return winners.length === 0
     ? "No one played."
     : winners.length === 1
-    ? `${winners[0]!.letter} ${winners[0]!.name} wins with ${winners[0]!.purse} nuggets.`
-    : `A tie at ${winners[0]!.purse} nuggets: ${winners.map((each) => `${each.letter} ${each.name}`).join(", ")}.`
+    ? `${winners[0]!.letter} ${winners[0]!.name} wins with ${nuggetCount(winners[0]!.purse)}.`
+    : `A tie at ${nuggetCount(winners[0]!.purse)}: ${winners.map((each) => `${each.letter} ${each.name}`).join(", ")}.`
 }
 
 const showSummary = (players: ReadonlyArray<RosterEntry>, you: string | undefined, end: End): void => {

@@ -79,7 +79,7 @@ describe("joinGame", () => {
       expect(text(standings)).toContain("1. B 230 Bob  <- winner")
       expect(yield* terminal.closed).toBe(0)
       yield* terminal.press(" ")
-      expect(yield* Fiber.join(client)).toEqual({ _tag: "GameOver", summary: "A 20 Alice\nB 230 Bob\n" })
+      expect(yield* Fiber.join(client)).toEqual({ _tag: "GameOver", summary: "A 20 Alice\nB 230 Bob\n", nuggetsLeft: 0 })
       expect(yield* terminal.closed).toBe(1)
     }))
 

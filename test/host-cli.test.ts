@@ -182,7 +182,7 @@ describe("nuggets host as a process", () => {
       try {
         const games = await everyGame(second.url)
         const byId = new Map(games.map((game) => [game.id, game]))
-        for (const game of finished) expect(byId.get(game.id)?.outcome, game.id).toBe("game over")
+        for (const game of finished) expect(byId.get(game.id)?.outcome, game.id).toBe("over")
         for (const game of playing) expect(byId.get(game.id)?.outcome, game.id).toBe("interrupted")
         expect(games).toHaveLength(23)
         // The index agrees with the files: each recording a row made from it, each row its file.
@@ -229,7 +229,7 @@ describe("nuggets host as a process", () => {
       },
       (error: Error) => error.message
     )
-    expect(busy).toBe(`exited 1: nuggets: ${dataDir} — in use by another nuggets process\n`)
+    expect(busy).toBe(`exited 1: nuggets: ${dataDir} — in use by another nuggets process (PID ${host.program.child.pid})\n`)
     const games = (await call(host.url, "/api/games")).body.games as Array<any>
     expect(games).toHaveLength(2)
     const players = await Promise.all(games.map((game, i) => player(game.port, `Stopped ${i}`)))
@@ -245,7 +245,7 @@ describe("nuggets host as a process", () => {
     expect(host.program.stderr).toBe("")
     const lines = (id: string) => readFileSync(join(dataDir, "games", `${id}.ndjson`), "utf8").trim().split("\n").map((line) => JSON.parse(line))
     for (const [i, game] of games.entries()) {
-      expect(lines(game.id).at(-1)).toMatchObject({ end: "shut down", summary: expect.stringContaining(`Stopped ${i}`) })
+      expect(lines(game.id).at(-1)).toMatchObject({ end: "stopped", summary: expect.stringContaining(`Stopped ${i}`) })
     }
   }, 30_000)
 

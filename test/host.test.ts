@@ -182,14 +182,14 @@ describe("nuggets host: the lobby and the JSON API", () => {
       id,
       live: false,
       map: "small",
-      outcome: "game over",
+      outcome: "over",
       winners: ["Winnie"],
       standings: [{ rank: 1, letter: "A", name: "Winnie", purse: 250 }],
       replay: `/archive/${id}/`,
       recording: `/api/archive/${id}/recording`
     })
     expect(past.body.games[0]).not.toHaveProperty("file")
-    expect((await call(host.url, `/api/games/${id}`)).body).toMatchObject({ id, live: false, outcome: "game over" })
+    expect((await call(host.url, `/api/games/${id}`)).body).toMatchObject({ id, live: false, outcome: "over" })
     const recording = await fetch(new URL(`/api/archive/${id}/recording`, host.url))
     expect(recording.headers.get("content-type")).toBe("application/x-ndjson")
     expect(await recording.text()).toBe(readFileSync(`${host.dataDir}/games/${id}.ndjson`, "utf8"))

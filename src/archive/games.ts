@@ -35,7 +35,8 @@ export const toGames = (rows: ReadonlyArray<GameRow>, players: ReadonlyArray<Pla
       outcome: row.outcome,
       failure: row.failure ?? undefined,
       standings,
-      winners: row.outcome === "game over" ? standings.filter((each) => each.rank === 1).map((each) => each.name) : []
+      winners: row.outcome === "over" ? standings.filter((each) => each.rank === 1).map((each) => each.name) : [],
+      nuggetsLeft: row.nuggets_left ?? undefined
     }
   })
 }

@@ -29,6 +29,7 @@ import {
   webLines,
   webNameOption
 } from "./options.js"
+import { plural } from "../words.js"
 
 /** Where the lobby is served unless `--web` says: this machine only, on a port people know. */
 const defaultWeb = "8080"
@@ -147,7 +148,7 @@ export const hostNode = command(
         }
         yield* Console.log(webLines("Lobby", lobby))
         yield* Effect.logInfo(
-          `hosting up to ${options.maxGames} games (${options.open} kept open) on ${maps.map((each) => each.name).join(", ")}` +
+          `hosting up to ${plural(options.maxGames, "game")} (${options.open} kept open) on ${maps.map((each) => each.name).join(", ")}` +
             `, UDP on ${isIPv6(options.host) ? `[${options.host}]` : options.host}` +
             (ports === undefined ? " (free ports)" : ` ports ${ports.first}-${ports.last}`) +
             `, ${dialect} dialect` + (options.variant === "classic" ? "" : `, ${options.variant} variant`) +

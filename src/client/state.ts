@@ -1,5 +1,6 @@
 import { MaxNameLength, RedrawKey } from "../core/constants.js"
 import type { ClientMessage } from "../protocol/messages.js"
+import { nuggetsLeftAt } from "../protocol/endings.js"
 import { type GameReport, newReport, readDatagram, readGameOver, type SessionEnd } from "../protocol/reader.js"
 import { ownStanding, type Standing, type Summary } from "../protocol/summary.js"
 import { type Alert, Note } from "./status.js"
@@ -27,8 +28,8 @@ export interface Collected {
 export type ClientExit =
   | Exclude<SessionEnd, { readonly _tag: "GameOver" | "Quit" }>
   | { readonly _tag: "Quit"; readonly reason: string } & Collected
-  /** `you`: our letter, to mark our line in the standings. */
-  | { readonly _tag: "GameOver"; readonly summary: Summary; readonly you?: string }
+  /** `you`: our letter, to mark our line in the standings; `nuggetsLeft`: on the map at the end, when known. */
+  | { readonly _tag: "GameOver"; readonly summary: Summary; readonly you?: string; readonly nuggetsLeft?: number | undefined }
   | { readonly _tag: "NoServer"; readonly server: string; readonly why: "no answer" | "port unreachable" }
   | { readonly _tag: "UserQuit"; readonly how: "interrupt" | "end of input" | "hangup" | "no answer" } & Collected
 
@@ -304,10 +305,15 @@ export const askForView = (state: ClientState, now: number): ClientState => ({
   refusalsToHide: state.keyUnanswered ? state.refusalsToHide : state.refusalsToHide + 1
 })
 
-/** How a player left, with its letter and what it collected, for the words after the screen: a spectator collects nothing. */
+/**
+ * How a player left, with its letter and what it collected, for the words after the screen
+ * (a spectator collects nothing); a game's end with the nuggets it left.
+ */
 export const withCollected = (exit: ClientExit, state: ClientState): ClientExit =>
   (exit._tag === "Quit" || exit._tag === "UserQuit") && state.report.role === "player" && state.report.letter !== undefined
     ? { ...exit, you: state.report.letter, collected: state.report.purse }
+    : exit._tag === "GameOver"
+    ? { ...exit, nuggetsLeft: nuggetsLeftAt(exit.summary, state.report.remaining) }
     : exit
 
 export const exitCode = (exit: ClientExit): number =>

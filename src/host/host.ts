@@ -10,6 +10,7 @@ import { GameRefused } from "./errors.js"
 import { launchGame } from "./launch.js"
 import type { HostMap } from "./maps.js"
 import type { GameChoice, GameWanted, HostSettings, RunningGame } from "./model.js"
+import { plural } from "../words.js"
 
 export interface HostService {
   readonly settings: HostSettings
@@ -44,14 +45,12 @@ const defaultStartRate = { perSecond: 2, burst: 4 }
 /** All clients together may start ten times what one may. */
 const everyoneRate = (rate: Rate): Rate => ({ perSecond: rate.perSecond * 10, burst: rate.burst * 10 })
 
-const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`
-
 /** What reconciling the archive at start did, in a line or two for the log (none when it did nothing). */
 const reconciledLines = (done: Reconciled): ReadonlyArray<string> => {
   const parts = [
-    done.indexed.length > 0 ? `${plural(done.indexed.length, "recording", "recordings")} indexed` : "",
-    done.interrupted.length > 0 ? `${plural(done.interrupted.length, "game", "games")} interrupted when the host last stopped` : "",
-    done.removed.length > 0 ? `${plural(done.removed.length, "game", "games")} whose recording is gone dropped` : ""
+    done.indexed.length > 0 ? `${plural(done.indexed.length, "recording")} indexed` : "",
+    done.interrupted.length > 0 ? `${plural(done.interrupted.length, "game")} interrupted when the host last stopped` : "",
+    done.removed.length > 0 ? `${plural(done.removed.length, "game")} whose recording is gone dropped` : ""
   ].filter(Boolean)
   return [
     ...(parts.length > 0 ? [`the archive: ${parts.join("; ")}`] : []),

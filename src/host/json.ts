@@ -42,6 +42,7 @@ export const pastGameJson = (game: ArchivedGame): PastGameJson => ({
   failure: game.failure ?? null,
   standings: game.standings,
   winners: game.winners,
+  nuggetsLeft: game.nuggetsLeft ?? null,
   replay: pathTo(lobbyPaths.replay, { id: game.id }),
   recording: pathTo(apiPaths.recording, { id: game.id })
 })

@@ -6,6 +6,7 @@ import type { GameEvent } from "../core/life.js"
 import { type GameState, standings } from "../core/state.js"
 import { Udp, type UdpError, UdpSocket } from "../net/udp.js"
 import { rulesFor, summaryText } from "../protocol/dialect.js"
+import { endWords } from "../protocol/endings.js"
 import { LiveGame } from "../server/liveGame.js"
 import { gameStack } from "../server/stack.js"
 import { defaultLinger } from "../server/udpLoop.js"
@@ -146,7 +147,7 @@ export const launchGame = (host: Launcher) =>
           yield* Effect.logError(`a defect ended the game: ${ending.defect}`)
           yield* game.live.shutDown
         } else if (ending._tag !== "ShutDown") {
-          yield* Effect.logInfo(`game over: ${summaryText(standings(ending.state)).trimEnd().split("\n").join("; ")}`)
+          yield* Effect.logInfo(`game ${endWords[ending._tag]}: ${summaryText(standings(ending.state)).trimEnd().split("\n").join("; ")}`)
           yield* host.changed
           yield* game.live.lastWordsSent.pipe(Effect.zipRight(Effect.sleep(settings.linger ?? defaultLinger)))
         }

@@ -1,4 +1,5 @@
 import { ParseResult, Schema } from "effect"
+import { outcomes } from "../archive/model.js"
 import { variants } from "../core/rules.js"
 import { dialectNamed, dialects } from "../protocol/dialect.js"
 
@@ -67,7 +68,9 @@ export const LiveGameJson = Schema.Struct({
   nuggetsLeft: Schema.Number,
   watchers: Schema.Number.annotations({ description: "pages watching it in a browser" }),
   freePlaces: Schema.Number.annotations({ description: "players who may still join (a letter each; players who quit keep theirs)" }),
-  over: Schema.Boolean,
+  over: Schema.Boolean.annotations({
+    description: "whether it has ended: over if no nuggets are left (nuggetsLeft 0), else stopped, with no winner"
+  }),
   join: Schema.String.annotations({ description: "the line to type to play it: nuggets join ADDRESS PORT NAME" }),
   page: Schema.String.annotations({ description: "its page: watch it, and play it in the browser" })
 }).annotations({ identifier: "LiveGame" })
@@ -113,9 +116,11 @@ export const PastGameJson = Schema.Struct({
   started: Schema.String,
   durationMs: Schema.NullOr(Schema.Number),
   moves: Schema.NullOr(Schema.Number),
-  outcome: Schema.String.annotations({
-    description: "playing (its host died and has not started again), game over, shut down, interrupted, failed"
+  outcome: Schema.Literal(...outcomes).annotations({
+    description: "over (its gold ran out: the most nuggets won), stopped (it ended with nuggets on the map: no winner), " +
+      "failed (a defect ended it), interrupted (its host died), playing (its host died and has not started again)"
   }),
+  nuggetsLeft: Schema.NullOr(Schema.Number).annotations({ description: "the nuggets still on the map when it ended (null while playing)" }),
   failure: Schema.NullOr(Schema.String),
   standings: Schema.Array(StandingJson),
   winners: Schema.Array(Schema.String),

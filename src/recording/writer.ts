@@ -6,9 +6,10 @@ import type { Ending, GameEvent, Life, Took } from "../core/life.js"
 import { type ClientId, type GameState, standings } from "../core/state.js"
 import { type GameMap, mapText } from "../core/map.js"
 import { type Dialect, summaryText } from "../protocol/dialect.js"
+import { endWords } from "../protocol/endings.js"
 import { encodeClientMessage } from "../protocol/messages.js"
 import { version } from "../version.js"
-import { digestOf, type End, type Entry, formatName, formatVersion, type Header, rankedStandings, stateDigest } from "./format.js"
+import { digestOf, type Entry, formatName, formatVersion, type Header, rankedStandings, stateDigest } from "./format.js"
 
 /** The recording could not be opened: `code` is the system's (EEXIST, ENOENT, EACCES, ...). */
 export class RecordingError extends Data.TaggedError("RecordingError")<{
@@ -118,14 +119,6 @@ export interface RecordedGame {
 
 /** A checkpoint after this many messages: a desync is caught within that many moves. */
 const checkpointEvery = 100
-
-/** The recording's word for each way a game ends. */
-const endWords: Readonly<Record<Ending["_tag"], End["end"]>> = {
-  Over: "game over",
-  Stopped: "shut down",
-  ShutDown: "shut down",
-  Failed: "failed"
-}
 
 /**
  * Records the game to a file, as it is played: the header at once, then a line per

@@ -113,7 +113,9 @@ export const makeLiveGame = (options: LiveGameOptions): Effect.Effect<LiveGame, 
       lastWords,
       took: (event) => {
         feed.unsafeOffer(event)
-        if (event.transition.state.over) end({ _tag: "Over", state: event.transition.state })
+        const state = event.transition.state
+        // The last player may leave with every letter used: the game ends, the gold still there.
+        if (state.over) end({ _tag: state.goldRemaining === 0 ? "Over" : "Stopped", state })
       }
     })
     const playing = () => lifetime.now()._tag === "Playing"

@@ -4,6 +4,7 @@ import { type Endpoint, UdpSocket } from "../net/udp.js"
 import type { Ending } from "../core/life.js"
 import { standings } from "../core/state.js"
 import { summaryText } from "../protocol/dialect.js"
+import { endWords } from "../protocol/endings.js"
 import { Counts, ProcessCounts } from "./counts.js"
 import { LiveGame } from "./liveGame.js"
 import type { Peer } from "./peer.js"
@@ -64,7 +65,7 @@ export const gameOver: Effect.Effect<GameResult, never, LiveGame> = Effect.gen(f
   const game = yield* LiveGame
   const ending = yield* game.ended.pipe(Effect.onInterrupt(() => game.shutDown))
   const summary = summaryText(standings(ending.state))
-  yield* Effect.forEach(summary.trimEnd().split("\n"), (line) => Effect.logInfo(`game over: ${line}`))
+  yield* Effect.forEach(summary.trimEnd().split("\n"), (line) => Effect.logInfo(`game ${endWords[ending._tag]}: ${line}`))
   return { ending, summary }
 })
 

@@ -1,6 +1,6 @@
 import type { Effect, Scope } from "effect"
 import type { Variant } from "../core/rules.js"
-import type { LineFile, RecordingError } from "../recording/writer.js"
+import type { LineFile, RecordingError } from "../recording/lines.js"
 import type { Dialect } from "../protocol/dialect.js"
 import type { GameEnd } from "../protocol/endings.js"
 import type { Standing } from "../recording/format.js"

@@ -49,6 +49,7 @@ const gameAt = (i: number) => {
     moves: 2000,
     end: i % 50 === 0 ? "stopped" : "over",
     failure: undefined,
+    note: undefined,
     standings: players.map((each) => ({ ...each, rank: 1 + players.filter((other) => other.purse > each.purse).length })),
     nuggetsLeft: i % 50 === 0 ? 250 - players.reduce((sum, each) => sum + each.purse, 0) : 0
   }

@@ -24,6 +24,8 @@ export interface RecordingFacts {
   readonly end: GameEnd | undefined
   /** What stopped the game, when a defect did (`failed`). */
   readonly failure: string | undefined
+  /** Who ended it, when not the game itself (`ended by the host`). */
+  readonly note: string | undefined
   readonly standings: ReadonlyArray<Standing>
   /** The nuggets its players had not found when it ended, or where its recording stops. */
   readonly nuggetsLeft: number
@@ -68,6 +70,7 @@ export const recordingFacts = (file: string, text: string): Effect.Effect<Record
       // An older recording's `game over` also ended a game whose last player left: stopped, if nuggets were left.
       end: end?.end === "over" ? endOf(nuggetsLeft) : end?.end,
       failure: end?.failure,
+      note: end?.note,
       standings,
       nuggetsLeft
     }

@@ -34,6 +34,7 @@ export const toGames = (rows: ReadonlyArray<GameRow>, players: ReadonlyArray<Pla
       moves: row.moves ?? undefined,
       outcome: row.outcome,
       failure: row.failure ?? undefined,
+      note: row.note ?? undefined,
       standings,
       winners: row.outcome === "over" ? standings.filter((each) => each.rank === 1).map((each) => each.name) : [],
       nuggetsLeft: row.nuggets_left ?? undefined

@@ -46,6 +46,8 @@ export interface ArchivedGame {
   readonly outcome: Outcome
   /** What went wrong, for a `failed` game. */
   readonly failure: string | undefined
+  /** Who ended it, when not the game itself (`ended by the host`). */
+  readonly note: string | undefined
   /** Everyone who joined, best first; the standings when it stopped for an interrupted game, if they could be replayed. */
   readonly standings: ReadonlyArray<Standing>
   /** The names ranked first in a game whose gold ran out (`over`); none otherwise. */

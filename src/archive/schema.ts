@@ -129,8 +129,11 @@ const withDefinition = (
     for (const index of indexes) yield* sql.unsafe(index.sql)
   })
 
+/** Who ended a game, when not the game itself: its host's operator, say. */
+const notes = Effect.flatMap(SqlClient.SqlClient, (sql) => sql`ALTER TABLE games ADD COLUMN note TEXT`)
+
 /** The migrations, in order: a database made before the last is brought up to it. */
-export const migrations = { "1_archive": archive, "2_outcomes": outcomes }
+export const migrations = { "1_archive": archive, "2_outcomes": outcomes, "3_notes": notes }
 
 /** Brings the database's tables up to date; gives the migrations it ran. */
 export const migrate = Migrator.make({})({ loader: Migrator.fromRecord(migrations) })

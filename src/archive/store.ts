@@ -27,6 +27,7 @@ export interface GameRow {
   readonly moves: number | null
   readonly outcome: Outcome
   readonly failure: string | null
+  readonly note: string | null
   readonly nuggets_left: number | null
 }
 
@@ -132,7 +133,8 @@ export const indexedRows = (game: IndexedGame, facts: RecordingFacts) => ({
     moves: facts.moves,
     outcome: game.outcome,
     failure: game.failure ?? null,
-    nuggets_left: facts.nuggetsLeft
+    nuggets_left: facts.nuggetsLeft,
+    note: facts.note ?? null
   },
   players: facts.standings.map((each) => ({
     game_id: game.id,

@@ -7,7 +7,8 @@ import { checkName } from "./client.js"
 import { CliError } from "./error.js"
 import { seedOrClock } from "./maps.js"
 import { findGame, isLobbyAddress, lobbyUrl, namesIn } from "./matchmaking.js"
-import { maxSeed } from "./options.js"
+import { logging } from "./logging.js"
+import { type LogFormat, logFormatOption, maxSeed } from "./options.js"
 
 const maxBots = 100
 
@@ -27,6 +28,7 @@ interface BotCommandOptions {
   readonly timeout: number
   /** Seconds a bot plays at most. */
   readonly deadline: number
+  readonly logFormat: LogFormat
 }
 
 /**
@@ -130,8 +132,9 @@ export const botNode = command(
       timeout: decimal("timeout", "S", 0.1, 3600, "seconds to wait for the server's answer to PLAY (sent again after 1, 3, 7 s, ... while none comes)").pipe(withDefault(5)),
       deadline: decimal("deadline", "S", 0.1, 86_400, "seconds a bot plays at most before it quits").pipe(
         withDefault(Duration.toSeconds(defaultDeadline))
-      )
+      ),
+      logFormat: logFormatOption
     }
   },
-  bot
+  (options) => bot(options).pipe(Effect.provide(logging({ file: Option.none(), level: "info", screen: false, format: options.logFormat })))
 )

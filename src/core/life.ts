@@ -13,7 +13,12 @@ export type Life =
   | { readonly _tag: "Over"; readonly state: GameState }
   | { readonly _tag: "Stopped"; readonly state: GameState }
   | { readonly _tag: "Failed"; readonly defect: string; readonly state: GameState }
-  | { readonly _tag: "ShutDown"; readonly state: GameState }
+  | {
+    readonly _tag: "ShutDown"
+    readonly state: GameState
+    /** Its host's operator ended it (`DELETE /api/games/ID`), rather than the host stopping. */
+    readonly byOperator?: true
+  }
 
 export type Ending = Exclude<Life, { readonly _tag: "Playing" }>
 

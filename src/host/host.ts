@@ -1,4 +1,4 @@
-import { Context, Effect, Either, Fiber, FiberSet, Layer, Random, type Scope, SubscriptionRef } from "effect"
+import { Context, Effect, Either, Fiber, FiberSet, Layer, Option, Random, type Scope, SubscriptionRef } from "effect"
 import { ArchiveOwner } from "../archive/archive.js"
 import type { ArchiveError } from "../archive/errors.js"
 import type { Reconciled } from "../archive/model.js"
@@ -6,6 +6,8 @@ import { mapText } from "../core/map.js"
 import { Udp } from "../net/udp.js"
 import { admit, type Books, gaveUp, type Limits, missingOpen, nextTurn, offered, openBooks, opening, type Rate, stop } from "./books.js"
 import { Admission } from "./admission.js"
+import { Counts, ProcessCounts } from "../server/counts.js"
+import { HostMetrics } from "./metrics.js"
 import { GameRefused } from "./errors.js"
 import { launchGame } from "./launch.js"
 import type { HostMap } from "./maps.js"
@@ -18,6 +20,8 @@ export interface HostService {
   readonly running: () => ReadonlyArray<RunningGame>
   /** Every game not yet in the archive: those `running`, and those closing on their way to it. */
   readonly unarchived: () => ReadonlyArray<RunningGame>
+  /** Games being started now. */
+  readonly startingNow: () => number
   readonly find: (id: string) => RunningGame | undefined
   /**
    * A new game, asked for by a request (`POST /api/games`) from `client` (its address): within
@@ -65,13 +69,15 @@ const reconciledLines = (done: Reconciled): ReadonlyArray<string> => {
  * start; each game is a scoped Layer of its own (`launch.ts`). The scope's end stops every
  * game (see `stopAll`).
  */
-export const makeHost = (settings: HostSettings): Effect.Effect<HostService, ArchiveError, Scope.Scope | Udp | ArchiveOwner | Admission> =>
+export const makeHost = (settings: HostSettings): Effect.Effect<HostService, ArchiveError, Scope.Scope | Udp | ArchiveOwner | Admission | HostMetrics> =>
   Effect.gen(function*() {
     const owner = yield* ArchiveOwner
     const done = yield* owner.reconcile(settings.maps.map((each) => ({ name: each.name, mapText: mapText(each.map) })))
     yield* Effect.forEach(reconciledLines(done), (line) => Effect.logInfo(line), { discard: true })
     const clock = yield* Effect.clock
     const { admits: admitting } = yield* Admission
+    const metrics = yield* HostMetrics
+    const counts = Option.getOrElse(yield* Effect.serviceOption(ProcessCounts), () => new Counts())
     const limits: Limits = {
       maxGames: settings.maxGames,
       open: settings.open,
@@ -115,6 +121,8 @@ export const makeHost = (settings: HostSettings): Effect.Effect<HostService, Arc
     const launch = yield* launchGame({
       settings,
       admits: admitting,
+      metrics,
+      counts,
       limits,
       books: () => books,
       update,
@@ -156,10 +164,11 @@ export const makeHost = (settings: HostSettings): Effect.Effect<HostService, Arc
     yield* Effect.addFinalizer(() => stopAll)
 
     yield* keepOpen
-    return {
+    const service: HostService = {
       settings,
       running: () => [...games.values()].filter((game) => offered(books, game.id)),
       unarchived: () => [...games.values()],
+      startingNow: () => books.starting,
       find: (id) => (offered(books, id) ? games.get(id) : undefined),
       request,
       changes,
@@ -168,7 +177,9 @@ export const makeHost = (settings: HostSettings): Effect.Effect<HostService, Arc
       endAll,
       keepOpen
     }
+    metrics.watch(service)
+    return service
   })
 
-export const hostLayer = (settings: HostSettings): Layer.Layer<Host, ArchiveError, Udp | ArchiveOwner | Admission> =>
+export const hostLayer = (settings: HostSettings): Layer.Layer<Host, ArchiveError, Udp | ArchiveOwner | Admission | HostMetrics> =>
   Layer.scoped(Host, makeHost(settings))

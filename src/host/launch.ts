@@ -1,4 +1,4 @@
-import { Chunk, Context, Deferred, Duration, Effect, ExecutionStrategy, Exit, FiberRef, FiberSet, HashSet, Layer, Logger, Queue, type Scope, Scope as Scopes } from "effect"
+import { Chunk, Context, Deferred, Duration, Effect, ExecutionStrategy, Exit, FiberSet, Layer, Queue, type Scope, Scope as Scopes } from "effect"
 import { ArchiveOwner } from "../archive/archive.js"
 import type { StartedGame } from "../archive/model.js"
 import { mapText } from "../core/map.js"
@@ -13,7 +13,10 @@ import { defaultLinger } from "../server/udpLoop.js"
 import { GameWeb } from "../web/gameWeb.js"
 import { gameRoutesLayer } from "../web/live.js"
 import { type Books, closing, endsDeserted, gone, type Limits, played, portCandidates, started } from "./books.js"
+import { gameAnnotation } from "../log.js"
 import { GameRefused } from "./errors.js"
+import type { HostMetricsService } from "./metrics.js"
+import type { Counts } from "../server/counts.js"
 import { type GameChoice, hasFreePlace, type HostSettings, type RunningGame } from "./model.js"
 
 /** How long stopping may index the games it ended before leaving the rest to the next start's reconcile. */
@@ -27,6 +30,10 @@ export interface Launcher {
   readonly settings: HostSettings
   /** Whether the host takes new players now: each game asks at each PLAY. */
   readonly admits: () => boolean
+  /** Where a game's end, and an archive that could not take it, are counted. */
+  readonly metrics: HostMetricsService
+  /** Where every game counts what it takes and refuses. */
+  readonly counts: Counts
   readonly limits: Limits
   readonly books: () => Books
   readonly update: (change: (books: Books) => Books) => void
@@ -39,10 +46,8 @@ export interface Launcher {
   readonly supervisors: FiberSet.FiberSet
 }
 
-/** Every log line of a game's fibers names the game. */
-const namingGame = (id: string) =>
-  Effect.locallyWith(FiberRef.currentLoggers, (loggers) =>
-    HashSet.map(loggers, (logger) => Logger.mapInput(logger, (message: unknown) => [`game ${id}:`, message])))
+/** Every log line of a game's fibers names the game (`game ID: ...` in text, a field in JSON). */
+const namingGame = (id: string) => Effect.annotateLogs(gameAnnotation, id)
 
 /** The game's feed as the host follows it, taken as the game is built: before its first datagram. */
 class Followed extends Context.Tag("nuggets/host/Followed")<Followed, Queue.Dequeue<GameEvent>>() {}
@@ -86,7 +91,8 @@ const gameLayer = (host: Launcher, choice: GameChoice, recording: StartedGame) =
       rules: settings.rulesOf?.(choice) ?? rulesFor(choice.dialect, choice.variant),
       idleTimeout: settings.idleTimeout,
       defects: "end",
-      admits: host.admits
+      admits: host.admits,
+      counts: host.counts
     },
     socket: socketLayer(host),
     record: { to: recording.recording },
@@ -166,6 +172,8 @@ export const launchGame = (host: Launcher) =>
       Effect.gen(function*() {
         update((now) => closing(now, game.id))
         yield* Scopes.close(gameScope, Exit.void)
+        const life = game.live.life()
+        if (life._tag !== "Playing") host.metrics.gameEnded(endWords[life._tag], (clock.unsafeCurrentTimeMillis() - game.startedMs) / 1000)
         const booked = books().games.get(game.id)
         let archived = false
         if (booked?.visited !== true) {
@@ -175,7 +183,12 @@ export const launchGame = (host: Launcher) =>
           // Stopping indexes what it can in its time; the next start's reconcile does the rest.
           archived = yield* owner.gameEnded(game.id).pipe(
             Effect.as(true),
-            Effect.catchAllCause((cause) => Effect.logWarning("the archive could not index it", cause).pipe(Effect.as(false)))
+            Effect.catchAllCause((cause) =>
+              Effect.sync(host.metrics.archiveWriteFailed).pipe(
+                Effect.zipRight(Effect.logWarning("the archive could not index it", cause)),
+                Effect.as(false)
+              )
+            )
           )
         }
         update((now) => gone(now, game.id, archived))

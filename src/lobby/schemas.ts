@@ -79,7 +79,10 @@ export type LiveGameJson = typeof LiveGameJson.Type
 export const GamesJson = Schema.Struct({
   games: Schema.Array(LiveGameJson),
   maps: Schema.Array(Schema.String).annotations({ description: "the maps a new game may be played on" }),
-  maxGames: Schema.Number.annotations({ description: "the most games the host runs at once" })
+  maxGames: Schema.Number.annotations({ description: "the most games the host runs at once" }),
+  closing: Schema.optional(Schema.String.annotations({
+    description: "why the host takes no new game and no new player now (it is closing, say); absent while it does"
+  }))
 }).annotations({ identifier: "Games" })
 export type GamesJson = typeof GamesJson.Type
 
@@ -90,6 +93,10 @@ const JoinAddress = Schema.String.annotations({
 /** The answer to `POST /api/games` (201, with its `location`). */
 export const StartedGameJson = Schema.Struct({ id: AnyGameId, port: Schema.Number, address: JoinAddress }).annotations({ identifier: "StartedGame" })
 export type StartedGameJson = typeof StartedGameJson.Type
+
+/** The answer to `DELETE /api/games/ID`: the game was ended by the host's operator, everyone told to quit. */
+export const EndedGameJson = Schema.Struct({ id: AnyGameId, end: Schema.Literal("stopped") }).annotations({ identifier: "EndedGame" })
+export type EndedGameJson = typeof EndedGameJson.Type
 
 /** The answer to `POST /api/match`: a place held a few seconds for the player, in the fullest game with one, or in a game opened for it. */
 export const MatchJson = Schema.Struct({
@@ -122,6 +129,7 @@ export const PastGameJson = Schema.Struct({
   }),
   nuggetsLeft: Schema.NullOr(Schema.Number).annotations({ description: "the nuggets still on the map when it ended (null while playing)" }),
   failure: Schema.NullOr(Schema.String),
+  note: Schema.NullOr(Schema.String).annotations({ description: "who ended it, when not the game itself: ended by the host (its operator)" }),
   standings: Schema.Array(StandingJson),
   winners: Schema.Array(Schema.String),
   replay: Schema.String.annotations({ description: "where the page replays it" }),

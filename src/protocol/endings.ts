@@ -19,6 +19,9 @@ import { standingsOf, type Summary } from "./summary.js"
 export const gameEnds = ["over", "stopped", "failed"] as const
 export type GameEnd = typeof gameEnds[number]
 
+/** What a recording and the archive say of a game its host's operator ended. */
+export const endedByOperator = "ended by the host"
+
 /** The word for each way a game's life ends. */
 export const endWords: Readonly<Record<Ending["_tag"], GameEnd>> = {
   Over: "over",

@@ -93,7 +93,9 @@ export const End = Schema.Struct({
   end: EndField,
   summary: Schema.String,
   standings: Schema.optional(Schema.Array(Standing)),
-  failure: Schema.optional(Schema.String)
+  failure: Schema.optional(Schema.String),
+  /** Who ended it, when not the game itself: `ended by the host` (its operator). */
+  note: Schema.optional(Schema.String)
 })
 export type End = typeof End.Type
 

@@ -6,7 +6,7 @@ import type { Ending, GameEvent, Life, Took } from "../core/life.js"
 import { type ClientId, type GameState, standings } from "../core/state.js"
 import { type GameMap, mapText } from "../core/map.js"
 import { type Dialect, summaryText } from "../protocol/dialect.js"
-import { endWords } from "../protocol/endings.js"
+import { endedByOperator, endWords } from "../protocol/endings.js"
 import { encodeClientMessage } from "../protocol/messages.js"
 import { version } from "../version.js"
 import { batchedLines, type LineFile, RecordingError } from "./lines.js"
@@ -121,7 +121,7 @@ export const recordGame = (game: RecordedGame, options: RecordingOptions): Effec
       write(
         ending._tag === "Failed"
           ? { t, end: "failed", summary, standings: ranked, failure: ending.defect }
-          : { t, end: endWords[ending._tag], summary, standings: ranked }
+          : { t, end: endWords[ending._tag], summary, standings: ranked, ...(ending._tag === "ShutDown" && ending.byOperator ? { note: endedByOperator } : {}) }
       )
       file.flush()
     }

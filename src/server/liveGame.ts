@@ -73,6 +73,8 @@ export interface LiveGame {
   readonly shutDown: Effect.Effect<void>
   /** Ends the game now: everyone gets GAMEOVER with the standings so far; succeeds once those are all out. */
   readonly endGame: Effect.Effect<void>
+  /** `shutDown`, done by its host's operator: the recording says so. */
+  readonly endByOperator: Effect.Effect<void>
   /** Succeeds once every repeat of the last words (GAMEOVER, QUIT) has been sent. */
   readonly lastWordsSent: Effect.Effect<void>
 }
@@ -155,6 +157,18 @@ export const makeLiveGame = (options: LiveGameOptions): Effect.Effect<LiveGame, 
       yield* Effect.sleep(silenceStep(limit)).pipe(Effect.zipRight(stepIdleClock), Effect.forever, Effect.forkScoped)
     }
 
+    /** Every client told to quit, and the game ended so, unless it had ended with the standings; once the last words are out. */
+    const tellToQuit = (byOperator: boolean) =>
+      Effect.suspend(() => {
+        const life = lifetime.now()._tag
+        if (life === "Over" || life === "Stopped") return Effect.void
+        dispatcher.deliver(shutDown(dispatcher.state))
+        end(byOperator ? { _tag: "ShutDown", state: dispatcher.state, byOperator } : { _tag: "ShutDown", state: dispatcher.state })
+        return Effect.logInfo(byOperator ? "ended by the host's operator: every client was told to quit" : "shutting down: every client was told to quit").pipe(
+          Effect.zipRight(lastWords.allSaid)
+        )
+      })
+
     return {
       receive: (peer, data) => {
         const life = lifetime.now()
@@ -175,13 +189,8 @@ export const makeLiveGame = (options: LiveGameOptions): Effect.Effect<LiveGame, 
       events: PubSub.subscribe(feed),
       life: lifetime.now,
       ended: lifetime.ended,
-      shutDown: Effect.suspend(() => {
-        const life = lifetime.now()._tag
-        if (life === "Over" || life === "Stopped") return Effect.void
-        dispatcher.deliver(shutDown(dispatcher.state))
-        end({ _tag: "ShutDown", state: dispatcher.state })
-        return Effect.logInfo("shutting down: every client was told to quit").pipe(Effect.zipRight(lastWords.allSaid))
-      }),
+      shutDown: tellToQuit(false),
+      endByOperator: tellToQuit(true),
       endGame: Effect.suspend(() => {
         if (!playing()) return lastWords.allSaid
         dispatcher.deliver(endGame(dispatcher.state))

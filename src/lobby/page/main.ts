@@ -142,7 +142,8 @@ const gameCard = (game: LiveGameJson): HTMLElement => {
 
 const showGames = (games: GamesJson) => {
   const playing = games.games.reduce((sum, game) => sum + game.players.filter((player) => player.playing).length, 0)
-  counts.textContent = `${plural(games.games.length, "game")} · ${plural(playing, "player")} playing`
+  counts.textContent = `${plural(games.games.length, "game")} · ${plural(playing, "player")} playing` +
+    (games.closing === undefined ? "" : ` · ${games.closing}`)
   if (view !== "live") return
   byId("no-games").hidden = games.games.length > 0
   gamesBox.replaceChildren(...games.games.map(gameCard))

@@ -284,7 +284,7 @@ export const variations: ReadonlyArray<Variation> = [
  */
 export const habits: ReadonlyArray<{ readonly rule: string; readonly seen: ReadonlyArray<Sighting> }> = [
   {
-    rule: "No answer at all to an unknown key, Ctrl-L included: the client's quiet asks go unanswered, which means nothing",
+    rule: "No answer at all to an unknown key, Ctrl-L included: silence after a key the user typed that moves nothing means nothing",
     seen: [
       { implementation: binaryBrigade, source: "game/game.c:183" },
       { implementation: nunchuck, source: "network.c:354-362" },
@@ -295,7 +295,7 @@ export const habits: ReadonlyArray<{ readonly rule: string; readonly seen: Reado
     ]
   },
   {
-    rule: "A crash at a key other than Q from the spectator while no player is in: the spectator asks only with a player in view",
+    rule: "A crash at a key other than Q from the spectator while no player is in: the spectator sends only what its user types",
     seen: [{ implementation: willDinauer, source: "server/server.c:313-355: the spectator's key moves the player findPlayerITR never found" }]
   },
   {

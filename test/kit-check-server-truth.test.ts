@@ -212,6 +212,27 @@ describe.concurrent("each side by side: a server with its defects, one check ser
         ])
         expect(statuses(report)).toMatchObject({ visibility: "pass", "no-stale-view": "pass", "game-over": "pass", names: "pass" })
       }), 120_000)
+
+    it.scopedLive("GRID a column wider than the map, and a player's DISPLAY on one line of rows a column narrower than GRID, each ended by a space", () =>
+      Effect.gen(function*() {
+        const { port } = yield* brokenServer({
+          bugs: {
+            down: (text) => {
+              if (text === "GRID 21 79") return "GRID 21 80"
+              if (!text.startsWith("DISPLAY\n") || !text.includes("@")) return text
+              return "DISPLAY " + text.slice("DISPLAY\n".length).replaceAll("\n", " ")
+            }
+          }
+        })
+        const report = yield* run(port, { map: mainMap })
+        const failed = report.checks.filter((check) => check.status !== "pass")
+        expect(failed.map((check) => check.name)).toEqual(["display-framing"])
+        expect(resultOf(report, "display-framing").failures.map((failure) => failure.what)).toEqual([
+          "GRID says 21x80, but the map the server was started with (--map) is 21x79 (its DISPLAYs are 21x79)",
+          expect.stringMatching(/^the DISPLAY is 21x79, GRID said 21x80: its rows are 79 characters, shorter than GRID's 80 columns \(and \d+ more like it\), sent to spectator 1$/),
+          expect.stringMatching(/^the DISPLAY is one line of 1680 characters, not GRID's 21 rows \(and \d+ more like it\), sent to player 2$/)
+        ])
+      }), 120_000)
   })
 })
 

@@ -43,9 +43,13 @@ export interface Variation {
 
 const spec = (...rows: ReadonlyArray<string>) => "DISPLAY\n" + rows.map((row) => row + "\n").join("")
 const rows = ["+---+", "|.@*|", "+---+"] as const
+/** The same room one column narrower than `GRID 3 5` says. */
+const narrow = ["+--+", "|@*|", "+--+"] as const
 
 /** One of the sixteen implementations issue 25 tried but does not name, so that they stay a fair test. */
 const unnamed: Sighting = { implementation: "an implementation issue 25 tried and leaves unnamed" }
+/** Likewise, one of the ten issue 36 met for the first time. */
+const unnamedLater: Sighting = { implementation: "an implementation issue 36 tried and leaves unnamed" }
 const aadil = "Aadil101/nuggets"
 const zhouselena = "zhouselena/nuggets2-team14-headbashing-public"
 const ribhuhooja = "CS50DartmouthWI24/nuggets-ribhuhooja"
@@ -120,6 +124,13 @@ export const variations: ReadonlyArray<Variation> = [
     start: "joined",
     example: ["DISPLAY " + rows.map((row) => row + " ").join("")],
     means: [spec(...rows)]
+  },
+  {
+    rule: "A player's DISPLAY on one line of rows one narrower than GRID (GRID 8 15, then 8 rows of 14 and a space each): cut at that width",
+    seen: [unnamedLater],
+    start: "joined",
+    example: ["DISPLAY " + narrow.map((row) => row + " ").join("")],
+    means: [spec(...narrow)]
   },
   {
     rule: "OK with a lower-case letter: OK a is player A",

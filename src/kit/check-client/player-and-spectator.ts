@@ -1,4 +1,5 @@
 import { Effect, Option } from "effect"
+import { MoveKeys } from "../../core/constants.js"
 import { Blocked, stop } from "../conformance/check.js"
 import { escaped } from "../conformance/escaping.js"
 import { type Requirement, Requirements } from "../conformance/requirements.js"
@@ -146,7 +147,7 @@ export const keys: ClientCheck<"keys", "join-player"> = {
   run: (context) =>
     Effect.gen(function*() {
       const stage = yield* context.need("join-player")
-      for (const key of "hljkyubnHLJKYUBN") {
+      for (const key of [...MoveKeys, ...MoveKeys.map((each) => each.toUpperCase())]) {
         yield* stage.tty.type(key)
         const got = yield* expectSent(context, stage, `KEY ${key}`, Requirements.key, (text) => text.startsWith("KEY") && !ownKey(text), `the key ${key} typed`)
         if (got !== undefined && got !== `KEY ${key}`) {

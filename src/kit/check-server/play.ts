@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { MoveDirections } from "../../core/constants.js"
+import { MoveDirections, MoveKeys } from "../../core/constants.js"
 import type { UdpError } from "../../net/udp.js"
 import { type NotRun, type Stop, stop } from "../conformance/check.js"
 import { escaped } from "../conformance/escaping.js"
@@ -19,9 +19,9 @@ export const moveKeys: ServerCheck<"move-keys", "join-spectator" | "join-player"
   run: (context) =>
     Effect.gen(function*() {
       const player = yield* firstPlayer(context)
-      for (const key of "hljkyubn") yield* pressMove(context, player, key)
+      for (const key of MoveKeys) yield* pressMove(context, player, key)
       let blocked = false
-      for (const key of "HLJKYUBN") {
+      for (const key of MoveKeys.map((each) => each.toUpperCase())) {
         yield* pressMove(context, player, key)
         // Right after a run, one more step the same way is not possible: nothing may move.
         const from = context.clients.whereIs(player)
@@ -176,7 +176,7 @@ const someMove = (context: ServerRecorder, player: Client): Effect.Effect<string
   Effect.gen(function*() {
     const from = yield* placed(context, player)
     const view = context.clients.view ?? []
-    const key = [..."hljkyubn"].find((each) => !same(expectedMove(view, from, each).to, from))
+    const key = MoveKeys.find((each) => !same(expectedMove(view, from, each).to, from))
     if (key === undefined) return undefined
     yield* pressMove(context, player, key)
     return key
@@ -293,7 +293,7 @@ export const quit: ServerCheck<"quit", "join-spectator" | "join-player"> = {
       // The spectator quits too, and is sent nothing after (no other spectator is let in meanwhile: that would have it forgotten anyway).
       const spectator = yield* clients.watch()
       const from = yield* placed(context, mover)
-      const moveKey = [..."hljkyubn"].find((each) => !same(expectedMove(clients.view ?? [], from, each).to, from))
+      const moveKey = MoveKeys.find((each) => !same(expectedMove(clients.view ?? [], from, each).to, from))
       if (!(yield* pressQuit(context, spectator, Requirements.spectatorQuitKey)) || moveKey === undefined) return
       spectator.probe.skipAll()
       yield* mover.send(`KEY ${moveKey}`)

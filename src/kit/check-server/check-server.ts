@@ -170,7 +170,7 @@ export const checkServer = (options: CheckServerOptions): Effect.Effect<Conforma
         crashed.add(game)
         const culprit = death.culprit
         if (culprit !== undefined) traffic.crashedDuring(culprit.step)
-        const confirmed = culprit === undefined ? undefined : yield* games.confirm(culprit)
+        const confirmed = culprit === undefined ? undefined : yield* games.confirm(culprit, death.ended)
         const failure = crashFailure(death, target, confirmed, culprit === undefined ? [] : sends.historyOf(culprit))
         const owner = (culprit?.check ?? check.name) as ServerCheckName
         // Found only now, it was the culprit step's last: what that step found after sending it, it found of the death.

@@ -68,6 +68,14 @@ describe.concurrent("check server -- COMMAND", () => {
       ])
     }), 120_000)
 
+  it.scopedLive("a server that stops hearing its first player's keys once another joins: its moves go wrong, and game-over, stuck, is played again from its own start on a fresh server, and passes", () =>
+    Effect.gen(function*() {
+      const report = yield* started([process.execPath, fragile, "(?!)", "--deafens", "^PLAY leaver", "--", ...serve])
+      expect(resultOf(report, "game-over")).toMatchObject({ status: "pass", failures: [] })
+      expect(report.about[2]).toMatch(/started afresh for game-over \(its game could not be played to its end: three moves in a row went wrong\)/)
+      expect(resultOf(report, "quit").status).toBe("fail")
+    }), 180_000)
+
   it.scopedLive("the same server at HOST PORT: the check that sent the datagram fails; the one under way is not run, nor is the rest", () =>
     Effect.gen(function*() {
       const child = yield* Effect.acquireRelease(

@@ -172,6 +172,20 @@ describe.concurrent("each side by side: a server with its defects, one check ser
         ])
       }), 60_000)
 
+    it.scopedLive("game-over: a server whose moves went wrong earlier (it stops hearing its first player once another joins) is not failed for a game that cannot be played to its end", () =>
+      Effect.gen(function*() {
+        let deaf = false
+        const { port } = yield* brokenServer({
+          bugs: { up: (text, { client }) => ((deaf ||= text === "PLAY leaver"), deaf && client === 2 && text.startsWith("KEY") && text !== "KEY Q" ? undefined : text) }
+        })
+        const report = yield* run(port)
+        expect(resultOf(report, "quit").status).toBe("fail")
+        expect(resultOf(report, "game-over")).toMatchObject({
+          status: "not run",
+          notRun: expect.stringMatching(/^the game could not be played to its end: three moves in a row went wrong \(the last: KEY [a-z] from row \d+ col \d+ should take the player to .*\); that is for the checks of moves and drawing to judge/)
+        })
+      }), 60_000)
+
     it.scopedLive("visibility: with the dialect never told, views are judged by the rule they follow, and the report says which", () =>
       Effect.gen(function*() {
         const { port } = yield* brokenServer({

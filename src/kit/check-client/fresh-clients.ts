@@ -41,6 +41,9 @@ export const nameTruncation: ClientCheck<"name-truncation"> = {
     })
 }
 
+/** Whether every word of the summary is on the screen. */
+const summaryShown = (lines: ReadonlyArray<string>) => summaryWords.every((word) => lines.join("\n").includes(word))
+
 export const gameOver: ClientCheck<"game-over"> = {
   name: "game-over",
   title: "at the game over the summary is printed, the terminal restored, and the client exits 0",
@@ -53,12 +56,17 @@ export const gameOver: ClientCheck<"game-over"> = {
       yield* playing(stage, context.options.answerMs)
       const over = wording(context.options.dialect).gameOver(summary)
       yield* stage.server.send(over)
+      // What the screen shows at the game over, whether the client exits at once or shows it and waits for a key.
+      const atTheEnd = yield* stage.tty.screenWhen(Math.max(context.options.answerMs, 3000), summaryShown)
+      if ((yield* stage.tty.ended) === undefined && atTheEnd.ok) {
+        yield* stage.tty.press("Enter")
+        context.note("it showed the summary and waited for a key: Enter was pressed")
+      }
       const exit = yield* expectExit(context, stage, escaped(over), Requirements.printSummary, 10_000)
-      if (exit === undefined) return
-      const text = exit.lines.join("\n")
-      const missing = summaryWords.filter((word) => !text.includes(word))
+      const seen = [...atTheEnd.lines, ...(exit?.lines ?? [])]
+      const missing = summaryWords.filter((word) => !seen.join("\n").includes(word))
       if (missing.length > 0) {
-        context.fail({ what: `the summary is not printed: ${missing.join(", ")} missing from the screen`, sent: escaped(over), got: shown(exit.lines), spec: Requirements.printSummary })
+        context.fail({ what: `the summary is not printed: ${missing.join(", ")} missing from the screen`, sent: escaped(over), got: shown(exit?.lines ?? atTheEnd.lines), spec: Requirements.printSummary })
       }
     })
 }

@@ -60,7 +60,7 @@ export const gameOver: ClientCheck<"game-over"> = {
       const atTheEnd = yield* stage.tty.screenWhen(Math.max(context.options.answerMs, 3000), summaryShown)
       if ((yield* stage.tty.ended) === undefined && atTheEnd.ok) {
         yield* stage.tty.press("Enter")
-        context.note("it showed the summary and waited for a key: Enter was pressed")
+        context.note("it showed the summary and went on running: Enter was pressed")
       }
       const exit = yield* expectExit(context, stage, escaped(over), Requirements.printSummary, 10_000)
       const seen = [...atTheEnd.lines, ...(exit?.lines ?? [])]

@@ -3,9 +3,11 @@
 // when a datagram matches DEATH (a regular expression), as a C server dies of a bad pointer.
 //   node fragile-server.mjs DEATH [--from-quitters] [--deafens PATTERN] -- nuggets serve MAP SEED --host 127.0.0.1
 // It says its port on stdout ("fragile server at port N"), as C servers print theirs.
-// With --from-quitters it is one CS50 server: only a datagram from a player that has quit
-// kills it, by a signal (SIGABRT), and it exits 0, its game over, once every player that
-// joined has quit. With --deafens PATTERN it stops hearing the keys of its first player once
+// With --from-quitters it is one CS50 server (cs50spring2021/nuggets-nunchuck-buccaneer:
+// serverCmds.c movePlayer reads a player that leaveUser removed; leaveUser ends the game
+// when no player is left): only a datagram from a player that has quit kills it, by a signal
+// (SIGABRT), and it exits 0, its game over, once every player that joined has quit.
+// With --deafens PATTERN it stops hearing the keys of its first player once
 // a datagram matches PATTERN: its moves go wrong from then on, and the game can still be
 // played to its end by others, or from the start on a fresh server.
 import { spawn } from "node:child_process"

@@ -57,7 +57,7 @@ export const onKeystroke = (state: ClientState, sequence: string, now: number): 
       awaitingViewSince: moves ? now : state.awaitingViewSince,
       unansweredSince: mustAnswer ? state.unansweredSince ?? now : state.unansweredSince,
       // A refusal from now on may answer this key: the user must see it, so none is taken
-      // for the answer to an ask of ours any more (at worst the ask's own refusal shows).
+      // for the answer to an earlier Ctrl-L any more (at worst that one's refusal shows).
       refusalsToHide: 0,
       keyUnanswered: true
     },

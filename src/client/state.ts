@@ -185,8 +185,8 @@ export const mayQuit = (state: ClientState) => state.report.joined && !state.rep
 
 /** A datagram at `now`: read, and timed (the round trip of a move's DISPLAY, or of the first PLAY's answer). */
 export const heard = (state: ClientState, data: Uint8Array | string, now: number): ClientState => {
-  // A refusal long after our ask answers something else (a key the user typed): our ask
-  // went unanswered, as many servers leave a key they do not know, and hides nothing more.
+  // A refusal long after a Ctrl-L answers something else (another key the user typed): the
+  // Ctrl-L went unanswered, as many servers leave a key they do not know, and hides nothing more.
   const asked = state.refusalsToHide > 0 && now - state.askedAt > patience(state, state.timings.askAnswer)
     ? { ...state, refusalsToHide: 0 }
     : state
@@ -303,7 +303,7 @@ export const askForView = (state: ClientState, now: number): ClientState => ({
   askedAt: now,
   awaitingViewSince: undefined,
   unansweredSince: state.answersAsks ? state.unansweredSince ?? now : state.unansweredSince,
-  // The server answers in order: while a key of the user's is unanswered, the next refusal may be its, and is shown.
+  // The server answers in order: while another key the user typed is unanswered, the next refusal may be its, and is shown.
   refusalsToHide: state.keyUnanswered ? state.refusalsToHide : state.refusalsToHide + 1
 })
 

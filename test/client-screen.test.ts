@@ -68,7 +68,7 @@ describe("screen", () => {
   })
 
   it("asks for a bigger window, saying how big, when the grid does not fit", () => {
-    const big = receiveAll(initialState({ _tag: "Spectator" }), "GRID 21 79")
+    const big = receiveAll(initialState({ _tag: "Spectator" }), "GRID 21 79", "GOLD 0 0 250")
     for (const size of [{ columns: 78, rows: 30 }, { columns: 100, rows: 21 }, { columns: 20, rows: 20 }]) {
       expect(trimmed(screenIn(big, size)).join(" ")).toMatch(/too small.*79 columns wide and 22 rows tall/)
     }
@@ -103,10 +103,11 @@ describe("screen", () => {
     expect(screenIn(hostile, { columns: 80, rows: 5 })[1]!.trimEnd()).toBe("+?[2J")
   })
 
-  it("shows the status line alone while the grid is still on its way", () => {
+  it("shows the status line alone while the grid is still on its way, once what it says is known", () => {
     const early = receive(initialState({ _tag: "Player", name: "Alice" }), "OK C")
-    expect(trimmed(screenIn(early, { columns: 60, rows: 3 })))
-      .toEqual(["Player C has 0 nuggets (? nuggets unclaimed).", "", ""])
+    expect(trimmed(screenIn(early, { columns: 60, rows: 3 }))).toEqual(["", "", ""])
+    expect(trimmed(screenIn(receive(early, "GOLD 0 0 250"), { columns: 60, rows: 3 })))
+      .toEqual(["Player C has 0 nuggets (250 nuggets unclaimed).", "", ""])
   })
 })
 

@@ -65,7 +65,8 @@ const shownNoteForms = (state: ClientState): ReadonlyArray<string> => {
  * longest of its forms that fits: fewer words rather than a cut one.
  */
 export const statusBar = (state: ClientState, width: number, forms: ReadonlyArray<string> = shownNoteForms(state)): Line => {
-  const statuses = shorterStatus(state.report)
+  // Blank until what it says is known: no "?" for a moment before OK or GOLD.
+  const statuses = state.statusKnown ? shorterStatus(state.report) : [""]
   // A note may carry the server's words: made safe for the terminal.
   const notes = forms.map(sanitize)
   const fits = (status: string) => notes.some((note) => status.length + 2 + note.length <= width)
@@ -78,6 +79,7 @@ export const statusBar = (state: ClientState, width: number, forms: ReadonlyArra
   const hint = state.hint.find((text) => text.length <= room)
   const right = note ? [note, Style.note] as const : hint ? [hint, Style.hint] as const : undefined
   if (right === undefined) return styled([[status, Style.plain]], width)
+  if (status === "") return styled([right], width)
   return styled([[status, Style.plain], ["  ", Style.plain], right], width)
 }
 

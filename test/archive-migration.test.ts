@@ -89,7 +89,7 @@ const migrated = Effect.gen(function*() {
 })
 
 const expected = {
-  ran: ["archive", "outcomes"],
+  ran: ["archive", "outcomes", "notes"],
   games: [
     ["g-cut", "interrupted", 245],
     ["g-left", "stopped", 200],

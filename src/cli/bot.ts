@@ -136,5 +136,9 @@ export const botNode = command(
       logFormat: logFormatOption
     }
   },
-  (options) => bot(options).pipe(Effect.provide(logging({ file: Option.none(), level: "info", screen: false, format: options.logFormat })))
+  // Lines of text are what the program logs anyway; JSON replaces them.
+  (options) =>
+    options.logFormat === "text"
+      ? bot(options)
+      : bot(options).pipe(Effect.provide(logging({ file: Option.none(), level: "info", screen: false, format: options.logFormat })))
 )

@@ -9,6 +9,7 @@ import { recordingFacts, type RecordingFacts } from "./facts.js"
 import { gameById, unknownGame } from "./games.js"
 import type { ArchivedGame, GameId, GameStart, KnownMap, Outcome, Reconciled, StartedGame } from "./model.js"
 import { allIds, gameRow, insertPlaying, mapNameOf, playingIds, removeGames, writeIndexed } from "./store.js"
+import { transaction } from "./transaction.js"
 
 /**
  * What the process that owns the archive does to it: the host tells it of each game it
@@ -75,7 +76,8 @@ export const makeOwner = Effect.gen(function*() {
 
   /** Writes the game's row from its facts, unless it was indexed meanwhile: each game counts once. */
   const indexOnce = (id: GameId, mapName: string, outcome: Outcome, failure: string | undefined, facts: RecordingFacts) =>
-    sql.withTransaction(
+    transaction(
+      sql,
       Effect.gen(function*() {
         const row = yield* gameRow(sql, id)
         if (Option.isSome(row) && row.value.outcome !== "playing") return

@@ -194,7 +194,9 @@ export const launchGame = (host: Launcher) =>
         update((now) => gone(now, game.id, archived))
         games.delete(game.id)
         yield* host.changed
-        if (!books().stopping) yield* Effect.forkIn(host.keepOpen, scope)
+        // `goes` runs as a finalizer, uninterruptible, and a fiber it forks would be too: a new
+        // game's start must stay interruptible, as the host's stop may come in the middle of it.
+        if (!books().stopping) yield* Effect.forkIn(Effect.interruptible(host.keepOpen), scope)
       })
 
     return (choice: GameChoice): Effect.Effect<RunningGame, GameRefused> =>
@@ -232,9 +234,9 @@ export const launchGame = (host: Launcher) =>
         games.set(game.id, game)
         yield* FiberSet.run(host.supervisors, supervise(game, Context.get(context, Followed), gameScope).pipe(namingGame(game.id)))
         yield* Effect.logInfo(
-          `game ${game.id}: ${choice.map.name}, seed ${choice.seed}, ${choice.variant}, ${choice.dialect} dialect, ` +
+          `started: ${choice.map.name}, seed ${choice.seed}, ${choice.variant}, ${choice.dialect} dialect, ` +
             `on port ${game.port}: nuggets join ${settings.joinAddress} ${game.port} NAME`
-        )
+        ).pipe(namingGame(game.id))
         yield* host.changed
         return game
       })

@@ -5,6 +5,7 @@
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { execFileSync } from "node:child_process"
+import { request } from "node:http"
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -141,6 +142,34 @@ describe("a host for its operators", () => {
       stderr: `nuggets: --admin-token-file — ${tokenFile} may be read by others (mode 644): chmod 600 ${tokenFile}\n`
     })
   })
+})
+
+/** `POST /api/games` sent from `localAddress` (any of loopback's 127.x.y.z): the status. */
+const postFrom = (url: string, localAddress: string) =>
+  new Promise<number>((resolve, reject) => {
+    const sent = request(new URL("/api/games", url), { method: "POST", localAddress, headers: { "content-type": "application/json" } }, (answer) => {
+      answer.resume()
+      answer.on("end", () => resolve(answer.statusCode!))
+    })
+    sent.on("error", reject)
+    sent.end("{}")
+  })
+
+describe("the pace of new games", () => {
+  it("is each client address's: one address's flood leaves another its own; all of them together stay within the host's cap", async () => {
+    // Two games at once for each address, and twenty for all of them together; hardly any more later.
+    const host = await startHost({ maxGames: 40, startRate: { perSecond: 0.001, burst: 2 } })
+    owned(host, (each) => each.stop())
+    const flood = await Promise.all(Array.from({ length: 6 }, () => postFrom(host.url, "127.0.0.1")))
+    expect(flood.sort()).toEqual([201, 201, 429, 429, 429, 429])
+    expect(await postFrom(host.url, "127.0.0.2")).toBe(201)
+    // Nine more addresses, two games each: the twentieth game is the last of all.
+    const others = await Promise.all(Array.from({ length: 9 }, (_, i) => [postFrom(host.url, `127.0.0.${3 + i}`), postFrom(host.url, `127.0.0.${3 + i}`)]).flat())
+    expect(others.filter((status) => status === 201)).toHaveLength(17)
+    expect(others.filter((status) => status === 429)).toHaveLength(1)
+    expect(await postFrom(host.url, "127.0.0.99")).toBe(429)
+    expect(host.games.running()).toHaveLength(20)
+  }, 30_000)
 })
 
 describe("host --drain, on SIGTERM", () => {

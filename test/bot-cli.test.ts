@@ -22,6 +22,16 @@ describe("nuggets bot, as a program", () => {
     expect(bot.stderr).toContain("tester-1: joined as")
   }, 60_000)
 
+  it("--log-format json: every log line a JSON object, stdout as ever", async () => {
+    const server = await startServer({ map: loadMap("small.txt"), seed: 4 })
+    owned(server, (server) => server.stop())
+    const bot = await run([...await nuggetsCommand(), "bot", "127.0.0.1", String(server.port), "--count", "2", "--rate", "1000", "--seed", "9", "--log-format", "json"])
+    expect(bot.code).toBe(0)
+    expect(bot.stdout.split("\n").filter((line) => line !== "")).toHaveLength(2)
+    const lines = bot.stderr.trimEnd().split("\n").map((line) => JSON.parse(line) as { level: string; message: string })
+    expect(lines).toContainEqual(expect.objectContaining({ level: "info", message: expect.stringMatching(/^bot-1: joined as [AB]$/) }))
+  }, 60_000)
+
   it("rejects bad arguments, an unknown host, and a port where no server answers, with one line and exit 1", async () => {
     const silent = dgram.createSocket("udp4")
     await new Promise<void>((resolve) => silent.bind(0, "127.0.0.1", resolve))

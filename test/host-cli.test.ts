@@ -14,7 +14,7 @@ import { openDatabase } from "./archive/open.js"
 import { nuggetsInProcess } from "./cli/in-process.js"
 import { nuggetsCommand, Program } from "./cli/process.js"
 import { tmuxPane } from "./client/tmux.js"
-import { call, startHost } from "./host/harness.js"
+import { archivedAtLeast, call, startHost } from "./host/harness.js"
 import { collectAllGold, gridOf, TestClient } from "./server/harness.js"
 import { mapsDir } from "./support.js"
 
@@ -55,24 +55,6 @@ const player = async (port: number, name: string) => {
   clients.push(client)
   client.send(`PLAY ${name}`)
   return { client, display: await client.nextStarting("DISPLAY") }
-}
-
-/** The lobby's feed, read until an `archive` event says at least `count` games were archived. */
-const archivedAtLeast = async (url: string, count: number) => {
-  const events = await fetch(new URL("/events", url))
-  const reader = events.body!.getReader()
-  let text = ""
-  try {
-    for (;;) {
-      const archived = [...text.matchAll(/event: archive\ndata: \{"archived":(\d+)\}/g)].map((match) => Number(match[1]))
-      if (archived.some((each) => each >= count)) return
-      const { done, value } = await reader.read()
-      if (done) throw new Error("the lobby's feed ended")
-      text += new TextDecoder().decode(value)
-    }
-  } finally {
-    await reader.cancel()
-  }
 }
 
 /** Every past game in the archive, page after page, from the API. */

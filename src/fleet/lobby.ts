@@ -56,6 +56,8 @@ export const makeFleetLobby = (host: HostService, board: BoardService, membershi
     // What the lobby shows changes with this host's games (at once) and with the board (others').
     const bump = SubscriptionRef.update(changes, (version) => version + 1)
     yield* host.changes.changes.pipe(Stream.runForEach(() => bump), Effect.forkScoped)
+    // And with this host's lease: while it cannot renew it, the lobby says it takes no new game.
+    yield* membership.held.changes.pipe(Stream.drop(1), Stream.changes, Stream.runForEach(() => bump), Effect.forkScoped)
     let onBoard = new Set<string>()
     yield* board.changes.changes.pipe(
       Stream.runForEach(() => {

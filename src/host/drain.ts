@@ -1,4 +1,5 @@
-import { Duration, Effect, Stream, SubscriptionRef } from "effect"
+import { Duration, Effect, Fiber, Stream, SubscriptionRef } from "effect"
+import { plural } from "../words.js"
 import type { AdmissionService } from "./admission.js"
 import type { HostService } from "./host.js"
 
@@ -14,14 +15,17 @@ export const drainThenStop = (host: HostService, admission: AdmissionService, li
     // The lobby's pages and scripts learn it at once.
     yield* SubscriptionRef.update(host.changes, (version) => version + 1)
     const inPlay = () => host.running().filter((game) => game.live.life()._tag === "Playing").length
-    yield* Effect.logInfo(`draining: ${inPlay()} games in play may go on for up to ${Duration.format(limit)}; no new game or player is taken`)
+    yield* Effect.logInfo(`draining: ${plural(inPlay(), "game")} in play may go on for up to ${Duration.format(limit)}; no new game or player is taken`)
     const allEnded = host.changes.changes.pipe(Stream.filter(() => inPlay() === 0), Stream.take(1), Stream.runDrain)
-    // Run as the host's interruption's handler, so uninterruptible unless said: the race must end its losers.
-    const why = yield* Effect.interruptible(Effect.raceAll([
+    // This runs as the handler of the host's interruption: a region made interruptible here would
+    // end at once, the interruption being due. The race runs in a fiber of its own, which can end its losers.
+    const race = Effect.raceAll([
       Effect.as(allEnded, "every game in play has ended"),
       Effect.as(Effect.sleep(limit), `the drain's ${Duration.format(limit)} are up`),
       Effect.as(now, "told to stop now")
-    ]))
-    yield* Effect.logInfo(`drained: ${why}; ${inPlay()} games in play are ended`)
+    ])
+    const why = yield* Effect.forkDaemon(Effect.interruptible(race)).pipe(Effect.flatMap(Fiber.join))
+    const left = inPlay()
+    yield* Effect.logInfo(`drained: ${why}; ${plural(left, "game")} in play ${left === 1 ? "is" : "are"} ended`)
     yield* host.stopAll
   })

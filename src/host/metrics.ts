@@ -55,6 +55,10 @@ const countedFrom = (registry: Registry, name: string, help: string, read: () =>
 export const makeHostMetrics = (counts: Counts): HostMetricsService => {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
+  // Gauges that prom-client names as counters, against Prometheus' conventions (promtool says so).
+  for (const misnamed of ["nodejs_active_handles_total", "nodejs_active_requests_total", "nodejs_active_resources_total"]) {
+    registry.removeSingleMetric(misnamed)
+  }
   let host: WatchedHost | undefined
   const games = () => host?.unarchived() ?? []
 

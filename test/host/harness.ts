@@ -120,3 +120,21 @@ export const postGame = (url: string, body: unknown = {}) =>
   call(url, "/api/games", { method: "POST", headers: { "content-type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) })
 
 export const errorOf = (body: unknown): string => (body as ErrorJson).error
+
+/** The lobby's feed, read until an `archive` event says at least `count` games were archived. */
+export const archivedAtLeast = async (url: string, count: number) => {
+  const events = await fetch(new URL("/events", url))
+  const reader = events.body!.getReader()
+  let text = ""
+  try {
+    for (;;) {
+      const archived = [...text.matchAll(/event: archive\ndata: \{"archived":(\d+)\}/g)].map((match) => Number(match[1]))
+      if (archived.some((each) => each >= count)) return
+      const { done, value } = await reader.read()
+      if (done) throw new Error("the lobby's feed ended")
+      text += new TextDecoder().decode(value)
+    }
+  } finally {
+    await reader.cancel()
+  }
+}

@@ -1,16 +1,18 @@
-import { Context, Effect, Either, Fiber, FiberSet, Layer, Option, Random, type Scope, SubscriptionRef } from "effect"
+import { Context, Effect, Either, Fiber, FiberHandle, FiberRef, FiberSet, HashMap, Layer, Option, Random, Schedule, type Scope, SubscriptionRef } from "effect"
 import { ArchiveOwner } from "../archive/archive.js"
 import type { ArchiveError } from "../archive/errors.js"
 import type { Reconciled } from "../archive/model.js"
 import { mapText } from "../core/map.js"
 import { Udp } from "../net/udp.js"
-import { admit, type Books, gaveUp, type Limits, missingOpen, nextTurn, offered, openBooks, opening, type Rate, stop } from "./books.js"
+import { admit, type Books, gaveUp, indexedLate, type Limits, missingOpen, nextTurn, offered, openBooks, opening, type Rate, stop } from "./books.js"
 import { Admission } from "./admission.js"
 import { Counts, ProcessCounts } from "../server/counts.js"
 import { HostMetrics } from "./metrics.js"
 import { GameRefused } from "./errors.js"
 import { launchGame } from "./launch.js"
 import type { HostMap } from "./maps.js"
+import { makeOwed } from "./owed.js"
+import { gameAnnotation } from "../log.js"
 import type { GameChoice, GameWanted, HostSettings, RunningGame } from "./model.js"
 import { plural } from "../words.js"
 
@@ -46,6 +48,12 @@ export type { GameChoice, GameWanted, HostSettings, RunningGame } from "./model.
 export class Host extends Context.Tag("nuggets/Host")<Host, HostService>() {}
 
 const defaultStartRate = { perSecond: 2, burst: 4 }
+/** After the system refused something (a full disk): again in 2 s, then twice as long each time, at most every 30 s. */
+const defaultRetry: Schedule.Schedule<unknown> = Schedule.exponential("2 seconds").pipe(Schedule.either(Schedule.spaced("30 seconds")))
+
+/** The host's own lines name no game, whichever game's fiber they run in. */
+const aboutNoGame = Effect.locallyWith(FiberRef.currentLogAnnotations, HashMap.remove(gameAnnotation))
+
 /** All clients together may start ten times what one may. */
 const everyoneRate = (rate: Rate): Rate => ({ perSecond: rate.perSecond * 10, burst: rate.burst * 10 })
 
@@ -89,6 +97,14 @@ export const makeHost = (settings: HostSettings): Effect.Effect<HostService, Arc
     let books = openBooks(limits, clock.unsafeCurrentTimeMillis())
     const update = (change: (books: Books) => Books) => void (books = change(books))
     const changes = yield* SubscriptionRef.make(0)
+    const changed = SubscriptionRef.update(changes, (version) => version + 1)
+    const retry = settings.retry ?? defaultRetry
+    const owed = yield* makeOwed({
+      owner,
+      schedule: retry,
+      failed: metrics.archiveWriteFailed,
+      indexed: () => Effect.sync(() => update(indexedLate)).pipe(Effect.zipRight(changed))
+    })
     /** The games' handles, by id, oldest first: what the books count, to reach. */
     const games = new Map<string, RunningGame>()
     /** One fiber a game, watching it to its end. */
@@ -127,21 +143,61 @@ export const makeHost = (settings: HostSettings): Effect.Effect<HostService, Arc
       books: () => books,
       update,
       games,
-      changed: SubscriptionRef.update(changes, (version) => version + 1),
+      changed,
+      owed,
       keepOpen: Effect.suspend(() => keepOpen),
       supervisors
     })
 
-    /** `--open N`: games with free places, opened until there are N (within `maxGames`). */
-    const keepOpen: Effect.Effect<void> = Effect.suspend(() => {
+    /** A spell of starts the system refused (a full disk): said once when it begins, and when a game starts again. */
+    let refusing = false
+    const launched = (choice: GameChoice) =>
+      launch(choice).pipe(
+        Effect.tapBoth({
+          onFailure: (refused) => {
+            if (refused.reason !== "CannotStart" || refusing) return Effect.void
+            refusing = true
+            return Effect.logWarning(`new games refused: ${refused.message}`)
+          },
+          onSuccess: () => {
+            if (!refusing) return Effect.void
+            refusing = false
+            return Effect.logInfo("new games start again")
+          }
+        }),
+        aboutNoGame
+      )
+
+    /** Opens the games `--open` misses, as far as the host admits them: whether one could not start (and may later). */
+    const openMissing = Effect.suspend(() => {
       const missing = admitting() ? missingOpen(books, limits) : 0
       update((now) => opening(now, missing))
       return Effect.forEach(Array.from({ length: missing }), () =>
-        choose({}).pipe(
-          Effect.flatMap(launch),
-          Effect.catchAll((refused) => Effect.logWarning(`could not open a game: ${refused.message}`).pipe(Effect.zipRight(Effect.sync(() => update(gaveUp)))))
-        ), { concurrency: "unbounded", discard: true })
+        choose({}).pipe(Effect.flatMap(launched), Effect.tapError(() => Effect.sync(() => update(gaveUp))), Effect.either), { concurrency: "unbounded" })
+    }).pipe(Effect.map((tries) => tries.some((each) => Either.isLeft(each) && each.left.reason === "CannotStart")))
+
+    /**
+     * Tries again on the schedule, until `--open` misses no game the system refused. It says
+     * it ends in the step that finds so: a refusal meanwhile starts another.
+     */
+    const reopener = yield* FiberHandle.make<void, never>()
+    let reopening = false
+    const reopen = Effect.gen(function*() {
+      const driver = yield* Schedule.driver(retry)
+      let refused = true
+      while (refused && Option.isSome(yield* Effect.option(driver.next(undefined)))) refused = yield* openMissing
+      reopening = false
     })
+
+    /** `--open N`: games with free places, opened until there are N (within `maxGames`); those the system refused, again later. */
+    const keepOpen: Effect.Effect<void> = openMissing.pipe(
+      Effect.flatMap((refused) => {
+        if (!refused || reopening) return Effect.void
+        reopening = true
+        return FiberHandle.run(reopener, reopen)
+      }),
+      Effect.asVoid
+    )
 
     const request = (wanted: GameWanted, client = "this host") =>
       Effect.gen(function*() {
@@ -151,7 +207,7 @@ export const makeHost = (settings: HostSettings): Effect.Effect<HostService, Arc
         const admitted = admit(books, limits, clock.unsafeCurrentTimeMillis(), client)
         if (Either.isLeft(admitted)) return yield* new GameRefused(admitted.left)
         books = admitted.right
-        return yield* launch(choice).pipe(Effect.tapError(() => Effect.sync(() => update(gaveUp))))
+        return yield* launched(choice).pipe(Effect.tapError(() => Effect.sync(() => update(gaveUp))))
       })
 
     // All at once: each game's last words take half a second. Until none is left: a game may

@@ -1,4 +1,5 @@
 import { Data, Effect, FiberSet, type Scope } from "effect"
+import { errnoWords } from "../net/errno.js"
 
 /**
  * Lines written in batches, wherever they go (a file, a database): what a recording is
@@ -15,6 +16,9 @@ export class RecordingError extends Data.TaggedError("RecordingError")<{
   readonly code: string | undefined
   readonly message: string
 }> {}
+
+/** What the user reads of a recording that failed: the file, and the system's words for why. */
+export const recordingWords = (error: RecordingError): string => `${error.path} — cannot record: ${errnoWords(error.code, error.message)}`
 
 /** A file of lines (newline-delimited JSON) written in batches, for as long as a scope lasts. */
 export interface LineFile {

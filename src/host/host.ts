@@ -70,6 +70,50 @@ const reconciledLines = (done: Reconciled): ReadonlyArray<string> => {
   ]
 }
 
+/** The game a request describes; what it does not say is chosen: `nextMap()`, a random seed. */
+const chooseGame = (settings: HostSettings, nextMap: () => HostMap) => {
+  const mapNamed = (name: string) =>
+    settings.maps.find((each) => each.name === name) ??
+      settings.maps.find((each) => each.name.toLowerCase() === name.toLowerCase())
+  return (wanted: GameWanted) =>
+    Effect.gen(function*() {
+      let map: HostMap
+      if (wanted.map === undefined) {
+        map = nextMap()
+      } else {
+        const named = mapNamed(wanted.map)
+        if (named === undefined) {
+          const names = settings.maps.map((each) => each.name).join(", ")
+          return yield* new GameRefused({ reason: "UnknownMap", message: `no map named ${JSON.stringify(wanted.map)}; the maps are ${names}` })
+        }
+        map = named
+      }
+      const seed = wanted.seed ?? (yield* Random.nextIntBetween(0, 2 ** 31))
+      return { map, seed, variant: wanted.variant ?? settings.variant, dialect: wanted.dialect ?? settings.dialect } satisfies GameChoice
+    })
+}
+
+/** `launch`, saying a spell of starts the system refused (a full disk) once when it begins, and when a game starts again. */
+const sayingRefusals = (launch: (choice: GameChoice) => Effect.Effect<RunningGame, GameRefused>) => {
+  let refusing = false
+  return (choice: GameChoice) =>
+    launch(choice).pipe(
+      Effect.tapBoth({
+        onFailure: (refused) => {
+          if (refused.reason !== "CannotStart" || refusing) return Effect.void
+          refusing = true
+          return Effect.logWarning(`new games refused: ${refused.message}`)
+        },
+        onSuccess: () => {
+          if (!refusing) return Effect.void
+          refusing = false
+          return Effect.logInfo("new games start again")
+        }
+      }),
+      aboutNoGame
+    )
+}
+
 /**
  * The games of `nuggets host`, for as long as the scope lasts: the archive is first brought
  * up to date with the recordings on disk (a game in play when the host last died is
@@ -99,6 +143,11 @@ export const makeHost = (settings: HostSettings): Effect.Effect<HostService, Arc
     const changes = yield* SubscriptionRef.make(0)
     const changed = SubscriptionRef.update(changes, (version) => version + 1)
     const retry = settings.retry ?? defaultRetry
+    const choose = chooseGame(settings, () => {
+      const [turn, next] = nextTurn(books, settings.maps.length)
+      books = next
+      return settings.maps[turn]!
+    })
     const owed = yield* makeOwed({
       owner,
       schedule: retry,
@@ -109,30 +158,6 @@ export const makeHost = (settings: HostSettings): Effect.Effect<HostService, Arc
     const games = new Map<string, RunningGame>()
     /** One fiber a game, watching it to its end. */
     const supervisors = yield* FiberSet.make()
-
-    const mapNamed = (name: string) =>
-      settings.maps.find((each) => each.name === name) ??
-        settings.maps.find((each) => each.name.toLowerCase() === name.toLowerCase())
-
-    /** The game a request describes; what it does not say is chosen: the next map in turn, a random seed. */
-    const choose = (wanted: GameWanted) =>
-      Effect.gen(function*() {
-        let map: HostMap
-        if (wanted.map === undefined) {
-          const [turn, next] = nextTurn(books, settings.maps.length)
-          books = next
-          map = settings.maps[turn]!
-        } else {
-          const named = mapNamed(wanted.map)
-          if (named === undefined) {
-            const names = settings.maps.map((each) => each.name).join(", ")
-            return yield* new GameRefused({ reason: "UnknownMap", message: `no map named ${JSON.stringify(wanted.map)}; the maps are ${names}` })
-          }
-          map = named
-        }
-        const seed = wanted.seed ?? (yield* Random.nextIntBetween(0, 2 ** 31))
-        return { map, seed, variant: wanted.variant ?? settings.variant, dialect: wanted.dialect ?? settings.dialect } satisfies GameChoice
-      })
 
     const launch = yield* launchGame({
       settings,
@@ -149,24 +174,7 @@ export const makeHost = (settings: HostSettings): Effect.Effect<HostService, Arc
       supervisors
     })
 
-    /** A spell of starts the system refused (a full disk): said once when it begins, and when a game starts again. */
-    let refusing = false
-    const launched = (choice: GameChoice) =>
-      launch(choice).pipe(
-        Effect.tapBoth({
-          onFailure: (refused) => {
-            if (refused.reason !== "CannotStart" || refusing) return Effect.void
-            refusing = true
-            return Effect.logWarning(`new games refused: ${refused.message}`)
-          },
-          onSuccess: () => {
-            if (!refusing) return Effect.void
-            refusing = false
-            return Effect.logInfo("new games start again")
-          }
-        }),
-        aboutNoGame
-      )
+    const launched = sayingRefusals(launch)
 
     /** Opens the games `--open` misses, as far as the host admits them: whether one could not start (and may later). */
     const openMissing = Effect.suspend(() => {

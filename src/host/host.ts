@@ -2,6 +2,7 @@ import { Context, Effect, Either, Fiber, FiberHandle, FiberRef, FiberSet, HashMa
 import { ArchiveOwner } from "../archive/archive.js"
 import type { ArchiveError } from "../archive/errors.js"
 import type { Reconciled } from "../archive/model.js"
+import { repairedLine } from "../archive/repair.js"
 import { mapText } from "../core/map.js"
 import { Udp } from "../net/udp.js"
 import { admit, type Books, gaveUp, indexedLate, type Limits, missingOpen, nextTurn, offered, openBooks, opening, type Rate, stop } from "./books.js"
@@ -57,10 +58,10 @@ const aboutNoGame = Effect.locallyWith(FiberRef.currentLogAnnotations, HashMap.r
 /** All clients together may start ten times what one may. */
 const everyoneRate = (rate: Rate): Rate => ({ perSecond: rate.perSecond * 10, burst: rate.burst * 10 })
 
-/** What reconciling the archive at start did, in a line or two for the log (none when it did nothing). */
+/** What reconciling the archive at start did, in a line or two for the log (none when it did nothing; a repair says it alone). */
 const reconciledLines = (done: Reconciled): ReadonlyArray<string> => {
   const parts = [
-    done.indexed.length > 0 ? `${plural(done.indexed.length, "recording")} indexed` : "",
+    done.indexed.length > 0 && done.repaired === undefined ? `${plural(done.indexed.length, "recording")} indexed` : "",
     done.interrupted.length > 0 ? `${plural(done.interrupted.length, "game")} interrupted when the host last stopped` : "",
     done.removed.length > 0 ? `${plural(done.removed.length, "game")} whose recording is gone dropped` : ""
   ].filter(Boolean)
@@ -125,6 +126,8 @@ export const makeHost = (settings: HostSettings): Effect.Effect<HostService, Arc
   Effect.gen(function*() {
     const owner = yield* ArchiveOwner
     const done = yield* owner.reconcile(settings.maps.map((each) => ({ name: each.name, mapText: mapText(each.map) })))
+    const repaired = repairedLine(done)
+    if (repaired !== undefined) yield* Effect.logWarning(repaired)
     yield* Effect.forEach(reconciledLines(done), (line) => Effect.logInfo(line), { discard: true })
     const clock = yield* Effect.clock
     const { admits: admitting } = yield* Admission

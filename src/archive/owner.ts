@@ -2,7 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { Clock, Effect, Either, Option, Random } from "effect"
 import { digestOf } from "../recording/format.js"
 import { version } from "../version.js"
-import { ArchiveBackend, failing, noteDamage } from "./backend.js"
+import { ArchiveBackend, failing, noteDamage, type Recordings } from "./backend.js"
 import { ArchiveError, isDamage, UnreadableRecording } from "./errors.js"
 import { recordingFacts, type RecordingFacts } from "./facts.js"
 import { gameById, unknownGame } from "./games.js"
@@ -61,6 +61,20 @@ const newId = (startedMs: number) =>
     return `${iso.slice(0, 10).replaceAll("-", "")}-${iso.slice(11, 19).replaceAll(":", "")}-${suffix}`
   })
 
+/** A recording's facts; one with a bad line is read up to it, and that is said where it is found. */
+const factsOf = (recordings: Recordings, id: GameId): Effect.Effect<RecordingFacts, UnreadableRecording> =>
+  recordings.read(id).pipe(
+    Effect.flatMap(Option.match({
+      onNone: () => new UnreadableRecording({ file: recordings.nameOf(id), reason: "cannot be read: it is gone" }),
+      onSome: (bytes) => recordingFacts(recordings.nameOf(id), new TextDecoder().decode(bytes))
+    })),
+    Effect.tap(({ badLine, end }) =>
+      badLine === undefined ? Effect.void : Effect.logWarning(
+        `${recordings.nameOf(id)}: line ${badLine.line} cannot be read (${badLine.reason}): ` +
+          `indexed up to the line before it${end === undefined ? ", as interrupted" : ""}`
+      ))
+  )
+
 /** The owner of the archive for this scope, once the backend's claim is held (else `Busy`). */
 export const makeOwner = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -70,19 +84,7 @@ export const makeOwner = Effect.gen(function*() {
   const failed = failing(backend)
   const note = noteDamage(backend)
 
-  /** A recording's facts; one with a bad line is read up to it, and that is said where it is found. */
-  const readFacts = (id: GameId): Effect.Effect<RecordingFacts, UnreadableRecording> =>
-    recordings.read(id).pipe(
-      Effect.flatMap(Option.match({
-        onNone: () => new UnreadableRecording({ file: recordings.nameOf(id), reason: "cannot be read: it is gone" }),
-        onSome: (bytes) => recordingFacts(recordings.nameOf(id), new TextDecoder().decode(bytes))
-      })),
-      Effect.tap(({ badLine, end }) =>
-        badLine === undefined ? Effect.void : Effect.logWarning(
-          `${recordings.nameOf(id)}: line ${badLine.line} cannot be read (${badLine.reason}): ` +
-            `indexed up to the line before it${end === undefined ? ", as interrupted" : ""}`
-        ))
-    )
+  const readFacts = (id: GameId) => factsOf(recordings, id)
 
   /** Writes the game's row from its facts, unless it was indexed meanwhile: each game counts once. */
   const indexOnce = (id: GameId, mapName: string, outcome: Outcome, failure: string | undefined, facts: RecordingFacts) =>

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { Effect, Stream } from "effect"
-import { writeFileSync } from "node:fs"
+import { rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { FleetTimings } from "../src/fleet/membership.js"
@@ -30,6 +30,14 @@ const client = async (port: number) => {
   const opened = await TestClient.open(port)
   owned.push({ close: () => opened.close() })
   return opened
+}
+
+/** A recording written where `nuggets replay` can read it, removed with the rest at the end. */
+const recordingFile = (id: string, text: string | Uint8Array) => {
+  const file = join(tmpdir(), `nuggets-fleet-${id}.ndjson`)
+  writeFileSync(file, text)
+  owned.push({ close: async () => rmSync(file, { force: true }) })
+  return file
 }
 
 /** `nuggets host --database URL` in a process of its own, with a quick lease: its lobby's address. */
@@ -95,8 +103,7 @@ describe("a fleet's faults", () => {
     await untilLobby(survivor, () => survivor.lobby.game(game.id) === undefined, "the game gone")
     const past = await call(survivor.url, `/api/games/${game.id}`)
     expect(past.body).toMatchObject({ id: game.id, live: false, outcome: "interrupted" })
-    const file = join(tmpdir(), `nuggets-fleet-${game.id}.ndjson`)
-    writeFileSync(file, await (await fetch(new URL(`/api/archive/${game.id}/recording`, survivor.url))).text())
+    const file = recordingFile(game.id, await (await fetch(new URL(`/api/archive/${game.id}/recording`, survivor.url))).text())
     const checked = await run([...(await nuggetsCommand()), "replay", file, "--check"])
     expect(checked.stdout).toMatch(/: OK — \d+ moves/)
   })
@@ -169,8 +176,7 @@ describe("the fleet's database restarted, or away, under games in play", () => {
     spectator.send("SPECTATE")
     expect(await collectAllGold(player, spectator, gridOf(await spectator.nextStarting("DISPLAY")), "A")).toMatch(/^GAMEOVER/)
     await untilLobby(solo, () => solo.lobby.game(id) === undefined, "the game gone to the archive")
-    const file = join(tmpdir(), `nuggets-fleet-${id}.ndjson`)
-    writeFileSync(file, Buffer.from(await Effect.runPromise(solo.archive.recording(id))))
+    const file = recordingFile(id, Buffer.from(await Effect.runPromise(solo.archive.recording(id))))
     const checked = await run([...(await nuggetsCommand()), "replay", file, "--check"])
     expect(checked.stdout).toMatch(/: OK — \d+ moves, \d+ checkpoints and the summary match/)
     expect(checked.stdout).not.toMatch(/stops before the end/)

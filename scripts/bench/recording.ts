@@ -30,7 +30,7 @@ const hostCost = (mapFile: string, keys: number, record: string | undefined) =>
     let pressed = 0
     for (; pressed < keys && !host.state().over; pressed++) {
       host.receive(peers[pressed % 26]!, datagrams[(pressed * 7) % datagrams.length]!)
-      // A turn for the fibers that follow the game's feed (the recorder's), as the event loop gives them between datagrams.
+      // A turn for the fibers the game runs (the recording's batches), as the event loop gives them between datagrams.
       if (pressed % 26 === 25) yield* Effect.yieldNow()
     }
     yield* Effect.yieldNow()

@@ -1,9 +1,8 @@
-import { Chunk, Context, Deferred, Duration, Effect, ExecutionStrategy, Exit, FiberRef, FiberSet, HashSet, Layer, Logger, Queue, type Scope, Scope as Scopes } from "effect"
+import { Context, Deferred, Duration, Effect, ExecutionStrategy, Exit, FiberRef, FiberSet, HashSet, Layer, Logger, type Scope, Scope as Scopes } from "effect"
 import { ArchiveOwner } from "../archive/archive.js"
 import type { StartedGame } from "../archive/model.js"
 import { mapText } from "../core/map.js"
-import type { GameEvent } from "../core/life.js"
-import { type GameState, standings } from "../core/state.js"
+import { type GameState, type Request, standings } from "../core/state.js"
 import { Udp, type UdpError, UdpSocket } from "../net/udp.js"
 import { rulesFor, summaryText } from "../protocol/dialect.js"
 import { LiveGame } from "../server/liveGame.js"
@@ -43,10 +42,8 @@ const namingGame = (id: string) =>
   Effect.locallyWith(FiberRef.currentLoggers, (loggers) =>
     HashSet.map(loggers, (logger) => Logger.mapInput(logger, (message: unknown) => [`game ${id}:`, message])))
 
-/** The game's feed as the host follows it, taken as the game is built: before its first datagram. */
-class Followed extends Context.Tag("nuggets/host/Followed")<Followed, Queue.Dequeue<GameEvent>>() {}
-
-const followedLayer = Layer.scoped(Followed, Effect.flatMap(LiveGame, (game) => game.events))
+/** The books' following of a game (`followedLayer`), told once the game is in the books. */
+class Followed extends Context.Tag("nuggets/host/Followed")<Followed, { readonly booked: () => Effect.Effect<void> | undefined }>() {}
 
 const cannotStart = (error: { readonly message: string }) => new GameRefused({ reason: "CannotStart", message: error.message })
 
@@ -73,8 +70,46 @@ const socketLayer = (host: Launcher) =>
     })
   )
 
+/**
+ * The books follow what the game says of itself, in the game's own call (a key wakes no
+ * fiber): that someone came, and whether a newcomer still has a place; what the lobby
+ * shows, when it changed; a deserted game the books let go is ended (`deserted`). Followed
+ * as the game is built, before its first datagram: what it took before it was in the books
+ * is told to them once it is (`booked`).
+ */
+const followedLayer = (host: Launcher, id: string, deserted: Deferred.Deferred<void>) =>
+  Layer.scoped(
+    Followed,
+    Effect.gen(function*() {
+      const live = yield* LiveGame
+      let shown = live.state()
+      let inBooks = false
+      /** What the game took before it was in the books: a Play, if one came. */
+      let tookEarly: Request | undefined
+      const took = (request: Request): Effect.Effect<void> | undefined => {
+        host.update((now) => played(now, id, hasFreePlace(live)))
+        const state = live.state()
+        if (!shownChange(shown, state)) return undefined
+        shown = state
+        return request._tag === "Play" ? Effect.zipRight(host.changed, host.keepOpen) : host.changed
+      }
+      yield* live.follow((event) => {
+        if (event._tag === "Deserted" && endsDeserted(host.books(), host.limits, id)) Deferred.unsafeDone(deserted, Exit.void)
+        if (event._tag !== "Took") return
+        if (inBooks) return took(event.request)
+        if (tookEarly?._tag !== "Play") tookEarly = event.request
+      })
+      return {
+        booked: () => {
+          inBooks = true
+          return tookEarly && took(tookEarly)
+        }
+      }
+    })
+  )
+
 /** One game, as one Layer: listening on every side before its UDP loop takes a datagram. */
-const gameLayer = (host: Launcher, choice: GameChoice, recording: StartedGame) => {
+const gameLayer = (host: Launcher, choice: GameChoice, recording: StartedGame, deserted: Deferred.Deferred<void>) => {
   const { settings } = host
   return gameStack({
     game: {
@@ -89,31 +124,9 @@ const gameLayer = (host: Launcher, choice: GameChoice, recording: StartedGame) =
     },
     socket: socketLayer(host),
     record: { to: recording.recording },
-    web: Layer.merge(gameRoutesLayer(settings.web), followedLayer)
+    web: Layer.merge(gameRoutesLayer(settings.web), followedLayer(host, recording.id, deserted))
   })
 }
-
-/** The books follow what the game says of itself; a deserted game the books let go is ended (`deserted`). */
-const follow = (host: Launcher, game: RunningGame, events: Queue.Dequeue<GameEvent>, deserted: Deferred.Deferred<void>) =>
-  Effect.gen(function*() {
-    let shown = game.live.state()
-    return yield* Queue.takeBetween(events, 1, Number.POSITIVE_INFINITY).pipe(
-      Effect.flatMap((batch) =>
-        Effect.gen(function*() {
-          if (Chunk.some(batch, (event) => event._tag === "Took")) host.update((now) => played(now, game.id, hasFreePlace(game.live)))
-          if (Chunk.some(batch, (event) => event._tag === "Deserted") && endsDeserted(host.books(), host.limits, game.id)) {
-            yield* Deferred.succeed(deserted, undefined)
-          }
-          const state = game.live.state()
-          if (!shownChange(shown, state)) return
-          shown = state
-          yield* host.changed
-          if (Chunk.some(batch, (event) => event._tag === "Took" && event.request._tag === "Play")) yield* host.keepOpen
-        })
-      ),
-      Effect.forever
-    )
-  })
 
 /**
  * Starting a game, as a request or `--open` asks (the books have counted it as starting):
@@ -134,10 +147,8 @@ export const launchGame = (host: Launcher) =>
      * A game's life after its start: to its end (and `linger` more), or to the defect that
      * stops it, or desertion, or the host's stop (everyone is told to quit); then it goes.
      */
-    const supervise = (game: RunningGame, events: Queue.Dequeue<GameEvent>, gameScope: Scope.CloseableScope) =>
+    const supervise = (game: RunningGame, deserted: Deferred.Deferred<void>, gameScope: Scope.CloseableScope) =>
       Effect.gen(function*() {
-        const deserted = yield* Deferred.make<void>()
-        yield* follow(host, game, events, deserted).pipe(Effect.forkIn(gameScope))
         const ending = yield* Effect.raceFirst(game.live.ended, Effect.as(Deferred.await(deserted), undefined))
         if (ending === undefined) {
           yield* Effect.logInfo(`no one in it for ${Duration.format(settings.idleTimeout)}: ended`)
@@ -197,7 +208,8 @@ export const launchGame = (host: Launcher) =>
           // The row of a game that never started goes with its recording (there is none, or one with no move).
           Effect.zipRight(Effect.ignore(owner.gameDropped(recording.id)))
         )
-        const context = yield* Layer.buildWithScope(gameLayer(host, choice, recording).pipe(Layer.provide(udp)), gameScope).pipe(
+        const deserted = yield* Deferred.make<void>()
+        const context = yield* Layer.buildWithScope(gameLayer(host, choice, recording, deserted).pipe(Layer.provide(udp)), gameScope).pipe(
           Effect.mapError((error) => (error instanceof GameRefused ? error : cannotStart(error))),
           namingGame(recording.id),
           Effect.tapError(() => forget)
@@ -216,7 +228,9 @@ export const launchGame = (host: Launcher) =>
         }
         update((now) => started(now, limits, game.id, game.port, hasFreePlace(game.live)))
         games.set(game.id, game)
-        yield* FiberSet.run(host.supervisors, supervise(game, Context.get(context, Followed), gameScope).pipe(namingGame(game.id)))
+        const told = Context.get(context, Followed).booked()
+        if (told !== undefined) yield* Effect.forkIn(namingGame(game.id)(told), gameScope)
+        yield* FiberSet.run(host.supervisors, supervise(game, deserted, gameScope).pipe(namingGame(game.id)))
         yield* Effect.logInfo(
           `game ${game.id}: ${choice.map.name}, seed ${choice.seed}, ${choice.variant}, ${choice.dialect} dialect, ` +
             `on port ${game.port}: nuggets join ${settings.joinAddress} ${game.port} NAME`

@@ -1,4 +1,4 @@
-import { Chunk, Data, Effect, Fiber, FiberSet, Queue, type Scope } from "effect"
+import { Data, Effect, FiberSet, type Scope } from "effect"
 import { createWriteStream } from "node:fs"
 import { causeWords } from "../net/errno.js"
 import type { Rules } from "../core/rules.js"
@@ -110,8 +110,8 @@ export const openLineFile = (
 
 /** What a recording needs of a game being played: its feed, where it stands, and how. */
 export interface RecordedGame {
-  /** The game's feed for this scope: each request it takes, in order, and its end. */
-  readonly events: Effect.Effect<Queue.Dequeue<GameEvent>, never, Scope.Scope>
+  /** Follows the game's feed for this scope: each request it takes, in order, and its end (see `LiveGame.follow`). */
+  readonly follow: (follower: (event: GameEvent) => void) => Effect.Effect<void, never, Scope.Scope>
   readonly state: () => GameState
   readonly life: () => Life
 }
@@ -188,27 +188,14 @@ export const recordGame = (game: RecordedGame, options: RecordingOptions): Effec
       if (event._tag === "Took") took(event)
       else if (event._tag === "Ended") end(event.ending)
     }
-    const events = yield* game.events
-    const following = yield* Queue.takeBetween(events, 1, Number.POSITIVE_INFINITY).pipe(
-      Effect.flatMap((batch) => Effect.sync(() => Chunk.forEach(batch, take))),
-      Effect.forever,
-      Effect.forkScoped
-    )
+    // Released after the following below stops (in reverse): the game so far, and how it stands.
     yield* Effect.addFinalizer(() =>
-      // First a turn for the fiber that follows the feed, which may hold what it was handed
-      // and not yet written; then it stops, and what it did not take is written in order.
-      Effect.yieldNow().pipe(
-        Effect.zipRight(Fiber.interrupt(following)),
-        Effect.zipRight(Queue.takeAll(events)),
-        Effect.flatMap((rest) =>
-          Effect.sync(() => {
-            Chunk.forEach(rest, take)
-            if (ended) return
-            const life = game.life()
-            end(life._tag === "Playing" ? { _tag: "ShutDown", state: game.state() } : life)
-          })
-        ),
-        Effect.ensuring(Effect.sync(file.flush))
-      )
+      Effect.sync(() => {
+        if (ended) return
+        const life = game.life()
+        end(life._tag === "Playing" ? { _tag: "ShutDown", state: game.state() } : life)
+      }).pipe(Effect.ensuring(Effect.sync(file.flush)))
     )
+    // Each line as the game takes its request, in the game's own call: a key wakes no fiber.
+    yield* game.follow(take)
   })

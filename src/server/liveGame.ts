@@ -1,4 +1,4 @@
-import { Context, Duration, Effect, Layer, PubSub, type Queue, Random, type Scope } from "effect"
+import { Context, Duration, Effect, FiberSet, Layer, PubSub, type Queue, Random, type Scope } from "effect"
 import { PlayerLetters } from "../core/constants.js"
 import { dropSilent, endGame, newGame, shutDown } from "../core/game.js"
 import type { GameMap } from "../core/map.js"
@@ -45,9 +45,15 @@ export interface LiveGameOptions {
 }
 
 /**
+ * Told of each event of a game's feed as it happens, in order, within the game's own call;
+ * what it gives back (rarely: a log line, a lobby to tell) is run in a fiber of its scope.
+ */
+export type Follower = (event: GameEvent) => Effect.Effect<void> | void
+
+/**
  * One game being played, as a service: every way in (UDP, the web) hands it messages,
  * and what happens in it goes out on one feed, which the recorder, the web's watchers and
- * the host's books subscribe to. Its life is one state (`life`): playing, then ended once.
+ * the host's books follow. Its life is one state (`life`): playing, then ended once.
  */
 export interface LiveGame {
   /**
@@ -61,7 +67,13 @@ export interface LiveGame {
   readonly display: (viewer: Viewer) => Uint8Array
   /** Forgets a client that can never be reached again (a closed page): nothing of it is kept. */
   readonly forget: (client: ClientId) => void
-  /** The game's feed from now on, for the scope: each request it takes, its end. It closes with the game. */
+  /**
+   * Follows the game's feed for the scope: `follower` is told of each event from now on,
+   * in the game's own call, so that a keystroke wakes no fiber (the recorder, the watchers
+   * and the books each woken per key were more than half of a host's CPU at 400 games).
+   */
+  readonly follow: (follower: Follower) => Effect.Effect<void, never, Scope.Scope>
+  /** The game's feed from now on as a queue, for the scope, to be taken in a fiber. It closes with the game. */
   readonly events: Effect.Effect<Queue.Dequeue<GameEvent>, never, Scope.Scope>
   readonly life: () => Life
   /** Succeeds once the game has ended, with how. */
@@ -100,16 +112,22 @@ export const makeLiveGame = (options: LiveGameOptions): Effect.Effect<LiveGame, 
     const dialect = options.dialect ?? "2019"
     const lifetime = yield* makeLifetime()
     const feed = yield* Effect.acquireRelease(PubSub.unbounded<GameEvent>(), PubSub.shutdown)
+    const followers = new Set<(event: GameEvent) => void>()
+    /** The one way out of the feed: to its queues, and to its followers in order. */
+    const publish = (event: GameEvent) => {
+      feed.unsafeOffer(event)
+      for (const told of followers) told(event)
+    }
     const lastWords = yield* makeLastWords({ copies: lastWordsCopies, spacing: options.lastWordsSpacing ?? defaultLastWordsSpacing })
     const end = (ending: Ending) => {
-      if (lifetime.end(ending)) feed.unsafeOffer({ _tag: "Ended", ending })
+      if (lifetime.end(ending)) publish({ _tag: "Ended", ending })
     }
     const dispatcher = new Dispatcher(yield* newGame(options.map, options.rules ?? rules2019), {
       dialect,
       allSent: options.allSent ?? (() => true),
       lastWords,
       took: (event) => {
-        feed.unsafeOffer(event)
+        publish(event)
         if (event.transition.state.over) end({ _tag: "Over", state: event.transition.state })
       }
     })
@@ -136,7 +154,7 @@ export const makeLiveGame = (options: LiveGameOptions): Effect.Effect<LiveGame, 
           state.players.filter((each) => each.active).map((each) => each.client),
           state.spectator !== undefined
         )
-        if (deserted) feed.unsafeOffer({ _tag: "Deserted" })
+        if (deserted) publish({ _tag: "Deserted" })
         return Effect.forEach(silent, (client) => {
           const transition = dropSilent(dispatcher.state, client)
           const peer = dispatcher.peerOf(client)
@@ -166,6 +184,15 @@ export const makeLiveGame = (options: LiveGameOptions): Effect.Effect<LiveGame, 
         dispatcher.forget(client)
         intake.forget(client)
       },
+      follow: (follower) =>
+        Effect.gen(function*() {
+          const run = yield* FiberSet.makeRuntime<never, void, never>()
+          const told = (event: GameEvent) => {
+            const more = follower(event)
+            if (more !== undefined) run(more)
+          }
+          yield* Effect.acquireRelease(Effect.sync(() => void followers.add(told)), () => Effect.sync(() => void followers.delete(told)))
+        }),
       events: PubSub.subscribe(feed),
       life: lifetime.now,
       ended: lifetime.ended,

@@ -1,6 +1,6 @@
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { Chunk, Deferred, Duration, Effect, Queue, type Scope } from "effect"
+import { Deferred, Duration, Effect, type Scope } from "effect"
 import type { LiveGame } from "../server/liveGame.js"
 import { type Audience, endingGrace, makeAudience } from "./audience.js"
 import { FeedEvent, type LiveHello } from "./feed.js"
@@ -38,7 +38,7 @@ export interface Watching {
 
 /**
  * Watchers of a live game, an audience (see `audience.ts`). The game's feed only marks the
- * snapshot stale. One fiber encodes a snapshot when there is something new and someone to
+ * snapshot stale, in the game's own call: a game no one watches costs nothing per key. One fiber encodes a snapshot when there is something new and someone to
  * see it, at most once per `snapshotInterval` (longer for a large audience, see
  * `writesPerSecond`), and hands the same bytes to every feed.
  */
@@ -54,17 +54,10 @@ export const watchLive = (game: LiveGame, options: WatchOptions): Effect.Effect<
     const hello = sseEvent(FeedEvent.hello, { mode: "live", ...mapOf(game.state()) } satisfies LiveHello)
     const snapshotNow = (watchers = audience.size()) => sseEvent(FeedEvent.snapshot, snapshotOf(game.state(), watchers))
 
-    const events = yield* game.events
-    yield* Queue.takeBetween(events, 1, Number.POSITIVE_INFINITY).pipe(
-      Effect.flatMap((batch) =>
-        Effect.sync(() => {
-          if (Chunk.some(batch, (event) => event._tag === "Ended")) Deferred.unsafeDone(over, Effect.void)
-          noteChange()
-        })
-      ),
-      Effect.forever,
-      Effect.forkScoped
-    )
+    yield* game.follow((event) => {
+      if (event._tag === "Ended") Deferred.unsafeDone(over, Effect.void)
+      noteChange()
+    })
 
     const shortest = Duration.toMillis(options.snapshotInterval)
     const pace = Effect.suspend(() =>

@@ -1,4 +1,4 @@
-import { Duration, Effect, Either, PubSub, Random, type Scope } from "effect"
+import { Duration, Effect, Either, Random, type Scope } from "effect"
 import { applyRequest, newGame } from "../../src/core/game.js"
 import { isSpot, type GameMap } from "../../src/core/map.js"
 import { firstStepOnGrid } from "../../src/core/path.js"
@@ -30,16 +30,19 @@ export const playRecorded = (options: PlayOptions): Effect.Effect<GameState, unk
   Effect.gen(function*() {
     const rules = { ...rules2019, variant: options.variant ?? "classic" }
     let state = yield* newGame(options.map, rules).pipe(Effect.withRandom(Random.make(options.seed)))
-    const feed = yield* Effect.acquireRelease(PubSub.unbounded<GameEvent>(), PubSub.shutdown)
+    const followers = new Set<(event: GameEvent) => void>()
+    const follow = (follower: (event: GameEvent) => void) =>
+      Effect.acquireRelease(Effect.sync(() => void followers.add(follower)), () => Effect.sync(() => void followers.delete(follower)))
+    const publish = (event: GameEvent) => followers.forEach((follower) => follower(event))
     yield* recordGame(
-      { events: PubSub.subscribe(feed), state: () => state, life: () => (state.over ? { _tag: "Over", state } : { _tag: "Playing" }) },
+      { follow, state: () => state, life: () => (state.over ? { _tag: "Over", state } : { _tag: "Playing" }) },
       { to: options.to, seed: options.seed, rules, dialect: "2019", map: options.map }
     )
     const take = (client: ClientId, request: Request) => {
       const transition = Either.getOrThrow(applyRequest(state, client, request))
       state = transition.state
-      feed.unsafeOffer({ _tag: "Took", client, request, transition })
-      if (state.over) feed.unsafeOffer({ _tag: "Ended", ending: { _tag: "Over", state } })
+      publish({ _tag: "Took", client, request, transition })
+      if (state.over) publish({ _tag: "Ended", ending: { _tag: "Over", state } })
     }
     options.players.forEach((name, i) => take(`client-${i}`, { _tag: "Play", name }))
     const { map } = options

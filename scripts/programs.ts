@@ -14,7 +14,6 @@ export interface SystemProgram {
   readonly debianPackage: string
 }
 
-/** A test that checks metrics would add `promtool` (package prometheus), on PATH. */
 export const systemPrograms: ReadonlyArray<SystemProgram> = [
   { name: "tmux", at: "tmux", debianPackage: "tmux" },
   { name: "chromium", at: process.env.CHROMIUM ?? "/usr/bin/chromium", debianPackage: "chromium" },
@@ -22,7 +21,9 @@ export const systemPrograms: ReadonlyArray<SystemProgram> = [
   { name: "initdb", at: "/usr/lib/postgresql/*/bin/initdb", debianPackage: "postgresql" },
   { name: "pg_ctl", at: "/usr/lib/postgresql/*/bin/pg_ctl", debianPackage: "postgresql" },
   // The deployment's unit is checked by it (test/deploy.test.ts).
-  { name: "systemd-analyze", at: "systemd-analyze", debianPackage: "systemd" }
+  { name: "systemd-analyze", at: "systemd-analyze", debianPackage: "systemd" },
+  // The host's /metrics is checked by it (test/host-operations.test.ts).
+  { name: "promtool", at: "promtool", debianPackage: "prometheus" }
 ]
 
 const runnable = (path: string) => {

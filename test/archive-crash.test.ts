@@ -47,9 +47,9 @@ describe("after SIGKILL of a process writing games", () => {
 
       const games = yield* everyGame(archive)
       const byId = new Map(games.map((game) => [game.id, game]))
-      for (const id of ended) expect(byId.get(id)?.outcome, id).toBe("game over")
+      for (const id of ended) expect(byId.get(id)?.outcome, id).toBe("over")
       for (const id of playing) expect(byId.get(id)?.outcome, id).toBe("interrupted")
-      expect(games.every((game) => game.outcome === "game over" || game.outcome === "interrupted")).toBe(true)
+      expect(games.every((game) => game.outcome === "over" || game.outcome === "interrupted")).toBe(true)
 
       // The index agrees with the files: each recording is a row made from it, or was skipped with a reason; each row has its file.
       const files = readdirSync(join(dataDir, "games")).map((file) => file.replace(/\.ndjson$/, ""))

@@ -63,7 +63,8 @@ describe("a game's life in the archive", () => {
       const end = recording.entries.at(-1)!
       const summary = parseStandings("summary" in end ? end.summary : "")!
       expect(ended).toMatchObject({
-        outcome: "game over",
+        outcome: "over",
+        nuggetsLeft: 0,
         started: recording.header.started,
         durationMs: end.t,
         moves: recording.entries.filter((entry) => "message" in entry).length,
@@ -96,7 +97,7 @@ describe("a game's life in the archive", () => {
     Effect.gen(function*() {
       const { archive, owner, dataDir } = yield* ownedArchive()
       const players = [{ letter: "A", name: "Alice", purse: 100 }, { letter: "B", name: "Bob", purse: 50 }, { letter: "C", name: "Cy", purse: 100 }]
-      const file = dropRecording(dataDir, "tie", handmadeRecording({ map: "small.txt", started: "2026-01-01T10:00:00Z", players, end: "game over" }))
+      const file = dropRecording(dataDir, "tie", handmadeRecording({ map: "small.txt", started: "2026-01-01T10:00:00Z", players, end: "over" }))
       const game = yield* owner.indexRecording(file)
       expect(game.standings).toEqual([
         { rank: 1, letter: "A", name: "Alice", purse: 100 },
@@ -127,7 +128,7 @@ describe("a game's end as data", () => {
       const { archive, owner, dataDir } = yield* ownedArchive()
       for (const [name, moves] of [["over", undefined], ["stopped", 6]] as const) {
         const { text, end } = yield* recorded(dataDir, name, moves)
-        expect(end.end).toBe(moves === undefined ? "game over" : "shut down")
+        expect(end.end).toBe(moves === undefined ? "over" : "stopped")
         const fromText = parseStandings(end.summary)!
         expect(end.standings).toEqual(
           [...fromText].sort((a, b) => b.purse - a.purse || a.letter.localeCompare(b.letter)).map((each) => ({
@@ -140,6 +141,24 @@ describe("a game's end as data", () => {
         yield* owner.indexRecording(dropRecording(dataDir, name, text))
         expect((yield* archive.game(name)).standings).toEqual(end.standings)
       }
+    }))
+
+  it.scoped("a game stopped with nuggets left has no winner and says how many; the leaderboard counts it as played, not won", () =>
+    Effect.gen(function*() {
+      const { archive, owner, dataDir } = yield* ownedArchive()
+      const { text, end } = yield* recorded(dataDir, "cut", 6)
+      expect(end.end).toBe("stopped")
+      const stopped = yield* owner.indexRecording(dropRecording(dataDir, "cut", text))
+      const found = stopped.standings.reduce((sum, each) => sum + each.purse, 0)
+      expect(stopped).toMatchObject({ outcome: "stopped", winners: [], nuggetsLeft: 250 - found })
+      // Recorded before the words were one: a game whose last player left said `game over` too.
+      const players = [{ letter: "A", name: "Alice", purse: 30 }, { letter: "B", name: "Bob", purse: 20 }]
+      const left = yield* owner.indexRecording(
+        dropRecording(dataDir, "left", handmadeRecording({ map: "small.txt", started: "2026-01-01T10:00:00Z", players, end: "game over" }))
+      )
+      expect(left).toMatchObject({ outcome: "stopped", winners: [], nuggetsLeft: 200 })
+      const board = yield* archive.leaderboard({ player: "alice" })
+      expect(board).toEqual([{ name: "Alice", games: 2, wins: 0, nuggets: 30 + stopped.standings.find((each) => each.name === "Alice")!.purse, best: expect.anything() }])
     }))
 
   it.scoped("a recording made before the end line carried them is indexed with its standings, replayed by the real core, and still replays", () =>
@@ -221,10 +240,10 @@ describe("reconciling the index with the recordings on disk", () => {
       expect(readFileSync(empty, "utf8")).toBe("")
       expect(readFileSync(garbage, "utf8")).toBe("not json\n")
 
-      expect(yield* archive.game(endedLate.id)).toMatchObject({ outcome: "game over", winners: ["Ann"] })
+      expect(yield* archive.game(endedLate.id)).toMatchObject({ outcome: "over", winners: ["Ann"] })
       expect(yield* archive.game(cutShort.id)).toMatchObject({ outcome: "interrupted", map: "main", moves: 7, winners: [] })
       expect((yield* archive.game(cutShort.id)).standings.map((each) => each.name)).toEqual(["Alice"])
-      expect(yield* archive.game("dropped")).toMatchObject({ outcome: "game over", map: "hole", durationMs: 61_000, winners: ["Dee"] })
+      expect(yield* archive.game("dropped")).toMatchObject({ outcome: "over", map: "hole", durationMs: 61_000, winners: ["Dee"] })
       expect(yield* Effect.flip(archive.game(deleted.id))).toMatchObject({ reason: "UnknownGame" })
       const again = yield* owner.reconcile()
       expect(again).toMatchObject({ indexed: [], interrupted: [], removed: [] })
@@ -299,12 +318,18 @@ describe("opening an archive", () => {
       const scope = yield* Scope.make()
       const { owner } = yield* ownedArchive(dataDir).pipe(Scope.extend(scope))
       const reader = yield* openArchive({ dataDir, create: false })
-      expect(yield* Effect.flip(reader.own)).toMatchObject({ _tag: "ArchiveError", reason: "Busy", path: dataDir })
+      expect(yield* Effect.flip(reader.own)).toMatchObject({
+        _tag: "ArchiveError",
+        reason: "Busy",
+        path: dataDir,
+        message: `${dataDir} — in use by another nuggets process (PID ${process.pid})`
+      })
       const game = yield* owner.indexRecording(
         dropRecording(dataDir, "g", handmadeRecording({ map: "small.txt", started: "2026-01-01T00:00:00Z", end: "shut down" }))
       )
       expect((yield* reader.pastGames()).games).toEqual([game])
       yield* Scope.close(scope, Exit.void)
+      expect(existsSync(join(dataDir, "archive.pid"))).toBe(false)
       yield* Effect.scoped(reader.own)
     }))
 
@@ -348,7 +373,7 @@ describe("opening an archive", () => {
       expect(readFileSync(otherDatabase).equals(before)).toBe(true)
     }))
 
-  it.scoped("a directory that cannot be made, or holds no archive, is a Directory error with its cause", () =>
+  it.scoped("a directory that cannot be made is a Directory error with its cause; one that holds no archive is NoArchive", () =>
     Effect.gen(function*() {
       const dataDir = freshDir()
       writeFileSync(join(dataDir, "file"), "")
@@ -356,10 +381,10 @@ describe("opening an archive", () => {
       expect(underFile).toMatchObject({ _tag: "ArchiveError", reason: "Directory" })
       expect((underFile.cause as NodeJS.ErrnoException).code).toBe("ENOTDIR")
       expect(yield* Effect.flip(openArchive({ dataDir: join(dataDir, "missing"), create: false }))).toMatchObject({
-        reason: "Directory",
+        reason: "NoArchive",
         message: `${join(dataDir, "missing")} — no such folder`
       })
-      expect(yield* Effect.flip(openArchive({ dataDir, create: false }))).toMatchObject({ reason: "Directory", message: `${dataDir} — no archive here` })
+      expect(yield* Effect.flip(openArchive({ dataDir, create: false }))).toMatchObject({ reason: "NoArchive", message: `${dataDir} — no archive here` })
     }))
 })
 
@@ -380,25 +405,35 @@ describe("nuggets archive list", () => {
     const smallDigest = digestOf(mapTextOf("small.txt"))
     const dataDir = freshDir()
     const alice = [{ letter: "A", name: "Alice", purse: 200 }, { letter: "B", name: "Bob", purse: 50 }]
-    dropRecording(dataDir, "old", handmadeRecording({ map: "small.txt", started: "2026-01-01T09:00:00Z", players: alice, end: "game over", durationMs: 65_000 }))
-    dropRecording(dataDir, "new", handmadeRecording({ map: "small.txt", started: "2026-01-02T09:00:00Z", players: [alice[1]!], end: "shut down" }))
+    dropRecording(dataDir, "old", handmadeRecording({ map: "small.txt", started: "2026-01-01T09:00:00Z", players: alice, end: "over", durationMs: 65_000 }))
+    dropRecording(dataDir, "new", handmadeRecording({ map: "small.txt", started: "2026-01-02T09:00:00Z", players: [alice[1]!], end: "stopped" }))
     const listed = await nuggetsInProcess("archive", "list", "--data", dataDir, "--limit", "1")
     expect(listed.stderr).toBe(`${dataDir}: 2 recordings indexed\n`)
     expect(listed.stdout).toBe([
-      "GAME  STARTED (UTC)     MAP           TIME  END        STANDINGS",
-      `new   2026-01-02 09:00  map ${smallDigest}  0:00  shut down  Bob 50`,
+      "GAME  STARTED (UTC)     MAP           TIME  END      LEFT  WINNER  STANDINGS",
+      `new   2026-01-02 09:00  map ${smallDigest}  0:00  stopped   200  -       Bob 50`,
       "more: --before new",
       `watch one again: nuggets replay ${join(dataDir, "games", "GAME.ndjson")}`,
       ""
     ].join("\n"))
     const next = await nuggetsInProcess("archive", "list", "--data", dataDir, "--before", "new", "--player", "alice")
     expect(next.stderr).toBe("")
-    expect(next.stdout).toContain(`old   2026-01-01 09:00  map ${smallDigest}  1:05  game over  Alice 200, Bob 50\n`)
+    expect(next.stdout).toContain(`old   2026-01-01 09:00  map ${smallDigest}  1:05  over     0  Alice   Alice 200, Bob 50\n`)
     const none = await nuggetsInProcess("archive", "list", "--data", dataDir, "--map", "elsewhere")
     expect(none).toMatchObject({ code: 0, stdout: `no games in ${dataDir}\n` })
     const unknown = await nuggetsInProcess("archive", "list", "--data", dataDir, "--before", "nope")
     expect(unknown).toMatchObject({ code: 1, stderr: `nuggets: --before — no game nope in ${dataDir}\n` })
     const missing = await nuggetsInProcess("archive", "list", "--data", join(dataDir, "nope"))
-    expect(missing).toMatchObject({ code: 1, stderr: `nuggets: ${join(dataDir, "nope")} — no such folder\n` })
+    expect(missing).toMatchObject({
+      code: 1,
+      stderr: `nuggets: ${join(dataDir, "nope")} — no such folder: 'nuggets host --data ${join(dataDir, "nope")}' makes it, and records every game it hosts there\n`
+    })
+    const xdg = process.env.XDG_DATA_HOME
+    process.env.XDG_DATA_HOME = join(dataDir, "xdg")
+    const byDefault = await nuggetsInProcess("archive", "list").finally(() => {
+      if (xdg === undefined) delete process.env.XDG_DATA_HOME
+      else process.env.XDG_DATA_HOME = xdg
+    })
+    expect(byDefault.stderr).toBe(`nuggets: ${join(dataDir, "xdg", "nuggets")} — no such folder: 'nuggets host' makes it, and records every game it hosts there\n`)
   })
 })

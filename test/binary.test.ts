@@ -53,8 +53,8 @@ describe("the single executable, run where there is no node_modules", () => {
     expect(good).toMatchObject({ code: 0, stdout: "small.txt: OK, 10x29 with 63 room spots" })
     const bad = await run([nuggets, "map", "check", "open.txt"], { cwd: workDir })
     expect(bad.code).toBe(1)
-    expect(bad.stdout).toContain("open.txt: line 2, column 4: room spot '.' touches solid rock")
-    expect(bad.stderr).toBe("nuggets: open.txt — 2 broken rules; nuggets serve still plays it\n")
+    expect(bad.stdout).toBe("open.txt: line 2, column 3: a gap in a room's wall, solid rock beside a room spot '.' (room not closed)")
+    expect(bad.stderr).toBe("nuggets: open.txt — 1 broken rule; nuggets serve still plays it\n")
   })
 
   it("serves the embedded default map with no map file", async () => {
@@ -94,7 +94,7 @@ describe("the single executable, run where there is no node_modules", () => {
       chmodSync(join(alone, "nuggets"), 0o755)
       const data = join(alone, "data")
       const players = [{ letter: "A", name: "Alice", purse: 150 }, { letter: "B", name: "Bob", purse: 100 }]
-      dropRecording(data, "first", handmadeRecording({ map: "small.txt", started: "2026-01-01T09:00:00Z", players, end: "game over" }))
+      dropRecording(data, "first", handmadeRecording({ map: "small.txt", started: "2026-01-01T09:00:00Z", players, end: "over" }))
       // The addon's temporary file goes where TMPDIR says: this folder, empty again afterwards.
       const temporary = join(alone, "tmp")
       mkdirSync(temporary)
@@ -102,7 +102,7 @@ describe("the single executable, run where there is no node_modules", () => {
       const listed = await run(["./nuggets", "archive", "list", "--data", "data"], { cwd: alone, env })
       expect(listed.stderr).toBe(`${data}: 1 recording indexed\n`)
       expect(listed.stdout).toContain("first  2026-01-01 09:00")
-      expect(listed.stdout).toContain("game over  Alice 150, Bob 100")
+      expect(listed.stdout).toContain("over     0  Alice   Alice 150, Bob 100")
       expect(listed.code).toBe(0)
       // Read back from the database the first run wrote: nothing to index this time.
       const again = await run(["./nuggets", "archive", "list", "--data", "data", "--player", "bob"], { cwd: alone, env })

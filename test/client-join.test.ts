@@ -79,7 +79,7 @@ describe("joinGame", () => {
       expect(text(standings)).toContain("1. B 230 Bob  <- winner")
       expect(yield* terminal.closed).toBe(0)
       yield* terminal.press(" ")
-      expect(yield* Fiber.join(client)).toEqual({ _tag: "GameOver", summary: "A 20 Alice\nB 230 Bob\n" })
+      expect(yield* Fiber.join(client)).toEqual({ _tag: "GameOver", summary: "A 20 Alice\nB 230 Bob\n", nuggetsLeft: 0 })
       expect(yield* terminal.closed).toBe(1)
     }))
 
@@ -121,7 +121,7 @@ describe("joinGame", () => {
     Effect.gen(function*() {
       const { client, server, terminal } = yield* setup(alice)
       yield* server.receive
-      yield* server.send("OK A")
+      yield* server.send("OK A", "GOLD 0 0 250")
       yield* terminal.frameWhere((lines) => lines[0]?.startsWith("Player A") === true)
       yield* terminal.press("h", "\u001b[A", "\u001bOP", "j")
       expect(yield* server.receiveKey).toBe("KEY h")
@@ -138,7 +138,7 @@ describe("joinGame", () => {
     Effect.gen(function*() {
       const { client, server, terminal } = yield* setup(alice)
       yield* server.receive
-      yield* server.send("OK A")
+      yield* server.send("OK A", "GOLD 0 0 250")
       yield* terminal.frameWhere((lines) => lines[0]?.startsWith("Player A") === true)
       yield* Fiber.interrupt(client)
       expect(yield* server.receiveKey).toBe("KEY Q")
@@ -149,12 +149,12 @@ describe("joinGame", () => {
     Effect.gen(function*() {
       const { client, server, terminal } = yield* setup(alice, { columns: 100, rows: 5 })
       yield* server.receive
-      yield* server.send("OK A", "GRID 3 5", "DISPLAY\n+\u001b[2J\n|\u0007..|\n+---+\n", "GOLD x")
+      yield* server.send("OK A", "GRID 3 5", "GOLD 0 0 250", "DISPLAY\n+\u001b[2J\n|\u0007..|\n+---+\n", "GOLD x")
       const frame = yield* terminal.frameWhere((lines) => lines[0]?.includes("malformed") === true)
       expect(frame.slice(1, 4).map((line) => line.trimEnd())).toEqual(["+?[2J", "|?..|", "+---+"])
       yield* terminal.press("k")
       yield* server.receive
-      yield* terminal.frameWhere((lines) => lines[0]?.trimEnd() === "Player A has 0 nuggets (? nuggets unclaimed).")
+      yield* terminal.frameWhere((lines) => lines[0]?.trimEnd() === "Player A has 0 nuggets (250 nuggets unclaimed).")
       yield* Fiber.interrupt(client)
     }))
 

@@ -5,6 +5,7 @@ import { frameDiff } from "../src/client/paint.js"
 import { browserArrow, keyHelp, spectatorKeyHelp, terminalArrow } from "../src/client/keymap.js"
 import { farewell, fit, gameOverScreen, helpBox, sanitize, screen, screenLines, statusBar } from "../src/client/screen.js"
 import { rankedSummary } from "../src/client/standings.js"
+import { nuggetsLeftAt } from "../src/protocol/endings.js"
 import { byPlace } from "../src/protocol/summary.js"
 import { type ClientState, type JoinRequest, leave, receive, startClient } from "../src/client/state.js"
 import { Note, noteForms, noteText, statusLine } from "../src/client/status.js"
@@ -67,7 +68,7 @@ describe("screen", () => {
   })
 
   it("asks for a bigger window, saying how big, when the grid does not fit", () => {
-    const big = receiveAll(initialState({ _tag: "Spectator" }), "GRID 21 79")
+    const big = receiveAll(initialState({ _tag: "Spectator" }), "GRID 21 79", "GOLD 0 0 250")
     for (const size of [{ columns: 78, rows: 30 }, { columns: 100, rows: 21 }, { columns: 20, rows: 20 }]) {
       expect(trimmed(screenIn(big, size)).join(" ")).toMatch(/too small.*79 columns wide and 22 rows tall/)
     }
@@ -102,10 +103,11 @@ describe("screen", () => {
     expect(screenIn(hostile, { columns: 80, rows: 5 })[1]!.trimEnd()).toBe("+?[2J")
   })
 
-  it("shows the status line alone while the grid is still on its way", () => {
+  it("shows the status line alone while the grid is still on its way, once what it says is known", () => {
     const early = receive(initialState({ _tag: "Player", name: "Alice" }), "OK C")
-    expect(trimmed(screenIn(early, { columns: 60, rows: 3 })))
-      .toEqual(["Player C has 0 nuggets (? nuggets unclaimed).", "", ""])
+    expect(trimmed(screenIn(early, { columns: 60, rows: 3 }))).toEqual(["", "", ""])
+    expect(trimmed(screenIn(receive(early, "GOLD 0 0 250"), { columns: 60, rows: 3 })))
+      .toEqual(["Player C has 0 nuggets (250 nuggets unclaimed).", "", ""])
   })
 })
 
@@ -199,11 +201,38 @@ describe("colour, status line, help and game-over screens", () => {
     expect(rankedSummary(standings, "C")).toEqual(rankedSummary("A    10 Alice\nB   200 Bob\nC    40 Cy\n", "C"))
     expect(rankedSummary([], "A")).toEqual([])
     expect(rankedSummary("", "A")).toEqual([])
-    const over = gameOverScreen({ ...player, window: { columns: 80, rows: 20 } }, "A 39 Alice\nB 211 Bob\n")
+    const over = gameOverScreen({ ...receive(player, "GOLD 0 39 0"), window: { columns: 80, rows: 20 } }, "A 39 Alice\nB 211 Bob\n")
     const text = over.map((line) => line.text).join("\n")
     expect(text).toContain("GAME OVER")
     expect(text).toContain(" 1. B 211 Bob  <- winner")
     expect(text).toContain(" 2. A  39 Alice  <- you")
+  })
+
+  it("a game that ended with nuggets on the map is stopped: no winner, and how many were left", () => {
+    expect(rankedSummary("A    10 Alice\nB   200 Bob\n", "A", 40).map(([text]) => text)).toEqual([
+      " 1. B 200 Bob",
+      " 2. A  10 Alice  <- you",
+      "No winner: 40 nuggets left on the map."
+    ])
+    expect(rankedSummary("A 0 Ada\nB 0 friend\n", "A", 250).map(([text]) => text)).toEqual([
+      " 1. A 0 Ada  <- you",
+      " 1. B 0 friend",
+      "No winner: 250 nuggets left on the map."
+    ])
+    expect(rankedSummary("A 250 Ada\n", "A", 0).map(([text]) => text)).toEqual([" 1. A 250 Ada  <- winner, you"])
+    // The nuggets left: the last GOLD's count, unless the summary's purses account for more of the 250 (a GOLD that never came).
+    expect(nuggetsLeftAt("A 10 Ada\nB 0 Bo\n", 240)).toBe(240)
+    expect(nuggetsLeftAt("A 200 Ada\nB 50 Bo\n", 12)).toBe(0)
+    expect(nuggetsLeftAt("A 10 Ada\n", undefined)).toBe(240)
+    expect(nuggetsLeftAt("everyone wins\n", 7)).toBe(7)
+    expect(nuggetsLeftAt("everyone wins\n", undefined)).toBeUndefined()
+    // Our player's state knows 211 nuggets are left: the server ended the game before the gold ran out.
+    const stopped = gameOverScreen({ ...player, window: { columns: 80, rows: 20 } }, "A 39 Alice\nB 0 Bob\n").map((line) => line.text).join("\n")
+    expect(stopped).toContain("GAME STOPPED")
+    expect(stopped).not.toContain("<- winner")
+    expect(stopped).toContain("No winner: 211 nuggets left on the map.")
+    expect(farewell({ _tag: "GameOver", summary: "A 39 Alice\nB 0 Bob\n", you: "A", nuggetsLeft: 211 }, 80))
+      .toBe("GAME STOPPED:\n 1. A 39 Alice  <- you\n 2. B  0 Bob\nNo winner: 211 nuggets left on the map.")
   })
 })
 
@@ -235,6 +264,9 @@ describe("a map larger than the window", () => {
 describe("farewell", () => {
   it("prints the QUIT reason, or the game-over summary under a heading", () => {
     expect(farewell({ _tag: "Quit", reason: "Thanks for playing!" }, 80)).toBe("Thanks for playing!")
+    // The server's words are a sentence of their own.
+    expect(farewell({ _tag: "Quit", reason: "server shutting down", you: "A", collected: 9 }, 80)).toBe("Server shutting down. You collected 9 nuggets.")
+    expect(farewell({ _tag: "Quit", reason: "server shutting down" }, 80)).toBe("Server shutting down.")
     expect(farewell({ _tag: "GameOver", summary: "A    39 Alice\nB   211 Bob\n", you: "A" }, 80))
       .toBe("GAME OVER:\n 1. B 211 Bob  <- winner\n 2. A  39 Alice  <- you")
     expect(farewell({ _tag: "UserQuit", how: "interrupt" }, 80)).toBe("You left the game.")
@@ -312,6 +344,21 @@ describe("round two: ties, small words, the spectator, narrow windows", () => {
     expect(text).not.toContain("run that way")
     const big = receiveAll(initialState({ _tag: "Spectator" }), "GRID 21 79")
     expect(trimmed(screenIn(big, { columns: 60, rows: 20 })).join(" ")).toMatch(/press S to watch in a view that scrolls/)
+  })
+
+  it("how friends join stays in full under the map when the window has rows to spare, else on the status line", () => {
+    const hint = ["Friends join with: nuggets join 10.0.0.5 4000 NAME, or in a browser at http://10.0.0.5:8080/", "join: 10.0.0.5 4000", "port 4000"]
+    const hinted = { ...player, note: undefined, hint }
+    expect(trimmed(screenIn(hinted, { columns: 60, rows: 8 }))).toEqual([
+      "Player A has 39 nuggets (211 nuggets unclaimed).",
+      ...trimmed(screenIn(player, { columns: 60, rows: 8 })).slice(1, 4),
+      "",
+      "Friends join with: nuggets join 10.0.0.5 4000 NAME, or in a",
+      "browser at http://10.0.0.5:8080/",
+      ""
+    ])
+    // No row to spare: the status line has its shorter form.
+    expect(trimmed(screenIn(hinted, { columns: 80, rows: 4 }))[0]).toBe("Player A has 39 nuggets (211 nuggets unclaimed).  join: 10.0.0.5 4000")
   })
 
   it("while the window is too small, the join line for friends stays in sight", () => {

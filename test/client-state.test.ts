@@ -40,14 +40,14 @@ const run = (state: ClientState, ...timed: ReadonlyArray<readonly [number, Clien
 }
 const sent = (updates: ReadonlyArray<ClientUpdate>) => updates.flatMap((each) => each.send)
 
-/** In the game a while: its first ask, to learn whether the server answers one, has gone out unanswered. */
-const probed = (state: ClientState): ClientState => ({ ...state, probed: true })
-const playing = probed(receiveAll(player, "OK A", "GRID 2 3", "GOLD 0 0 250", "DISPLAY\n+-+\n|@|\n"))
+const playing = receiveAll(player, "OK A", "GRID 2 3", "GOLD 0 0 250", "DISPLAY\n+-+\n|@|\n")
 /** A player with room to move: left and right are floor, up and down are walls. */
 const roomy = "DISPLAY\n+---+\n|.@.|\n+---+\n"
-const roaming = probed(receiveAll(player, "OK A", "GRID 3 5", "GOLD 0 0 250", roomy))
-/** The same, from a server known to answer Ctrl-L (it refused one): silence after an ask means something. */
+const roaming = receiveAll(player, "OK A", "GRID 3 5", "GOLD 0 0 250", roomy)
+/** The same, from a server known to answer Ctrl-L (it refused one): silence after a key that moves nothing means something. */
 const answering = { ...roaming, answersAsks: true }
+/** Ticks every 100 ms from `from` to `to`. */
+const ticks = (from: number, to: number) => Array.from({ length: (to - from) / 100 + 1 }, (_, i) => [from + i * 100, tick] as const)
 
 describe("joining", () => {
   it("sends PLAY with the name cut to MaxNameLength characters, or SPECTATE", () => {
@@ -77,10 +77,10 @@ describe("joining", () => {
       const updates = run(player, [10, { _tag: "Datagram", data: first }], [1000, tick], [3000, tick], [4000, tick])
       expect(sent(updates).filter((each) => each._tag === "Play"), first).toEqual([])
     }
-    // Joined with no GOLD yet: Ctrl-L asks for it (our server answers with GOLD and DISPLAY), never PLAY.
+    // Joined with no GOLD yet: nothing goes out, neither PLAY nor a key the user did not type.
     const answered = update(player, { _tag: "Datagram", data: "OK A" }, 10).state
-    expect(sent(run(answered, [700, tick], [1400, tick]))).toEqual([{ _tag: "Key", key: "\f" }, { _tag: "Key", key: "\f" }])
-    expect(sent(run(playing, [700, tick], [1400, tick], [4900, tick]))).toEqual([])
+    expect(sent(run(answered, ...ticks(100, 10_000)))).toEqual([])
+    expect(sent(run(playing, ...ticks(100, 10_000)))).toEqual([])
     expect(update(player, { _tag: "Unreachable" }, 10).state.exit)
       .toEqual({ _tag: "NoServer", server: "localhost:4000", why: "port unreachable" })
   })
@@ -286,15 +286,25 @@ describe("keys", () => {
   })
 })
 
-describe("a lost view, and a server that stops answering", () => {
-  it("a move with no DISPLAY after it asks for the view again with Ctrl-L, once", () => {
-    const updates = run(roaming, [1000, key("l")], [1300, tick], [1500, tick], [1600, tick], [1900, tick])
-    expect(sent(updates)).toEqual([{ _tag: "Key", key: "l" }, { _tag: "Key", key: "\f" }])
-    const answered = run(roaming, [1000, key("l")], [1100, { _tag: "Datagram", data: roomy }], [1600, tick])
-    expect(sent(answered)).toEqual([{ _tag: "Key", key: "l" }])
+describe("only what the user typed, and a server that stops answering", () => {
+  it("a player or the spectator that types nothing sends nothing, however long the server is silent, and says nothing of it", () => {
+    const watching = receiveAll(spectator, "GRID 2 3", "GOLD 0 0 250", "DISPLAY\n+-+\n|A|\n")
+    for (const idle of [playing, roaming, watching, receive(player, "OK A")]) {
+      const updates = run(idle, ...ticks(100, 60_000))
+      expect(sent(updates)).toEqual([])
+      expect(updates.every((each) => each.state.alert === undefined && !each.state.serverSilent)).toBe(true)
+    }
   })
 
-  it("a move into a wall, or from where the view does not show us, expects no answer: no ask, no alarm", () => {
+  it("a move with no DISPLAY after it sends nothing more: the user's next key, or the next change in sight, brings the view", () => {
+    const updates = run(roaming, [1000, key("l")], ...ticks(1100, 2900))
+    expect(sent(updates)).toEqual([{ _tag: "Key", key: "l" }])
+    const again = update(updates.at(-1)!.state, key("l"), 3000)
+    expect(again.send).toEqual([{ _tag: "Key", key: "l" }])
+    expect(receive(again.state, "DISPLAY\n+---+\n|..@|\n+---+\n").report.position).toEqual({ row: 1, col: 3 })
+  })
+
+  it("a move into a wall, or from where the view does not show us, expects no answer: no alarm", () => {
     for (const [state, sequence] of [[roaming, "k"], [playing, "l"], [receive(roaming, "DISPLAY\n+---+\n|.*.|\n+---+\n"), "l"]] as const) {
       const updates = run(state, [1000, key(sequence)], [1600, tick], [4000, tick], [4100, tick])
       expect(sent(updates)).toEqual([{ _tag: "Key", key: sequence }])
@@ -302,30 +312,49 @@ describe("a lost view, and a server that stops answering", () => {
     }
   })
 
-  it("Ctrl-L asks at once, and hides the NO of a server that does not know the key", () => {
+  it("Ctrl-L typed is sent at once, and hides the NO of a server that does not know the key", () => {
     const asked = update(playing, key("\f"), 1)
     expect(asked.send).toEqual([{ _tag: "Key", key: "\f" }])
     expect(receive(asked.state, "NO unknown keystroke").note).toBeUndefined()
     expect(receive(receive(asked.state, "NO unknown keystroke"), "NO unknown keystroke").note).toEqual(Note.ServerSaid({ refusal: "No", text: "unknown keystroke" }))
   })
 
-  it("a refusal long after an ask that went unanswered (a server silent to keys it does not know) is shown: it answers a key the user typed", () => {
+  it("a refusal long after a Ctrl-L that went unanswered (a server silent to keys it does not know) is shown: it answers a key the user typed", () => {
     const asked = update(playing, key("\f"), 1000).state
     const typed = update(asked, key("z"), 9000).state
     const refused = update(typed, { _tag: "Datagram", data: "NO no such key: z" }, 9010).state
     expect(refused.note).toEqual(Note.ServerSaid({ refusal: "No", text: "no such key: z" }))
-    // Soon after the ask, the same refusal is still taken for its answer...
+    // Soon after the Ctrl-L, the same refusal is still taken for its answer...
     expect(update(asked, { _tag: "Datagram", data: "NO unknown keystroke" }, 1010).state.note).toBeUndefined()
     // ...unless the user typed a key meanwhile: then it may be that key's, and is shown.
     const typedSoon = update(asked, key("z"), 1005).state
     expect(update(typedSoon, { _tag: "Datagram", data: "NO no such key: z" }, 1010).state.note).toEqual(Note.ServerSaid({ refusal: "No", text: "no such key: z" }))
   })
 
-  it("an ask of ours after a key the user typed, with nothing heard between (a slow answer on a busy machine): the refusal that comes is the key's, and is shown", () => {
-    const updates = run(playing, [9000, key("x")], [9100, tick])
+  it("a Ctrl-L typed after another key, with nothing heard between (a slow answer on a busy machine): the refusal that comes is the key's, and is shown", () => {
+    const updates = run(playing, [9000, key("x")], [9100, key("\f")])
     expect(sent(updates)).toEqual([{ _tag: "Key", key: "x" }, { _tag: "Key", key: "\f" }])
     const refused = update(updates.at(-1)!.state, { _tag: "Datagram", data: "NO unknown keystroke" }, 9200).state
     expect(refused.note).toEqual(Note.ServerSaid({ refusal: "No", text: "unknown keystroke" }))
+  })
+
+  it("learns from the answer to a Ctrl-L the user typed whether silence after a key that moves nothing means something", () => {
+    const asked = update(roaming, key("\f"), 100).state
+    // Our server's answer (OK, a GOLD that changes nothing), or a refusal, teaches it; another's move does not.
+    for (const answer of ["OK A", "GOLD 0 0 250", "ERROR unknown keystroke"]) {
+      expect(update(asked, { _tag: "Datagram", data: answer }, 150).state.answersAsks, answer).toBe(true)
+    }
+    for (const other of [roomy, "GOLD 0 0 240"]) {
+      expect(update(asked, { _tag: "Datagram", data: other }, 150).state.answersAsks, other).toBe(false)
+    }
+    // Nor does a datagram long after it.
+    expect(update(asked, { _tag: "Datagram", data: "GOLD 0 0 250" }, 5000).state.answersAsks).toBe(false)
+  })
+
+  it("never says a healthy server is not answering because it answers no Ctrl-L: silence after one means nothing from a server that never answered one", () => {
+    const updates = run(roaming, [1000, key("\f")], ...ticks(1100, 10_000), [10_050, key("\f")], ...ticks(10_100, 20_000))
+    expect(sent(updates)).toEqual([{ _tag: "Key", key: "\f" }, { _tag: "Key", key: "\f" }])
+    expect(updates.every((each) => each.state.alert === undefined && !each.state.serverSilent)).toBe(true)
   })
 
   it("says the server is not answering when a move gets no answer for a few seconds, or another key one that answers them; then Q leaves at once", () => {
@@ -337,6 +366,8 @@ describe("a lost view, and a server that stops answering", () => {
     const silent = updates.at(-1)!.state
     expect(silent.serverSilent).toBe(true)
     expect(silent.alert).toEqual(Note.NotAnswering())
+    // Nothing is sent of the client's own accord meanwhile.
+    expect(sent(updates)).toEqual([{ _tag: "Key", key: "l" }])
     // It stays, whatever keys are pressed, until the server is heard again.
     const keys = run({ ...silent, window: { columns: 120, rows: 24 } }, [4050, key("l")], [4060, key("x")], [4070, key("?")], [4080, key("?")])
     expect(screenLines(keys.at(-1)!.state)[0]).toContain("the server is not answering")
@@ -349,66 +380,6 @@ describe("a lost view, and a server that stops answering", () => {
     expect(back.alert).toBeUndefined()
   })
 
-  it("an idle player or the spectator asks a server silent for a few seconds, and, once it has answered an ask, says it is not answering when its asks are not", () => {
-    const watching = receiveAll(spectator, "GRID 2 3", "GOLD 0 0 250", "DISPLAY\n+-+\n|A|\n")
-    for (const idle of [playing, watching]) {
-      // Asked after 5 s of silence, the server answers at once: it answers asks.
-      const first = run(idle, [5000, tick], [5050, { _tag: "Datagram", data: idle.report.role === "player" ? "OK A" : "GOLD 0 0 250" }])
-      expect(sent(first)).toEqual([{ _tag: "Key", key: "\f" }])
-      expect(first.at(-1)!.state.answersAsks).toBe(true)
-      // Then, from t = 10 s on, as before: idle, asked, and silent.
-      const t = 10_000
-      const heard = update(first.at(-1)!.state, { _tag: "Datagram", data: "GOLD 0 0 250" }, t + 1000).state
-      const updates = run(heard, [t + 5999, tick], [t + 6000, tick], [t + 8999, tick], [t + 9000, tick])
-      expect(updates.map((each) => each.send)).toEqual([[], [{ _tag: "Key", key: "\f" }], [], []])
-      expect(updates[2]!.state.alert).toBeUndefined()
-      expect(updates[3]!.state.alert).toEqual(Note.NotAnswering())
-      // A refusal of the ask proves the server alive as well as a view: no alert, and the NO is hidden.
-      const refused = update(updates[1]!.state, { _tag: "Datagram", data: "ERROR unknown keystroke." }, t + 6100).state
-      expect(run(refused, [t + 9000, tick]).at(-1)!.state).toMatchObject({ alert: undefined, note: undefined })
-      // It goes on asking while the server stays silent, and says so once it answers again.
-      const later = run(updates[3]!.state, [t + 11_000, tick], [t + 14_000, tick])
-      expect(sent(later)).toEqual([{ _tag: "Key", key: "\f" }])
-      expect(update(later.at(-1)!.state, { _tag: "Datagram", data: "GOLD 0 0 250" }, t + 14_100).state.alert).toBeUndefined()
-    }
-  })
-
-  it("asks once as soon as it is in, and learns from the answer whether silence after an ask means something", () => {
-    const joined = receiveAll(player, "OK A", "GRID 3 5", "GOLD 0 0 250", roomy)
-    const first = run(joined, [100, tick], [499, tick], [500, tick], [600, tick])
-    expect(first.map((each) => each.send)).toEqual([[], [], [{ _tag: "Key", key: "\f" }], []])
-    const asked = first.at(-1)!.state
-    // Our server's answer (OK, a GOLD that changes nothing), or a refusal, teaches it; another's move does not.
-    for (const answer of ["OK A", "GOLD 0 0 250", "ERROR unknown keystroke"]) {
-      expect(update(asked, { _tag: "Datagram", data: answer }, 650).state.answersAsks, answer).toBe(true)
-    }
-    for (const other of [roomy, "GOLD 0 0 240"]) {
-      expect(update(asked, { _tag: "Datagram", data: other }, 650).state.answersAsks, other).toBe(false)
-    }
-    // The spectator does not: the spec lets it type only Q, and it asks only when it must.
-    const watching = receiveAll(spectator, "GRID 2 3", "GOLD 0 0 250", "DISPLAY\n+-+\n|A|\n")
-    expect(sent(run(watching, [600, tick]))).toEqual([])
-  })
-
-  it("the spectator asks only with a player in view: one server crashes on its keys while no player is in", () => {
-    const empty = receiveAll(spectator, "GRID 2 3", "GOLD 0 0 250", "DISPLAY\n+-+\n|.|\n")
-    expect(sent(run(empty, [5000, tick], [10_000, tick], [20_000, tick]))).toEqual([])
-    const someone = receive(empty, "DISPLAY\n+-+\n|B|\n")
-    expect(sent(run(someone, [5000, tick]))).toEqual([{ _tag: "Key", key: "\f" }])
-  })
-
-  it("never says a healthy server is not answering because it answers no Ctrl-L: silence after an ask means nothing from a server that never answered one", () => {
-    const watching = receiveAll(spectator, "GRID 2 3", "GOLD 0 0 250", "DISPLAY\n+-+\n|A|\n")
-    for (const idle of [roaming, watching]) {
-      const updates = run(idle, ...Array.from({ length: 600 }, (_, i) => [(i + 1) * 100, tick] as const))
-      expect(sent(updates).length).toBeGreaterThan(5)
-      expect(updates.every((each) => each.state.alert === undefined && !each.state.serverSilent)).toBe(true)
-      // Nor does a datagram that comes long after an ask make it one that answers them.
-      const late = run(idle, [5000, tick], [7000, { _tag: "Datagram", data: "GOLD 0 0 250" }])
-      expect(late.at(-1)!.state.answersAsks).toBe(false)
-    }
-  })
-
   it("notices at once a server whose port closed", () => {
     const gone = update(playing, { _tag: "Unreachable" }, 5).state
     expect(gone.serverSilent).toBe(true)
@@ -418,18 +389,35 @@ describe("a lost view, and a server that stops answering", () => {
 })
 
 describe("a lost GAMEOVER", () => {
-  it("no nuggets left and no GAMEOVER: asks the server (still there for a while) until the end comes", () => {
+  it("no nuggets left and no GAMEOVER: nothing is sent until the user types a key, which the server (still there for a while) answers with it", () => {
     const allTaken = receive(playing, "GOLD 3 3 0")
-    const updates = run(allTaken, [100, tick], [600, tick], [1200, tick])
-    expect(sent(updates)).toEqual([{ _tag: "Key", key: "\f" }, { _tag: "Key", key: "\f" }])
+    const updates = run(allTaken, ...ticks(100, 5000), [5050, key("h")])
+    expect(sent(updates)).toEqual([{ _tag: "Key", key: "h" }])
     expect(receive(updates.at(-1)!.state, "GAMEOVER\nA 3 Alice\n").exit?._tag).toBe("GameOver")
+  })
+})
+
+describe("the status line, once what it says is known", () => {
+  const status = (state: ClientState) => screenLines(state)[0]!.trimEnd()
+  const view = "DISPLAY\n+-+\n|@|\n"
+
+  it("a DISPLAY before OK, GRID and GOLD: the view is drawn, the status line blank until the letter and the nuggets left have come", () => {
+    const steps = [view, "OK A", "GRID 2 3", "GOLD 0 0 250"]
+    const shown = steps.map((_, index) => status(receiveAll(player, ...steps.slice(0, index + 1))))
+    expect(shown).toEqual(["", "", "", "Player A has 0 nuggets (250 nuggets unclaimed)."])
+    expect(screenLines(receive(player, view))[2]!.trimEnd()).toBe("|@|")
+    const watching = ["DISPLAY\n+-+\n|A|\n", "GRID 2 3", "GOLD 0 0 250"]
+    expect(watching.map((_, index) => status(receiveAll(spectator, ...watching.slice(0, index + 1))))).toEqual(["", "", "Spectator: 250 nuggets unclaimed."])
+  })
+
+  it("a player whose OK was lost: once a DISPLAY follows its GOLD, the status line shows with its letter unknown", () => {
+    expect(status(receiveAll(player, "GRID 2 3", "GOLD 0 0 250"))).toBe("")
+    expect(status(receiveAll(player, "GRID 2 3", "GOLD 0 0 250", view))).toBe("Player ? has 0 nuggets (250 nuggets unclaimed).")
   })
 })
 
 describe("joining a server that makes a new player for every PLAY", () => {
   const datagram = (data: string): ClientEvent => ({ _tag: "Datagram", data })
-  const ticks = (from: number, to: number) =>
-    Array.from({ length: (to - from) / 100 + 1 }, (_, i) => [from + i * 100, tick] as const)
 
   it("350 ms each way: one PLAY, answered after 700 ms", () => {
     const updates = run(player, ...ticks(100, 600), [700, datagram("OK A")], [701, datagram("GRID 2 3")],
@@ -439,12 +427,15 @@ describe("joining a server that makes a new player for every PLAY", () => {
     expect(updates.at(-1)!.state.roundTrip).toBe(700)
   })
 
-  it("the first OK lost: the view without it is played as it is, and the letter asked for three times at most", () => {
+  it("the first OK lost: the view without it is played as it is; nothing goes out but the user's keys, and its Ctrl-L asks our server for the letter", () => {
     const updates = run(player, [5, datagram("GRID 2 3")], [6, datagram("GOLD 0 0 250")],
       [7, datagram("DISPLAY\n+-+\n|@|\n")], ...ticks(100, 3000), [3050, key("l")])
-    const ask = { _tag: "Key", key: "\f" }
-    expect(sent(updates)).toEqual([ask, ask, ask, { _tag: "Key", key: "l" }])
+    expect(sent(updates)).toEqual([{ _tag: "Key", key: "l" }])
     expect(updates.at(-1)!.state.report).toMatchObject({ letter: undefined, joined: true, view: ["+-+", "|@|"] })
+    // The user's Ctrl-L: our server answers it with OK.
+    const asked = update(updates.at(-1)!.state, key("\f"), 3100)
+    expect(asked.send).toEqual([{ _tag: "Key", key: "\f" }])
+    expect(receive(asked.state, "OK B").report.letter).toBe("B")
     // At the end its line of the standings is found by its name.
     const over = receive(updates.at(-1)!.state, "QUIT GAME OVER:\nA 100 Bob\nB 150 Alice\n")
     expect(over.exit).toMatchObject({ _tag: "GameOver", you: "B" })

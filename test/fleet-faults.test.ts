@@ -143,8 +143,17 @@ describe("the fleet's database restarted, or away, under games in play", () => {
     postgres.control("stop", "-m", "fast")
     // Every key is still answered while the database is away.
     await walk(10)
+    // Not ready for new games and players while it cannot renew its lease; alive all the while.
+    await untilLobby(solo, () => solo.member?.holding() === false, "the host losing its lease")
+    expect(await call(solo.url, "/readyz")).toMatchObject({
+      status: 503,
+      body: "not ready: this host cannot renew its lease in the fleet: it takes no new game and no new player\n"
+    })
+    expect((await call(solo.url, "/livez")).status).toBe(200)
+    expect((await call(solo.url, "/api/games")).body.closing).toBe("this host cannot renew its lease in the fleet: it takes no new game and no new player")
     postgres.control("start")
     await untilLobby(solo, () => solo.member?.holding() === true, "the host holding its lease again")
+    expect((await call(solo.url, "/readyz")).status).toBe(200)
     // Played to its end, the game goes to the archive with every move it took.
     const spectator = await client(port)
     spectator.send("SPECTATE")

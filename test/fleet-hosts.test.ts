@@ -105,6 +105,7 @@ describe("a fleet of three hosts on one PostgreSQL", () => {
     const [player1, judge] = await Promise.all([host("player"), host("judge")])
     const started = await postGame(player1.url, { map: "small", seed: 3 })
     const { id, port } = started.body as { id: string; port: number }
+    await untilLobby(judge, () => judge.lobby.game(id) !== undefined)
     const [alice, spectator] = await Promise.all([client(port), client(port)])
     alice.send("PLAY Alice")
     expect(await alice.next()).toBe("OK A")

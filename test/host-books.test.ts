@@ -21,11 +21,17 @@ import {
 
 /** The host's books alone: every rule of what may start, with no socket and no clock but the numbers given. */
 
-const limits: Limits = { maxGames: 3, open: 1, ports: { first: 4000, last: 4003 }, startRate: { perSecond: 1, burst: 10 } }
+const limits: Limits = {
+  maxGames: 3,
+  open: 1,
+  ports: { first: 4000, last: 4003 },
+  startRate: { perSecond: 1, burst: 10 },
+  everyone: { perSecond: 10, burst: 100 }
+}
 
 /** A request admitted and started on `port`, at `now`. */
 const request = (books: Books, id: string, port: number, now = 0): Books => {
-  const admitted = admit(books, limits, now)
+  const admitted = admit(books, limits, now, "alice")
   if (Either.isLeft(admitted)) throw new Error(admitted.left.message)
   return started(admitted.right, limits, id, port, true)
 }
@@ -34,21 +40,21 @@ describe("the host's books", () => {
   it("count games being started against the most games at once, and refuse past it with the reason the request is told", () => {
     let books = openBooks(limits, 0)
     for (const id of ["a", "b"]) books = request(books, id, 0)
-    const third = admit(books, limits, 0)
+    const third = admit(books, limits, 0, "alice")
     expect(Either.isRight(third)).toBe(true)
     // The third is starting: counted, so a fourth is refused before the third has started.
-    const fourth = admit(Either.getOrThrow(third), limits, 0)
+    const fourth = admit(Either.getOrThrow(third), limits, 0, "alice")
     expect(Either.getLeft(fourth).pipe((left) => left._tag === "Some" && left.value)).toMatchObject({
       reason: "Full",
       message: "the host runs its most games at once (3): join one, or try again when one ends"
     })
     // A start that failed gives its place back.
-    expect(Either.isRight(admit(gaveUp(Either.getOrThrow(third)), limits, 0))).toBe(true)
+    expect(Either.isRight(admit(gaveUp(Either.getOrThrow(third)), limits, 0, "alice"))).toBe(true)
   })
 
   it("refuse every new game once the host stops", () => {
     const books = stop(openBooks(limits, 0), 10)
-    expect(Either.getLeft(admit(books, limits, 10)).pipe((left) => left._tag === "Some" && left.value.reason)).toBe("Stopping")
+    expect(Either.getLeft(admit(books, limits, 10, "alice")).pipe((left) => left._tag === "Some" && left.value.reason)).toBe("Stopping")
     expect(missingOpen(books, limits)).toBe(0)
   })
 
@@ -114,11 +120,25 @@ describe("the host's books", () => {
     expect(turns).toEqual([0, 1, 2, 0])
     const paced = { ...limits, maxGames: 100, startRate: { perSecond: 2, burst: 2 } }
     const take = (at: number) => {
-      const admitted = admit(books, paced, at)
+      const admitted = admit(books, paced, at, "alice")
       if (Either.isRight(admitted)) books = admitted.right
       return Either.isRight(admitted)
     }
     expect([0, 0, 0].map(take)).toEqual([true, true, false])
     expect([499, 500].map(take)).toEqual([false, true])
+  })
+
+  it("keep a pace for each client: one's flood uses up its own, not another's; and everyone's together is capped", () => {
+    const paced: Limits = { ...limits, maxGames: 100, startRate: { perSecond: 0.001, burst: 2 }, everyone: { perSecond: 0.001, burst: 3 } }
+    let books = openBooks(paced, 0)
+    const take = (client: string) => {
+      const admitted = admit(books, paced, 0, client)
+      if (Either.isRight(admitted)) books = admitted.right
+      return Either.isRight(admitted)
+    }
+    expect(["flood", "flood", "flood", "flood"].map(take)).toEqual([true, true, false, false])
+    expect(take("calm")).toBe(true)
+    // Three at once for everyone: the next client, however calm, waits too.
+    expect(take("late")).toBe(false)
   })
 })

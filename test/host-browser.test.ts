@@ -157,7 +157,7 @@ describe("the lobby in a browser", () => {
     const shown = () => page.$$eval("#past tbody tr", (rows: Array<any>) => rows.map((row) => row.dataset.id))
     expect((await shown()).slice(0, 3)).toEqual([games[2], games[1], games[0]])
     const zed = await page.$$eval(`#past tr[data-id="${games[2]}"] td`, (cells: Array<any>) => cells.map((cell) => cell.textContent))
-    expect(zed.slice(1)).toEqual(["hole", expect.stringMatching(/^\d+:\d\d$/), "played out", "Zed", "1. Zed 250"])
+    expect(zed.slice(1)).toEqual(["hole", expect.stringMatching(/^\d+:\d\d$/), "over", "Zed", "1. Zed 250"])
     await page.fill("#filter-player", "zed")
     await page.click("#filter button")
     await page.waitForFunction(() => document.querySelectorAll("#past tbody tr").length === 2)

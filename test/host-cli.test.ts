@@ -14,7 +14,7 @@ import { openDatabase } from "./archive/open.js"
 import { nuggetsInProcess } from "./cli/in-process.js"
 import { nuggetsCommand, Program } from "./cli/process.js"
 import { tmuxPane } from "./client/tmux.js"
-import { call, startHost } from "./host/harness.js"
+import { archivedAtLeast, call, startHost } from "./host/harness.js"
 import { collectAllGold, gridOf, TestClient } from "./server/harness.js"
 import { mapsDir } from "./support.js"
 
@@ -55,24 +55,6 @@ const player = async (port: number, name: string) => {
   clients.push(client)
   client.send(`PLAY ${name}`)
   return { client, display: await client.nextStarting("DISPLAY") }
-}
-
-/** The lobby's feed, read until an `archive` event says at least `count` games were archived. */
-const archivedAtLeast = async (url: string, count: number) => {
-  const events = await fetch(new URL("/events", url))
-  const reader = events.body!.getReader()
-  let text = ""
-  try {
-    for (;;) {
-      const archived = [...text.matchAll(/event: archive\ndata: \{"archived":(\d+)\}/g)].map((match) => Number(match[1]))
-      if (archived.some((each) => each >= count)) return
-      const { done, value } = await reader.read()
-      if (done) throw new Error("the lobby's feed ended")
-      text += new TextDecoder().decode(value)
-    }
-  } finally {
-    await reader.cancel()
-  }
 }
 
 /** Every past game in the archive, page after page, from the API. */
@@ -182,7 +164,7 @@ describe("nuggets host as a process", () => {
       try {
         const games = await everyGame(second.url)
         const byId = new Map(games.map((game) => [game.id, game]))
-        for (const game of finished) expect(byId.get(game.id)?.outcome, game.id).toBe("game over")
+        for (const game of finished) expect(byId.get(game.id)?.outcome, game.id).toBe("over")
         for (const game of playing) expect(byId.get(game.id)?.outcome, game.id).toBe("interrupted")
         expect(games).toHaveLength(23)
         // The index agrees with the files: each recording a row made from it, each row its file.
@@ -229,7 +211,7 @@ describe("nuggets host as a process", () => {
       },
       (error: Error) => error.message
     )
-    expect(busy).toBe(`exited 1: nuggets: ${dataDir} — in use by another nuggets process\n`)
+    expect(busy).toBe(`exited 1: nuggets: ${dataDir} — in use by another nuggets process (PID ${host.program.child.pid})\n`)
     const games = (await call(host.url, "/api/games")).body.games as Array<any>
     expect(games).toHaveLength(2)
     const players = await Promise.all(games.map((game, i) => player(game.port, `Stopped ${i}`)))
@@ -245,7 +227,7 @@ describe("nuggets host as a process", () => {
     expect(host.program.stderr).toBe("")
     const lines = (id: string) => readFileSync(join(dataDir, "games", `${id}.ndjson`), "utf8").trim().split("\n").map((line) => JSON.parse(line))
     for (const [i, game] of games.entries()) {
-      expect(lines(game.id).at(-1)).toMatchObject({ end: "shut down", summary: expect.stringContaining(`Stopped ${i}`) })
+      expect(lines(game.id).at(-1)).toMatchObject({ end: "stopped", summary: expect.stringContaining(`Stopped ${i}`) })
     }
   }, 30_000)
 

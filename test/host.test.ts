@@ -182,14 +182,14 @@ describe("nuggets host: the lobby and the JSON API", () => {
       id,
       live: false,
       map: "small",
-      outcome: "game over",
+      outcome: "over",
       winners: ["Winnie"],
       standings: [{ rank: 1, letter: "A", name: "Winnie", purse: 250 }],
       replay: `/archive/${id}/`,
       recording: `/api/archive/${id}/recording`
     })
     expect(past.body.games[0]).not.toHaveProperty("file")
-    expect((await call(host.url, `/api/games/${id}`)).body).toMatchObject({ id, live: false, outcome: "game over" })
+    expect((await call(host.url, `/api/games/${id}`)).body).toMatchObject({ id, live: false, outcome: "over" })
     const recording = await fetch(new URL(`/api/archive/${id}/recording`, host.url))
     expect(recording.headers.get("content-type")).toBe("application/x-ndjson")
     expect(await recording.text()).toBe(readFileSync(`${host.dataDir}/games/${id}.ndjson`, "utf8"))
@@ -294,10 +294,10 @@ describe("nuggets host: a flood of new games", () => {
   })
 
   it("the pace: a burst at once, then so many a second", () => {
-    const limits: Limits = { maxGames: 100, open: 0, ports: undefined, startRate: { perSecond: 2, burst: 4 } }
+    const limits: Limits = { maxGames: 100, open: 0, ports: undefined, startRate: { perSecond: 2, burst: 4 }, everyone: { perSecond: 20, burst: 40 } }
     let books = openBooks(limits, 0)
     const take = (at: number) => {
-      const admitted = admit(books, limits, at)
+      const admitted = admit(books, limits, at, "127.0.0.1")
       if (Either.isLeft(admitted)) return false
       books = admitted.right
       return true

@@ -65,6 +65,25 @@ describe.concurrent("check server against broken servers: each bug fails its che
       expect(failures[0]).toMatchObject({ spec: { line: "358" } })
     }), 60_000)
 
+  it.scopedLive("gold-to-all: the collector's GOLD with a stale count of nuggets left, corrected by the next", () =>
+    Effect.gen(function*() {
+      const failures = yield* failsWith("gold-to-all", {
+        down: (text) => {
+          const gold = /^GOLD (\d+) (\d+) (\d+)$/.exec(text)
+          if (gold === null || gold[1] === "0") return text
+          const [, n, p, r] = gold.map(Number)
+          return [`GOLD ${n} ${p} ${r! + n!}`, `GOLD 0 ${p} ${r}`]
+        }
+      })
+      expect(failures).toEqual([
+        expect.objectContaining({
+          what: expect.stringMatching(/^player A was sent a GOLD saying (\d+) nuggets are left as it collected (\d+), when \d+ were: a later GOLD said so, but a client shows the wrong count meanwhile$/),
+          got: expect.stringMatching(/^"GOLD \d+ \d+ \d+", "GOLD 0 \d+ \d+"$/),
+          spec: expect.objectContaining({ line: "402-405" })
+        })
+      ])
+    }), 60_000)
+
   it.scopedLive("swap: the player moved aside is not told", () =>
     Effect.gen(function*() {
       const lastSelf = new Map<number, { at: number; keys: number }>()

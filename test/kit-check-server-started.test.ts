@@ -53,6 +53,29 @@ describe.concurrent("check server -- COMMAND", () => {
       expect(report.about[2]).toMatch(/started afresh after it died, for unknown-keys/)
     }), 180_000)
 
+  it.scopedLive("a server killed by a key from a player that quit, which ends normally (exit 0) once its last player has quit: the fresh server's normal exit proves nothing", () =>
+    Effect.gen(function*() {
+      const report = yield* started([process.execPath, fragile, "^KEY", "--from-quitters", "--", ...serve], { only: "quit" })
+      const quit = resultOf(report, "quit")
+      expect(quit.failures).toEqual([
+        expect.objectContaining({
+          what: `the server died after it was sent "KEY l" from player B: its process ended (killed by SIGABRT)`,
+          detail: [
+            "sent alone to a server started afresh, these datagrams did not kill it: it exited normally (exit status 0), as at its game's end; the cause may be an earlier datagram, or another client's; what was sent:",
+            `python3 -c 'import socket,time;s=socket.socket(socket.AF_INET,socket.SOCK_DGRAM);[(s.sendto(m,("127.0.0.1",PORT)),time.sleep(0.2)) for m in [b"PLAY leaver",b"KEY Q",b"KEY l"]]'   (PORT: the fresh server's port)`
+          ]
+        })
+      ])
+    }), 120_000)
+
+  it.scopedLive("a server that stops hearing its first player's keys once another joins: its moves go wrong, and game-over, stuck, is played again from its own start on a fresh server, and passes", () =>
+    Effect.gen(function*() {
+      const report = yield* started([process.execPath, fragile, "(?!)", "--deafens", "^PLAY leaver", "--", ...serve])
+      expect(resultOf(report, "game-over")).toMatchObject({ status: "pass", failures: [] })
+      expect(report.about[2]).toMatch(/started afresh for game-over \(its game could not be played to its end: three moves in a row went wrong\)/)
+      expect(resultOf(report, "quit").status).toBe("fail")
+    }), 180_000)
+
   it.scopedLive("the same server at HOST PORT: the check that sent the datagram fails; the one under way is not run, nor is the rest", () =>
     Effect.gen(function*() {
       const child = yield* Effect.acquireRelease(

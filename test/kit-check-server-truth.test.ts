@@ -172,6 +172,20 @@ describe.concurrent("each side by side: a server with its defects, one check ser
         ])
       }), 60_000)
 
+    it.scopedLive("game-over: a server whose moves went wrong earlier (it stops hearing its first player once another joins) is not failed for a game that cannot be played to its end", () =>
+      Effect.gen(function*() {
+        let deaf = false
+        const { port } = yield* brokenServer({
+          bugs: { up: (text, { client }) => ((deaf ||= text === "PLAY leaver"), deaf && client === 2 && text.startsWith("KEY") && text !== "KEY Q" ? undefined : text) }
+        })
+        const report = yield* run(port)
+        expect(resultOf(report, "quit").status).toBe("fail")
+        expect(resultOf(report, "game-over")).toMatchObject({
+          status: "not run",
+          notRun: expect.stringMatching(/^the game could not be played to its end: three moves in a row went wrong \(the last: KEY [a-z] from row \d+ col \d+ should take the player to .*\); that is for the checks of moves and drawing to judge/)
+        })
+      }), 60_000)
+
     it.scopedLive("visibility: with the dialect never told, views are judged by the rule they follow, and the report says which", () =>
       Effect.gen(function*() {
         const { port } = yield* brokenServer({
@@ -211,6 +225,27 @@ describe.concurrent("each side by side: a server with its defects, one check ser
           expect.stringMatching(/^the DISPLAY begins "DISPLAY \\n", not DISPLAY and a newline \(and \d+ more like it\), sent to spectator 1$/)
         ])
         expect(statuses(report)).toMatchObject({ visibility: "pass", "no-stale-view": "pass", "game-over": "pass", names: "pass" })
+      }), 120_000)
+
+    it.scopedLive("GRID a column wider than the map, and a player's DISPLAY on one line of rows a column narrower than GRID, each ended by a space", () =>
+      Effect.gen(function*() {
+        const { port } = yield* brokenServer({
+          bugs: {
+            down: (text) => {
+              if (text === "GRID 21 79") return "GRID 21 80"
+              if (!text.startsWith("DISPLAY\n") || !text.includes("@")) return text
+              return "DISPLAY " + text.slice("DISPLAY\n".length).replaceAll("\n", " ")
+            }
+          }
+        })
+        const report = yield* run(port, { map: mainMap })
+        const failed = report.checks.filter((check) => check.status !== "pass")
+        expect(failed.map((check) => check.name)).toEqual(["display-framing"])
+        expect(resultOf(report, "display-framing").failures.map((failure) => failure.what)).toEqual([
+          "GRID says 21x80, but the map the server was started with (--map) is 21x79 (its DISPLAYs are 21x79)",
+          expect.stringMatching(/^the DISPLAY is 21x79, GRID said 21x80: its rows are 79 characters, shorter than GRID's 80 columns \(and \d+ more like it\), sent to spectator 1$/),
+          expect.stringMatching(/^the DISPLAY is one line of 1680 characters, not GRID's 21 rows \(and \d+ more like it\), sent to player 2$/)
+        ])
       }), 120_000)
   })
 })

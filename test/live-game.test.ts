@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Chunk, Effect, Exit, Fiber, Queue, Random, Scope, TestClock } from "effect"
 import type { GameEvent } from "../src/core/life.js"
 import { rules2019, type Rules } from "../src/core/rules.js"
+import { Counts } from "../src/server/counts.js"
 import { makeLiveGame, receiveNow } from "../src/server/liveGame.js"
 import type { Peer } from "../src/server/peer.js"
 import { loadMap } from "./support.js"
@@ -107,4 +108,31 @@ describe("a live game", () => {
       const exit = yield* Fiber.await(subscriber)
       expect(Exit.isInterrupted(exit)).toBe(true)
     }))
+})
+
+describe("a flood of repeated joins from one address", () => {
+  it.scoped("draws back no more bytes than it sends, beyond the answer to its first join; every refusal is counted", () =>
+    Effect.gen(function*() {
+      const counts = new Counts()
+      const game = yield* makeLiveGame({ map: loadMap("small.txt"), counts })
+      const mallory = peer("mallory")
+      let sentBack = 0
+      const counting: Peer = { ...mallory, send: (data) => void (sentBack += typeof data === "string" ? Buffer.byteLength(data) : data.length) }
+      yield* receiveNow(game, counting, "PLAY mallory")
+      const firstAnswer = sentBack
+      expect(firstAnswer).toBeGreaterThan(100)
+      let sent = 0
+      for (let i = 0; i < 2000; i++) {
+        const play = i % 2 === 0 ? "PLAY mallory" : "SPECTATE"
+        sent += play.length
+        yield* receiveNow(game, counting, play)
+      }
+      // Beyond the first answer and two repeats of it (for a client that lost it), no more than it sent.
+      expect(sentBack - 3 * firstAnswer).toBeLessThanOrEqual(sent)
+      expect(counts.refused.limited + counts.refused.refused).toBeGreaterThanOrEqual(2000)
+      // A stranger's first PLAY is still answered in full.
+      const stranger = peer("stranger")
+      yield* receiveNow(game, stranger, "PLAY Stranger")
+      expect(stranger.received[0]).toBe("OK B")
+    }).pipe(Effect.withRandom(Random.make(1))))
 })

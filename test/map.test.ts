@@ -73,11 +73,29 @@ describe("mapProblems", () => {
     })
   }
 
-  it("finds a room that is not closed", () => {
+  it("finds a room that is not closed: the gap in its wall, not the room spots beside it", () => {
     // Knock out part of the wall of the upper-left room.
     const problems = mapProblems(parseOk(withChar(1, 2, " ")))
-    expect(problems.map((p) => p._tag)).toEqual(["RoomNotClosed", "RoomNotClosed"])
-    expect(problems.map((p) => p._tag === "RoomNotClosed" && [p.row, p.col])).toEqual([[1, 3], [2, 3]])
+    expect(problems.map((p) => p._tag)).toEqual(["WallGap"])
+    expect(problems[0]).toMatchObject({ row: 1, col: 2 })
+    expect(problems[0]!.message).toBe("line 2, column 3: a gap in a room's wall, solid rock beside a room spot '.' (room not closed)")
+    // A corner knocked out is a gap too.
+    expect(mapProblems(parseOk(withChar(0, 2, " "))).map((p) => [p._tag, "row" in p && p.row, "col" in p && p.col])).toEqual([["WallGap", 0, 2]])
+    // A room on the grid's edge has no wall to have a gap in: the room spot is at fault.
+    const edge = mapProblems(parseOk("+--+\n....\n|..|\n+--+\n"))
+    expect(edge.filter((p) => p._tag !== "TooFewSpots").map((p) => [p._tag, "row" in p && p.row, "col" in p && p.col]))
+      .toEqual([["RoomAtEdge", 1, 0], ["RoomAtEdge", 1, 3]])
+  })
+
+  it("finds a corner '+' that ends a passage and is no room's corner", () => {
+    // The passage out of the upper-left room (line 3) ends in a '+' of its own.
+    const text = readFileSync(mapsDir + "main.txt", "utf8").split("\n")
+    text[2] = text[2]!.slice(0, 17) + "+" + text[2]!.slice(18)
+    const problems = mapProblems(parseOk(text.join("\n")))
+    expect(problems.map((p) => [p._tag, "row" in p && p.row, "col" in p && p.col])).toEqual([["StrayCorner", 2, 17]])
+    expect(problems[0]!.message).toBe(
+      "line 3, column 18: corner '+' at the end of a passage, the corner of no room (a passage meets a room through a gap in its wall)"
+    )
   })
 
   it("finds a passage that meets a room at a corner", () => {
@@ -98,7 +116,7 @@ describe("mapProblems", () => {
     const text = withChar(1, 2, " ").split("\n")
     text[3] = text[3]!.slice(0, 37) + "-" + text[3]!.slice(38)
     const tags = new Set(mapProblems(parseOk(text.join("\n"))).map((p) => p._tag))
-    expect(tags).toEqual(new Set(["RoomNotClosed", "MapDisconnected"]))
+    expect(tags).toEqual(new Set(["WallGap", "MapDisconnected"]))
   })
 })
 

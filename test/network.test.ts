@@ -49,49 +49,77 @@ describe.concurrent("joining through a relay that loses datagrams", () => {
       yield* Fiber.interrupt(fiber)
     }))
 
-  it.scopedLive("OK and GOLD lost until the client asks: it asks with Ctrl-L, not PLAY, and the status line is whole", () =>
+  it.scopedLive("OK and GOLD lost until the user's Ctrl-L: no PLAY again once the view is drawn, the status line blank until known, and the Ctrl-L makes it whole", () =>
     Effect.gen(function*() {
       const { port } = yield* server()
       const relay = yield* relayResource({ server: { host: "127.0.0.1", port } })
-      // Every OK and GOLD is lost until the client asks with Ctrl-L, however often it sends PLAY
+      // Every OK and GOLD is lost until the user's Ctrl-L, however often the client sends PLAY
       // (again a second on, if the machine is so busy that no answer came by then).
       let askedYet = false
       // Drops nothing: it notes the client's first Ctrl-L.
       yield* relay.drop({ dir: "up", match: (text) => (askedYet ||= text === "KEY \f") && false })
       yield* relay.drop({ dir: "down", match: (text) => !askedYet && /^(OK|GOLD) /.test(text) })
       const { fiber, terminal } = yield* client(relay.port, alice)
+      // The view is played as it came; what the status line would say is not known yet.
+      yield* terminal.frameWhere((lines) => lines.some((line) => line.includes("@")) && statusOf(lines) === "")
+      // Once it has drawn the view, the client knows it is in: no PLAY again from then on.
+      const shown = (yield* relay.events).length
+      yield* terminal.press("\f")
       yield* terminal.frameWhere((lines) => statusOf(lines) === "Player A has 0 nuggets (250 nuggets unclaimed).")
-      // Once the GRID reached it, the client knows it is in and asks with Ctrl-L: no PLAY after
-      // that (what the client sent, the relay saw in the order it was sent).
-      const up = (yield* relay.events).filter((event) => event.dir === "up").map((event) => event.text)
-      const asked = up.indexOf("KEY \f")
-      expect(asked).toBeGreaterThan(-1)
-      expect(up.slice(asked).filter((text) => text.startsWith("PLAY"))).toEqual([])
+      const events = yield* relay.events
+      expect(events.slice(shown).filter((event) => event.dir === "up" && event.text.startsWith("PLAY"))).toEqual([])
+      expect(events.filter((event) => event.dir === "up" && event.text.startsWith("KEY")).map((event) => event.text)).toEqual(["KEY \f"])
       yield* Fiber.interrupt(fiber)
     }))
 })
 
 describe.concurrent("playing through a relay that loses datagrams", () => {
-  it.scopedLive("the DISPLAY after a move lost: the client asks for the view again, and shows the move", () =>
+  /** Where `@` is on a frame, and a room spot beside it with the key that steps there. */
+  const besideMe = (lines: ReadonlyArray<string>) => {
+    const row = lines.findIndex((line) => line.includes("@"))
+    const col = lines[row]!.indexOf("@")
+    const [key, dRow, dCol] = ([["h", 0, -1], ["l", 0, 1], ["k", -1, 0], ["j", 1, 0]] as const).find(([, r, c]) => lines[row + r]?.[col + c] === ".")!
+    return { row, col, key, to: { row: row + dRow, col: col + dCol } }
+  }
+  /** The keys the client sent up, in order. */
+  const keysSent = (relay: Effect.Effect.Success<ReturnType<typeof relayResource>>) =>
+    relay.events.pipe(Effect.map((events) => events.filter((event) => event.dir === "up" && event.text.startsWith("KEY")).map((event) => event.text)))
+
+  it.scopedLive("the DISPLAY after a move lost: the client asks for nothing, and the user's next key shows the move", () =>
     Effect.gen(function*() {
       const { port } = yield* server({ map: loadMap("main.txt") })
       const relay = yield* relayResource({ server: { host: "127.0.0.1", port } })
       const { fiber, terminal } = yield* client(relay.port, alice)
-      const before = yield* terminal.frameWhere((lines) => lines.some((line) => line.includes("@")))
-      const row = before.findIndex((line) => line.includes("@"))
-      const col = before[row]!.indexOf("@")
-      // A room spot beside the player, found from what it sees.
-      const [key, dRow, dCol] = ([["h", 0, -1], ["l", 0, 1], ["k", -1, 0], ["j", 1, 0]] as const).find(([, r, c]) =>
-        before[row + r]?.[col + c] === "."
-      )!
-      yield* relay.drop({ dir: "down", match: "DISPLAY", when: { first: 1 } })
-      yield* terminal.press(key)
-      yield* terminal.frameWhere((lines) => lines[row + dRow]?.[col + dCol] === "@")
-      expect((yield* relay.events).some((event) => event.dir === "up" && event.text === "KEY \f")).toBe(true)
+      const me = besideMe(yield* terminal.frameWhere((lines) => lines.some((line) => line.includes("@"))))
+      const dropped = yield* relay.drop({ dir: "down", match: "DISPLAY", when: { first: 1 } })
+      yield* terminal.press(me.key)
+      yield* relay.waitFor((event) => event.kind === "drop", 3000, "the DISPLAY dropped")
+      // Our server answers every move key with a DISPLAY, one into a wall too: the next key brings the view.
+      yield* terminal.press(me.key)
+      yield* terminal.frameWhere((lines) => lines[me.row]?.[me.col] !== "@" && lines.some((line) => line.includes("@")))
+      expect((yield* dropped.counts).fired).toBe(1)
+      expect(yield* keysSent(relay)).toEqual([`KEY ${me.key}`, `KEY ${me.key}`])
       yield* Fiber.interrupt(fiber)
     }))
 
-  it.scopedLive("every GAMEOVER lost: the client asks, and the server, still there, says it again", () =>
+  it.scopedLive("the DISPLAY after a move lost: the client asks for nothing, and the next change in its sight (a player arriving) shows the move", () =>
+    Effect.gen(function*() {
+      const running = yield* server()
+      const relay = yield* relayResource({ server: { host: "127.0.0.1", port: running.port } })
+      const { fiber, terminal } = yield* client(relay.port, alice)
+      const me = besideMe(yield* terminal.frameWhere((lines) => lines.some((line) => line.includes("@"))))
+      yield* relay.drop({ dir: "down", match: "DISPLAY", when: { first: 1 } })
+      yield* terminal.press(me.key)
+      yield* relay.waitFor((event) => event.kind === "drop", 3000, "the DISPLAY dropped")
+      // Bob joins in Alice's sight (the map's rooms are small, and the seed drops him there): her view changes, and comes whole.
+      const bob = yield* Effect.acquireRelease(Effect.promise(() => TestClient.open(running.port)), (c) => Effect.promise(() => c.close()))
+      bob.send("PLAY Bob")
+      yield* terminal.frameWhere((lines) => lines[me.to.row]?.[me.to.col] === "@" && lines.some((line) => line.includes("B")))
+      expect(yield* keysSent(relay)).toEqual([`KEY ${me.key}`])
+      yield* Fiber.interrupt(fiber)
+    }))
+
+  it.scopedLive("every GAMEOVER lost: the user's next key is answered with it by the server, still there", () =>
     Effect.gen(function*() {
       const running = yield* server({ linger: "3 seconds" })
       const open = Effect.acquireRelease(Effect.promise(() => TestClient.open(running.port)), (c) => Effect.promise(() => c.close()))
@@ -107,6 +135,9 @@ describe.concurrent("playing through a relay that loses datagrams", () => {
       watcher.send("SPECTATE")
       const view = gridOf(yield* Effect.promise(() => watcher.nextStarting("DISPLAY")))
       yield* Effect.promise(() => collectAllGold(alice, watcher, view))
+      // Bob sees no nuggets left, and nothing more: it asks for nothing of its own accord.
+      yield* bob.terminal.frameWhere((lines) => statusOf(lines).includes("(0 nuggets unclaimed)"))
+      yield* bob.terminal.press("x")
       expect(yield* Fiber.join(bob.fiber)).toMatchObject({ _tag: "GameOver" })
       expect((yield* relay.events).filter((event) => event.dir === "down" && event.text.startsWith("GAMEOVER")).map((e) => e.kind))
         .toEqual(["drop", "drop", "drop", "forward"])

@@ -24,9 +24,10 @@ describe("nuggets play", () => {
         [...command, "play", "Alice", "--map", "maps/small.txt", "--seed", "1", "--port", String(port), "--host", "127.0.0.1"],
         { columns: 80, rows: 20 }
       )
-      // With no note to show, the status line shows how friends join: at the address the server listens on.
+      // How friends join, at the address the server listens on: under the map, the window having rows to spare.
       const first = yield* pane.waitFor((lines) => lines[0]!.startsWith("Player A has 0 nuggets (250 nuggets unclaimed)."))
-      expect(first[0]).toBe(`Player A has 0 nuggets (250 nuggets unclaimed).  join: 127.0.0.1 ${port}`)
+      expect(first[0]!.trimEnd()).toBe("Player A has 0 nuggets (250 nuggets unclaimed).")
+      expect(first).toContain(`Friends join with: nuggets join 127.0.0.1 ${port} NAME`)
 
       const friend = yield* Effect.acquireRelease(
         Effect.promise(() => TestClient.open(port)),
@@ -53,14 +54,36 @@ describe("nuggets play", () => {
       const after = yield* pane.waitFor((lines) => lines.includes("tty=restored"))
       const shown = after.filter((line) => line !== "")
       expect(shown[0]).toBe(`Friends join with: nuggets join 127.0.0.1 ${port} NAME`)
+      // Ended with every nugget on the map: stopped, and no one won.
       expect(shown.slice(1)).toEqual([
         "Thanks for playing! You collected 0 nuggets.",
-        "GAME OVER:",
-        " 1. A 0 Alice  <- winner, you",
-        " 1. B 0 Bob  <- winner",
+        "GAME STOPPED:",
+        " 1. A 0 Alice  <- you",
+        " 1. B 0 Bob",
+        "No winner: 250 nuggets left on the map.",
         "exit=0",
         "tty=restored"
       ])
+    }), 60_000)
+
+  it.scopedLive("with --web, the page's address is on the screen from the start, beside the join line", () =>
+    Effect.gen(function*() {
+      const port = yield* Effect.promise(freePort)
+      const command = yield* Effect.promise(nuggetsCommand)
+      const pane = yield* tmuxPane(
+        [...command, "play", "Alice", "--map", "maps/small.txt", "--port", String(port), "--host", "127.0.0.1", "--web", "127.0.0.1:0"],
+        { columns: 80, rows: 20 }
+      )
+      // Under the map, wrapped at the window's width.
+      const address = new RegExp(`Friends join with: nuggets join 127\\.0\\.0\\.1 ${port} NAME; in a browser here: (http://127\\.0\\.0\\.1:\\d+/)`)
+      const text = (lines: ReadonlyArray<string>) => lines.map((line) => line.trimEnd()).join(" ")
+      const shown = yield* pane.waitFor((lines) => address.test(text(lines)))
+      const url = address.exec(text(shown))![1]!
+      const page = yield* Effect.promise(() => fetch(url))
+      expect(page.status).toBe(200)
+      expect(yield* Effect.promise(() => page.text())).toContain("<title>Nuggets</title>")
+      yield* pane.sendKeys("Q")
+      yield* pane.waitFor((lines) => lines.includes("tty=restored"))
     }), 60_000)
 
   it.scopedLive("alone, Q leaves at once and says what you collected", () =>

@@ -45,6 +45,9 @@ const recordGame = async (path: string) => {
 
 const replay = (...args: ReadonlyArray<string>) => nuggetsInProcess("replay", ...args)
 
+/** A cast's events, after its header. */
+const events = (cast: string) => cast.trimEnd().split("\n").slice(1).map((line) => JSON.parse(line) as [number, string, string])
+
 /** One game for the whole file: its tests read the recording, and none changes it. */
 const recorded = file("game.ndjson")
 const gameOver = recordGame(recorded)
@@ -60,7 +63,7 @@ describe("recordings", () => {
     expect(recording.header.rules.variant).toBe("steal")
     const messages = recording.entries.filter((entry) => "message" in entry).map((entry) => "message" in entry && entry.message)
     expect(messages).toEqual(expect.arrayContaining(["SPECTATE", "PLAY Runner", "KEY L", "KEY Q"]))
-    expect(recording.entries.at(-1)).toMatchObject({ end: "game over", summary })
+    expect(recording.entries.at(-1)).toMatchObject({ end: "over", summary })
     const checked = await replay(recorded, "--check")
     expect(checked.stdout).toMatch(/OK — \d+ moves, \d+ checkpoints and the summary match/)
     expect(checked.code).toBe(0)
@@ -140,6 +143,32 @@ describe("recordings", () => {
     expect(final).toMatch(/ B +\d+ [^\r]*<- (winner, )?you/)
   }, 60_000)
 
+  it("a cast of a game stopped with its gold on the map names no winner and says how many nuggets were left; no cast has the playback's bar", async () => {
+    // One place in the game: its one player leaves with every letter used, and the game ends with the gold where it lies.
+    const path = file("alone.ndjson")
+    const server = await startServer({ map: loadMap("small.txt"), seed: 5, rules: { ...rules2019, maxPlayers: 1 }, record: path })
+    const [ada, watcher] = [await TestClient.open(server.port), await TestClient.open(server.port)]
+    try {
+      watcher.send("SPECTATE")
+      await watcher.nextStarting("DISPLAY")
+      ada.send("PLAY Ada")
+      await ada.nextStarting("DISPLAY")
+      ada.send("KEY Q")
+      expect(await watcher.nextStarting("GAMEOVER")).toMatch(/^GAMEOVER\nA +0 Ada/)
+      expect((await server.result).ending._tag).toBe("Stopped")
+    } finally {
+      await Promise.all([ada.close(), watcher.close(), server.stop()])
+    }
+    expect(JSON.parse(readFileSync(path, "utf8").trimEnd().split("\n").at(-1)!)).toMatchObject({ end: "stopped" })
+    const cast = await replay(path, "--cast", "-")
+    const final = events(cast.stdout).at(-1)![2]
+    expect(final).toContain("GAME STOPPED:\r\n 1. A 0 Ada\r\nNo winner: 250 nuggets left on the map.")
+    expect(final).not.toContain("winner,")
+    for (const [, , text] of [...events(cast.stdout), ...events((await replay(recorded, "--cast", "-", "--as", "B")).stdout)]) {
+      expect(text).not.toMatch(/\[[#-]{5,}\]/)
+    }
+  })
+
   it("a game that never ended, and a recording cut mid-line, still replay", async () => {
     const path = file("stopped.ndjson")
     const server = await startServer({ map: loadMap("main.txt"), seed: 4, record: path })
@@ -152,7 +181,7 @@ describe("recordings", () => {
     await server.stop()
     await player.close()
     const stopped = await replay(path, "--check")
-    expect(stopped.stdout).toMatch(/OK — 5 moves, \d+ checkpoints and the summary match \(the server was stopped before the end\)/)
+    expect(stopped.stdout).toMatch(/OK — 5 moves, \d+ checkpoints and the summary match \(the game was stopped before its gold ran out\)/)
     // Killed mid-write: the last line is cut short, and everything before it still counts.
     const text = readFileSync(path, "utf8")
     const lines = text.split("\n")
@@ -170,7 +199,6 @@ describe("recordings", () => {
 })
 
 describe("casts, and files never lost", () => {
-  const events = (cast: string) => cast.trimEnd().split("\n").slice(1).map((line) => JSON.parse(line) as [number, string, string])
 
   it("--cast - writes the cast to stdout; --speed 4 plays it four times as fast; --no-color has no colours; --as b is B", async () => {
     await gameOver

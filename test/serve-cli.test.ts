@@ -65,6 +65,26 @@ describe("nuggets serve, as a program", () => {
     expect(await page.text()).toContain("<!doctype html>")
   }, 60_000)
 
+  it("--web answers /livez and /readyz while the game plays; --log-format json writes every log line as a JSON object", async () => {
+    const { port, server } = await startServe("maps/small.txt", "11", "--web", "0", "--log-format", "json")
+    const page = (await server.line(/^Watch and play in a browser: /)).split(": ")[1]!
+    const player = await open(port)
+    player.send("PLAY Alice")
+    expect(await player.next()).toBe("OK A")
+    const live = await fetch(new URL("/livez", page))
+    expect([live.status, await live.text()]).toEqual([200, "alive\n"])
+    const ready = await fetch(new URL("/readyz", page))
+    expect([ready.status, await ready.text()]).toEqual([200, "ready\n"])
+    const watcher = await open(port)
+    watcher.send("SPECTATE")
+    await collectAllGold(player, watcher, gridOf(await watcher.nextStarting("DISPLAY")))
+    expect(await server.exitCode()).toBe(0)
+    const lines = server.stderr.trimEnd().split("\n").map((line) => JSON.parse(line) as { time: string; level: string; message: string })
+    expect(lines.map((line) => line.level)).toContain("info")
+    expect(lines.map((line) => line.message)).toContainEqual(expect.stringMatching(/: joined as A \("Alice"\)$/))
+    for (const line of lines) expect(new Date(line.time).toISOString()).toBe(line.time)
+  }, 60_000)
+
   it("--log FILE and --log-level debug (in either form), --map and --seed: the log goes to the file, at that level", async () => {
     const log = join(mkdtempSync(join(tmpdir(), "nuggets-serve-")), "server.log")
     owned(dirname(log), (folder) => rmSync(folder, { recursive: true, force: true }))

@@ -123,9 +123,9 @@ describe("what servers do that our client copes with", () => {
   const walls = habits.find((each) => each.rule.startsWith("No answer to a move into a wall"))!
 
   it(`${silence.rule}: ${where(silence.seen)}`, () => {
-    // Idle for 30 s, with a key no server knows: it asks (Ctrl-L), nothing ever comes, and all is well.
-    const updates = run(playing, [[1000, key("x")], ...Array.from({ length: 300 }, (_, i) => [1100 + i * 100, tick] as const)])
-    expect(updates.flatMap((each) => each.send).filter((each) => each._tag === "Key" && each.key === "\f").length).toBeGreaterThan(3)
+    // Idle for 30 s after a key no server knows, and a Ctrl-L: nothing ever comes, and all is well.
+    const updates = run(playing, [[1000, key("x")], [1050, key("\f")], ...Array.from({ length: 300 }, (_, i) => [1100 + i * 100, tick] as const)])
+    expect(updates.flatMap((each) => each.send)).toEqual([{ _tag: "Key", key: "x" }, { _tag: "Key", key: "\f" }])
     expect(updates.every((each) => each.state.alert === undefined)).toBe(true)
   })
 
@@ -137,8 +137,9 @@ describe("what servers do that our client copes with", () => {
         startClient({ _tag: "Spectator" }, "peer:1", window, 0, defaultTimings).state
       )
     const ticks = Array.from({ length: 300 }, (_, i) => [(i + 1) * 100, tick] as const)
+    // The spectator sends what its user types and nothing else: with no player in, or with one.
     expect(run(watch("DISPLAY\n+---+\n|...|\n+---+\n"), ticks).flatMap((each) => each.send)).toEqual([])
-    expect(run(watch("DISPLAY\n+---+\n|.A.|\n+---+\n"), ticks).flatMap((each) => each.send)).toContainEqual({ _tag: "Key", key: "\f" })
+    expect(run(watch("DISPLAY\n+---+\n|.A.|\n+---+\n"), ticks).flatMap((each) => each.send)).toEqual([])
   })
 
   it(`${walls.rule}: ${where(walls.seen)}`, () => {

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Exit, Logger, LogLevel, Scope } from "effect"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type Browser, chromium, type Page } from "playwright-core"
@@ -12,6 +12,7 @@ import { systemProgram } from "../scripts/programs.js"
 import { runBots } from "../src/bot/bots.js"
 import type { GameState } from "../src/core/state.js"
 import { nodeUdpLayer } from "../src/net/nodeUdp.js"
+import { keysPerSecond } from "../src/server/keyLimit.js"
 import { parseRecording } from "../src/recording/format.js"
 import { startReplayWeb } from "../src/web/recorded.js"
 import { collectAllGold, gridOf, startServer, TestClient } from "./server/harness.js"
@@ -22,6 +23,10 @@ import { startWebGame } from "./web/harness.js"
 /** What the tests touch in the page, inside functions that run there: the project's types have no DOM. */
 declare const document: any
 declare const Event: any
+declare const WebSocket: any
+declare const window: any
+declare const performance: any
+declare const getComputedStyle: any
 
 const quiet = Logger.withMinimumLogLevel(LogLevel.None)
 const main = loadMap("main.txt")
@@ -56,6 +61,15 @@ const waitForGrid = (page: Page, expected: string) =>
     expected,
     { timeout: 3000 }
   )
+/** A view as the page frames it: the rows and columns that hold anything but blanks. */
+const framedView = (view: string): string => {
+  const rows = view.replace(/\n$/, "").split("\n")
+  const held = rows.map((row, index) => ({ index, first: row.search(/\S/), last: row.trimEnd().length })).filter((row) => row.first >= 0)
+  const left = Math.min(...held.map((row) => row.first))
+  const right = Math.max(...held.map((row) => row.last))
+  return rows.slice(held[0]!.index, held.at(-1)!.index + 1).map((row) => row.slice(left, right)).join("\n") + "\n"
+}
+
 /** The next message from `client` that satisfies `wanted`, skipping others. */
 const nextWhere = async (client: TestClient, wanted: (message: string) => boolean) => {
   for (;;) {
@@ -94,7 +108,7 @@ describe("the page in a browser", () => {
     alice.send("PLAY Alice")
     await alice.nextStarting("DISPLAY")
     const page = await open(url)
-    await waitForGrid(page, renderView(host.state(), "spectator"))
+    await waitForGrid(page, framedView(renderView(host.state(), "spectator")))
     await page.waitForSelector("#roster tbody tr")
     const roster = await page.$$eval("#roster tbody tr", (rows) =>
       rows.map((row: any) => Array.from(row.cells, (cell: any) => cell.textContent)))
@@ -114,7 +128,7 @@ describe("the page in a browser", () => {
   it("a map larger than the window scrolls, its font kept readable", async () => {
     const { host, url } = await game({ map: loadMap("large.txt") })
     const page = await open(url)
-    await waitForGrid(page, renderView(host.state(), "spectator"))
+    await waitForGrid(page, framedView(renderView(host.state(), "spectator")))
     const board = await boardSize(page)
     expect(board.fontPx).toBeGreaterThanOrEqual(9)
     expect(board.scrollWidth).toBeGreaterThan(board.clientWidth)
@@ -134,7 +148,7 @@ describe("the page in a browser", () => {
     expect(host.state().players[0]).toMatchObject({ name: "Pat", active: true })
     const joined = gridOf(await nextWhere(spectator, (m) => m.startsWith("DISPLAY") && m.includes("A")))
     // The player's own view, limited by its sight: not the spectator's.
-    await waitForGrid(page, renderView(host.state(), 0))
+    await waitForGrid(page, framedView(renderView(host.state(), 0)))
 
     const key = openMove(host.state(), 0)
     const from = host.state().players[0]!.position
@@ -142,7 +156,7 @@ describe("the page in a browser", () => {
     const moved = gridOf(await spectator.nextStarting("DISPLAY"))
     expect(moved.indexOf("A")).not.toBe(joined.indexOf("A"))
     expect(host.state().players[0]!.position).not.toBe(from)
-    await waitForGrid(page, renderView(host.state(), 0))
+    await waitForGrid(page, framedView(renderView(host.state(), 0)))
 
     // An arrow is a move key too.
     const arrow = { h: "ArrowLeft", l: "ArrowRight", k: "ArrowUp", j: "ArrowDown" }[openMove(host.state(), 0)]
@@ -325,4 +339,152 @@ describe("a recording in the page", () => {
     expect(await tableText(page, "#standings")).toEqual(rankedOf(final).map((each) => [String(each.place), each.letter, each.name, String(each.purse)]))
     expect(await gridText(page)).toContain("|")
   })
+})
+
+/** `SCREENSHOTS=DIR` keeps a picture of each screen there. */
+const screenshot = async (page: Page, name: string) => {
+  const dir = process.env.SCREENSHOTS
+  if (dir === undefined) return
+  mkdirSync(dir, { recursive: true })
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true })
+}
+
+/** A page on a screen of this size, a touch screen's (a phone's) when `touch`. */
+const openOn = async (url: string, screen: { readonly width: number; readonly height: number; readonly touch: boolean }): Promise<Page> => {
+  const context = owned(
+    await browser.newContext({ viewport: { width: screen.width, height: screen.height }, hasTouch: screen.touch, isMobile: screen.touch }),
+    (context) => context.close()
+  )
+  // When each message went out to the game, as the page's clock says.
+  await context.addInitScript(() => {
+    const sent: Array<number> = ((window as any).keysSent = [])
+    const send = WebSocket.prototype.send
+    WebSocket.prototype.send = function(this: WebSocket, data: any) {
+      if (String(data).startsWith("KEY ")) sent.push(performance.now())
+      return send.call(this, data)
+    }
+  })
+  const page = await context.newPage()
+  const problems: Array<string> = []
+  page.on("pageerror", (error) => problems.push(String(error)))
+  owned(problems, (seen) => expect(seen).toEqual([]))
+  await page.goto(url)
+  return page
+}
+
+/** How the page lies on the screen: what scrolls sideways, what is cut with an ellipsis, where the map and the player are. */
+const layoutOf = (page: Page) =>
+  page.evaluate(() => {
+    const root = document.documentElement
+    const rect = (element: any) => {
+      const box = element.getBoundingClientRect()
+      return { left: box.left, top: box.top, right: box.right, bottom: box.bottom, width: box.width, height: box.height }
+    }
+    const grid = document.getElementById("grid")
+    const firstRow = grid.querySelector("div")
+    const me = grid.querySelector(".me")
+    return {
+      sideways: root.scrollWidth > root.clientWidth,
+      ellipsis: Array.from(document.querySelectorAll("*"))
+        .filter((element: any) => getComputedStyle(element).textOverflow === "ellipsis" && element.scrollWidth > element.clientWidth)
+        .map((element: any) => element.id || element.tagName),
+      statusCut: document.getElementById("statusbar").scrollWidth > document.getElementById("statusbar").clientWidth,
+      screen: { width: root.clientWidth, height: window.innerHeight },
+      board: rect(document.getElementById("board")),
+      grid: rect(grid),
+      charWidth: rect(firstRow).width === 0 ? 0 : grid.scrollWidth / Array.from(firstRow.textContent).length,
+      me: me === null ? undefined : rect(me)
+    }
+  })
+
+describe("the page on every screen", () => {
+  const screens = [
+    { name: "phone", width: 390, height: 844, touch: true },
+    { name: "laptop", width: 800, height: 900, touch: false },
+    { name: "desktop", width: 1600, height: 1000, touch: false }
+  ] as const
+
+  for (const screen of screens) {
+    it(`${screen.width}x${screen.height}${screen.touch ? " (touch)" : ""}: nothing scrolls sideways or is cut short; the map in sight, then a new player's own view filling the board${screen.touch ? "; a tap on the pad moves it" : ""}`, async () => {
+      const { host, port, url } = await game({ seed: 3 })
+      const bob = await udpClient(port)
+      bob.send("PLAY Bob")
+      await bob.nextStarting("DISPLAY")
+      const page = await openOn(url, screen)
+      await waitForGrid(page, framedView(renderView(host.state(), "spectator")))
+      const watching = await layoutOf(page)
+      await screenshot(page, `${screen.name}-watching`)
+      expect(watching).toMatchObject({ sideways: false, ellipsis: [], statusCut: false })
+      // The whole map inside the screen, framed around its rooms (the blank columns about them left out).
+      expect(watching.grid.left).toBeGreaterThanOrEqual(0)
+      expect(watching.grid.right).toBeLessThanOrEqual(watching.screen.width)
+      expect(watching.grid.bottom).toBeLessThanOrEqual(watching.screen.height)
+      if (screen.width === 800) expect(watching.charWidth).toBeGreaterThanOrEqual(10)
+
+      await page.fill("#name", "Pat")
+      await page.press("#name", "Enter")
+      await page.waitForFunction(() => document.body.dataset.mode === "playing")
+      await waitForGrid(page, framedView(renderView(host.state(), 1)))
+      const playing = await layoutOf(page)
+      await screenshot(page, `${screen.name}-playing`)
+      expect(playing).toMatchObject({ sideways: false, ellipsis: [], statusCut: false })
+      // The player in sight, on the board and on the screen.
+      expect(playing.me).toBeDefined()
+      for (const [inner, outer] of [[playing.me!, playing.board], [playing.me!, { left: 0, top: 0, right: playing.screen.width, bottom: playing.screen.height }]] as const) {
+        expect(inner.left).toBeGreaterThanOrEqual(outer.left)
+        expect(inner.right).toBeLessThanOrEqual(outer.right)
+        expect(inner.top).toBeGreaterThanOrEqual(outer.top)
+        expect(inner.bottom).toBeLessThanOrEqual(outer.bottom)
+      }
+      // What it knows (one room) fills a fair part of the board, not a corner of the whole map's blank one.
+      expect(Math.max(playing.grid.width / playing.board.width, playing.grid.height / playing.board.height)).toBeGreaterThanOrEqual(0.5)
+
+      expect(await page.isVisible("#pad")).toBe(screen.touch)
+      if (!screen.touch) {
+        // The keys' box has room for its words: a description is a line, not a word or two a line.
+        await page.keyboard.press("?")
+        await page.waitForSelector("#help:not([hidden])")
+        await screenshot(page, `${screen.name}-help`)
+        const help = await page.$eval("#help", (box: any) => ({
+          overflows: box.scrollWidth > box.clientWidth,
+          lines: Array.from(box.querySelectorAll("dd"), (dd: any) => Math.round(dd.getBoundingClientRect().height / parseFloat(getComputedStyle(dd).lineHeight)))
+        }))
+        expect(help.overflows).toBe(false)
+        expect(Math.max(...help.lines)).toBeLessThanOrEqual(2)
+        await page.keyboard.press("x")
+        await page.waitForSelector("#help", { state: "hidden" })
+      }
+      if (screen.touch) {
+        const from = host.state().players[1]!.position
+        expect(host.state().map.cells[from - 1], "the player can step left").toBe(0x2e)
+        const before = playing.me!.left
+        await page.getByRole("button", { name: "left", exact: true }).tap()
+        await page.waitForFunction((before) => document.querySelector("#grid .me").getBoundingClientRect().left < before, before, { timeout: 3000 })
+        expect(host.state().players[1]!.position).toBe(from - 1)
+        await screenshot(page, `${screen.name}-moved`)
+        // A button held repeats its key, never faster than the server takes keys.
+        const sentBefore = await page.evaluate(() => (window as any).keysSent.length)
+        const right = page.getByRole("button", { name: "right", exact: true })
+        await right.dispatchEvent("pointerdown")
+        await page.waitForFunction((before) => (window as any).keysSent.length >= before + 3, sentBefore, { timeout: 5000 })
+        await right.dispatchEvent("pointerup")
+        const held: Array<number> = await page.evaluate((before) => (window as any).keysSent.slice(before), sentBefore)
+        const gaps = held.slice(1).map((at, i) => at - held[i]!)
+        expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1000 / keysPerSecond)
+      }
+
+      // Ended with its nuggets on the map (as nuggets play ends it): stopped, with no winner.
+      await Effect.runPromise(host.endGame)
+      await page.waitForSelector("#summary:not([hidden])", { timeout: 3000 })
+      await screenshot(page, `${screen.name}-stopped`)
+      expect(await text(page, "#end-title")).toBe("Game stopped")
+      expect(await text(page, "#winner")).toBe(`No winner: ${host.state().goldRemaining} nuggets left on the map.`)
+      expect(await text(page, "#status")).toBe(`Game stopped. No winner: ${host.state().goldRemaining} nuggets left on the map.`)
+      expect((await tableText(page, "#roster")).map((cells) => cells[3])).toEqual(["#1", "#1"])
+      expect(await page.$$eval("#standings tr.won", (rows) => rows.length)).toBe(0)
+      expect(await layoutOf(page)).toMatchObject({ sideways: false, ellipsis: [] })
+      // The box has room for its words: nothing in it overflows.
+      expect(await page.$eval("#summary", (box: any) => box.scrollWidth <= box.clientWidth)).toBe(true)
+    })
+  }
 })

@@ -211,7 +211,7 @@ describe("web: watching", () => {
     spectator.send("SPECTATE")
     await collectAllGold(player, spectator, gridOf(await spectator.nextStarting("DISPLAY")))
     await result
-    const last = await first.snapshot((snapshot) => snapshot.over === true)
+    const last = await first.snapshot((snapshot) => snapshot.end === "over")
     expect(last.players.map(({ letter, name, purse }: any) => ({ letter, name, purse }))).toEqual([{ letter: "A", name: "Runner", purse: 250 }])
     expect(last.remaining).toBe(0)
   })

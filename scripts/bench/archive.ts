@@ -47,9 +47,11 @@ const gameAt = (i: number) => {
     startedMs: firstStart + i * 60_000,
     durationMs: 300_000,
     moves: 2000,
-    end: i % 50 === 0 ? "shut down" : "game over",
+    end: i % 50 === 0 ? "stopped" : "over",
     failure: undefined,
-    standings: players.map((each) => ({ ...each, rank: 1 + players.filter((other) => other.purse > each.purse).length }))
+    note: undefined,
+    standings: players.map((each) => ({ ...each, rank: 1 + players.filter((other) => other.purse > each.purse).length })),
+    nuggetsLeft: i % 50 === 0 ? 250 - players.reduce((sum, each) => sum + each.purse, 0) : 0
   }
   return { id: `g${String(i).padStart(6, "0")}`, mapName: maps[i % maps.length]!, facts }
 }

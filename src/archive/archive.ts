@@ -7,7 +7,7 @@ import { pageSize } from "./model.js"
 import type { ArchivedGame, GameId, Leader, LeaderboardQuery, PastGamesPage, PastGamesQuery } from "./model.js"
 import { type ArchiveOwnerService, makeOwner } from "./owner.js"
 import { migrate } from "./schema.js"
-import { gameRow, leadersStatement, pastGamesStatement } from "./store.js"
+import { gameRow, leadersStatement, pastGamesStatement, rebuildLeaders } from "./store.js"
 
 /**
  * The archive of a host's games, as a service: the recordings are the source of truth,
@@ -50,6 +50,8 @@ export const makeArchive: Effect.Effect<ArchiveService, ArchiveError, SqlClient.
   const backend = yield* ArchiveBackend
   const { database, recordings } = backend
   yield* migrate.pipe(
+    // The leaderboard is made from the games: a migration may change what it counts.
+    Effect.tap((ran) => (ran.length > 0 ? rebuildLeaders(sql) : Effect.void)),
     Effect.catchTags({
       SqlError: (cause) =>
         new ArchiveError({ reason: "Open", path: database, message: `${database} — cannot open the archive: ${what(cause.cause ?? cause)}`, cause }),

@@ -1,5 +1,5 @@
 import { Context, type Effect, type Either, type Option, type Scope } from "effect"
-import type { LineFile, RecordingError } from "../recording/writer.js"
+import type { LineFile, RecordingError } from "../recording/lines.js"
 import type { ArchiveError, UnreadableRecording } from "./errors.js"
 import type { GameId } from "./model.js"
 

@@ -29,5 +29,7 @@ export const dataDirectory = ({ flag, env, home, cwd }: DataDirEnvironment): str
 export const archiveFiles = (dataDir: string) => ({
   games: join(dataDir, "games"),
   database: join(dataDir, "archive.db"),
-  lock: join(dataDir, "archive.lock")
+  lock: join(dataDir, "archive.lock"),
+  /** The PID of the process holding the lock, for a second one to name it. */
+  holder: join(dataDir, "archive.pid")
 })

@@ -3,13 +3,13 @@ import { Data } from "effect"
 
 /**
  * The archive could not do its work: the data directory could not be made (`Directory`),
- * the database could not be opened or is not an archive (`Open`), another process holds
- * the archive (`Busy`), a game it was asked about is not in it (`UnknownGame`), or the
- * database failed under a query (`Database`). `path` names the file, folder or database
+ * a directory to read holds no archive (`NoArchive`), the database could not be opened or
+ * is not an archive (`Open`), another process holds the archive (`Busy`), a game it was
+ * asked about is not in it (`UnknownGame`), or the database failed under a query (`Database`). `path` names the file, folder or database
  * at fault; `cause` keeps what the system or the database said.
  */
 export class ArchiveError extends Data.TaggedError("ArchiveError")<{
-  readonly reason: "Directory" | "Open" | "Busy" | "UnknownGame" | "Database"
+  readonly reason: "Directory" | "NoArchive" | "Open" | "Busy" | "UnknownGame" | "Database"
   readonly message: string
   readonly path?: string
   readonly cause?: unknown

@@ -1,7 +1,8 @@
 import { Effect, Either } from "effect"
 import type { Variant } from "../core/rules.js"
 import type { Dialect } from "../protocol/dialect.js"
-import { type Ending, isMessage, parseRecording, rankedStandings, type Recording, type Standing } from "../recording/format.js"
+import { endOf, type GameEnd } from "../protocol/endings.js"
+import { isMessage, parseRecording, rankedStandings, type Recording, type Standing } from "../recording/format.js"
 import { replayRecording } from "../recording/replay.js"
 import { UnreadableRecording } from "./errors.js"
 
@@ -20,10 +21,14 @@ export interface RecordingFacts {
   readonly durationMs: number
   readonly moves: number
   /** How the recording ends; undefined when it stops before the end (its host died). */
-  readonly end: Ending | undefined
+  readonly end: GameEnd | undefined
   /** What stopped the game, when a defect did (`failed`). */
   readonly failure: string | undefined
+  /** Who ended it, when not the game itself (`ended by the host`). */
+  readonly note: string | undefined
   readonly standings: ReadonlyArray<Standing>
+  /** The nuggets its players had not found when it ended, or where its recording stops. */
+  readonly nuggetsLeft: number
 }
 
 /**
@@ -52,6 +57,7 @@ export const recordingFacts = (file: string, text: string): Effect.Effect<Record
     const last = entries.at(-1)
     const end = last !== undefined && "end" in last ? last : undefined
     const standings = end?.standings ?? (yield* standingsWhereItStopped(recording))
+    const nuggetsLeft = Math.max(0, header.rules.goldTotal - standings.reduce((sum, each) => sum + each.purse, 0))
     return {
       mapDigest: header.mapDigest,
       seed: header.seed,
@@ -61,8 +67,11 @@ export const recordingFacts = (file: string, text: string): Effect.Effect<Record
       startedMs,
       durationMs: last?.t ?? 0,
       moves: entries.filter(isMessage).length,
-      end: end?.end,
+      // An older recording's `game over` also ended a game whose last player left: stopped, if nuggets were left.
+      end: end?.end === "over" ? endOf(nuggetsLeft) : end?.end,
       failure: end?.failure,
-      standings
+      note: end?.note,
+      standings,
+      nuggetsLeft
     }
   })

@@ -34,8 +34,10 @@ export const toGames = (rows: ReadonlyArray<GameRow>, players: ReadonlyArray<Pla
       moves: row.moves ?? undefined,
       outcome: row.outcome,
       failure: row.failure ?? undefined,
+      note: row.note ?? undefined,
       standings,
-      winners: row.outcome === "game over" ? standings.filter((each) => each.rank === 1).map((each) => each.name) : []
+      winners: row.outcome === "over" ? standings.filter((each) => each.rank === 1).map((each) => each.name) : [],
+      nuggetsLeft: row.nuggets_left ?? undefined
     }
   })
 }

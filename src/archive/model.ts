@@ -1,7 +1,8 @@
 import type { Effect, Scope } from "effect"
 import type { Variant } from "../core/rules.js"
-import type { LineFile, RecordingError } from "../recording/writer.js"
+import type { LineFile, RecordingError } from "../recording/lines.js"
 import type { Dialect } from "../protocol/dialect.js"
+import type { GameEnd } from "../protocol/endings.js"
 import type { Standing } from "../recording/format.js"
 
 /**
@@ -13,12 +14,14 @@ import type { Standing } from "../recording/format.js"
 export type GameId = string
 
 /**
- * How a game ended. `playing`: not yet (or its host died, until the next start marks it
- * `interrupted`); `game over`: every nugget collected; `shut down`: its host stopped it;
- * `interrupted`: its host died, and the recording stops where it did; `failed`: a defect
- * ended it (its recording says so, or its host did).
+ * How a game ended: `over`, `stopped` or `failed`, the words of every game's end (see
+ * `protocol/endings.ts`), or one of the archive's own for a game without an end:
+ * `playing`, not yet (or its host died, until the next start marks it `interrupted`);
+ * `interrupted`, its host died, and the recording stops where it did.
  */
-export const outcomes = ["playing", "game over", "shut down", "interrupted", "failed"] as const
+export const outcomes = ["playing", "over", "stopped", "interrupted", "failed"] as const satisfies ReadonlyArray<
+  GameEnd | "playing" | "interrupted"
+>
 export type Outcome = typeof outcomes[number]
 
 /** A player's line in a game's standings, as its recording ends with it: most nuggets first; equal purses share a rank. */
@@ -43,10 +46,14 @@ export interface ArchivedGame {
   readonly outcome: Outcome
   /** What went wrong, for a `failed` game. */
   readonly failure: string | undefined
+  /** Who ended it, when not the game itself (`ended by the host`). */
+  readonly note: string | undefined
   /** Everyone who joined, best first; the standings when it stopped for an interrupted game, if they could be replayed. */
   readonly standings: ReadonlyArray<Standing>
-  /** The names ranked first in a game played to its end (`game over`); none otherwise. */
+  /** The names ranked first in a game whose gold ran out (`over`); none otherwise. */
   readonly winners: ReadonlyArray<string>
+  /** The nuggets still on the map when it ended (or its recording stops); undefined while playing. */
+  readonly nuggetsLeft: number | undefined
 }
 
 /** The most games one page holds, and how many when a query does not say. */
@@ -71,13 +78,13 @@ export interface PastGamesPage {
 }
 
 /**
- * A name's record over the games played to their end (`game over`): a game stopped or
- * interrupted was not played out, and its purses say less.
+ * A name's record over the games that ended, `over` or `stopped`: each counts as played,
+ * and only one whose gold ran out can be won. A game interrupted or failed is not counted.
  */
 export interface Leader {
   readonly name: string
   readonly games: number
-  /** Games where it ranked first (a tie for first is a win for each). */
+  /** Games it won: ranked first in a game `over` (a tie for first is a win for each). */
   readonly wins: number
   /** Nuggets over all those games. */
   readonly nuggets: number

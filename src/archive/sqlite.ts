@@ -2,7 +2,7 @@ import * as Reactivity from "@effect/experimental/Reactivity"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import { Context, Effect, Layer, type Scope } from "effect"
-import { existsSync, mkdirSync, statSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { ArchiveBackend } from "./backend.js"
 import { archiveFiles } from "./dataDir.js"
 import { ArchiveError, what } from "./errors.js"
@@ -28,7 +28,7 @@ export interface SqliteArchiveOptions {
 /** 'NUGG': marks the database as ours, so that a file of someone else's is never taken for it. */
 const applicationId = 0x4e554747
 
-/** The data directory and its games/ folder, made if missing (`create`), else required to hold an archive. */
+/** The data directory and its games/ folder, made if missing (`create`), else required to hold an archive (`NoArchive`). */
 const prepareDirectory = (dataDir: string, create: boolean): Effect.Effect<void, ArchiveError> =>
   Effect.try({
     try: () => {
@@ -37,12 +37,16 @@ const prepareDirectory = (dataDir: string, create: boolean): Effect.Effect<void,
         mkdirSync(files.games, { recursive: true, mode: 0o700 })
         return
       }
+      if (!existsSync(dataDir)) return "no such folder"
       if (!statSync(dataDir).isDirectory()) throw new Error("not a folder")
-      if (!existsSync(files.database) && !existsSync(files.games)) throw new Error("no archive here")
+      if (!existsSync(files.database) && !existsSync(files.games)) return "no archive here"
     },
-    catch: (cause) =>
-      new ArchiveError({ reason: "Directory", path: dataDir, message: `${dataDir} — ${(cause as NodeJS.ErrnoException).code === "ENOENT" ? "no such folder" : what(cause)}`, cause })
-  })
+    catch: (cause) => new ArchiveError({ reason: "Directory", path: dataDir, message: `${dataDir} — ${what(cause)}`, cause })
+  }).pipe(
+    Effect.flatMap((missing) =>
+      missing === undefined ? Effect.void : new ArchiveError({ reason: "NoArchive", path: dataDir, message: `${dataDir} — ${missing}` })
+    )
+  )
 
 /**
  * A SQLite client on `filename`, for this scope. @effect/sql-sqlite-node's constructor throws
@@ -79,15 +83,57 @@ const makeOurs = (sql: SqlClient.SqlClient, path: string) =>
   )
 
 /**
+ * The process that holds the lock, as it wrote itself down in `archive.pid`: one that is
+ * still running (the file of one killed before stays until the next owner writes its own).
+ */
+const holderOf = (file: string): number | undefined => {
+  let pid: number
+  try {
+    pid = Number(readFileSync(file, "utf8").trim())
+  } catch {
+    return undefined
+  }
+  if (!Number.isSafeInteger(pid) || pid <= 0) return undefined
+  try {
+    process.kill(pid, 0)
+    return pid
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM" ? pid : undefined
+  }
+}
+
+/** Writes this process down as the holder, for as long as the scope lasts (a file left behind is harmless: see `holderOf`). */
+const writeHolder = (file: string): Effect.Effect<void, never, Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      try {
+        writeFileSync(file, `${process.pid}\n`)
+      } catch {
+        // Only the words of a second process's refusal are lost.
+      }
+    }),
+    () =>
+      Effect.sync(() => {
+        try {
+          if (readFileSync(file, "utf8").trim() === String(process.pid)) rmSync(file)
+        } catch {
+          // Gone already.
+        }
+      })
+  )
+
+/**
  * One process at a time owns a data directory: the one that records games in it and may
  * call a game without an end interrupted. Node has no flock, so the lock is SQLite's own:
  * a small database (`archive.lock`) held in EXCLUSIVE locking mode for the scope. The
  * system releases it when the process ends in any way, SIGKILL included, so a host
- * restarted after a crash never finds a stale lock; a second process finds it busy at once.
+ * restarted after a crash never finds a stale lock; a second process finds it busy at once,
+ * and names the holder by the PID it wrote in `archive.pid` (the lock itself cannot be read).
  */
 const holdDirectory = (dataDir: string): Effect.Effect<void, ArchiveError, Scope.Scope> =>
   Effect.gen(function*() {
-    const path = archiveFiles(dataDir).lock
+    const { lock: path, holder } = archiveFiles(dataDir)
     const sql = yield* openClient(path, { disableWAL: true })
     yield* Effect.all([
       sql.unsafe("PRAGMA busy_timeout = 0"),
@@ -98,12 +144,16 @@ const holdDirectory = (dataDir: string): Effect.Effect<void, ArchiveError, Scope
       sql.unsafe("BEGIN EXCLUSIVE"),
       sql.unsafe("COMMIT")
     ], { discard: true }).pipe(
-      Effect.mapError((cause) =>
-        (cause.cause as { code?: unknown } | undefined)?.code === "SQLITE_BUSY"
-          ? new ArchiveError({ reason: "Busy", path: dataDir, message: `${dataDir} — in use by another nuggets process`, cause })
-          : new ArchiveError({ reason: "Open", path, message: `${path} — cannot lock the archive: ${cause.message}`, cause })
-      )
+      Effect.mapError((cause) => {
+        if ((cause.cause as { code?: unknown } | undefined)?.code !== "SQLITE_BUSY") {
+          return new ArchiveError({ reason: "Open", path, message: `${path} — cannot lock the archive: ${cause.message}`, cause })
+        }
+        const pid = holderOf(holder)
+        const who = pid === undefined ? "another nuggets process" : `another nuggets process (PID ${pid})`
+        return new ArchiveError({ reason: "Busy", path: dataDir, message: `${dataDir} — in use by ${who}`, cause })
+      })
     )
+    yield* writeHolder(holder)
   })
 
 /** The SQLite database of the archive in `dataDir`, open and ours, for this scope; its tables are the archive's to make. */

@@ -27,6 +27,8 @@ export interface GameRow {
   readonly moves: number | null
   readonly outcome: Outcome
   readonly failure: string | null
+  readonly note: string | null
+  readonly nuggets_left: number | null
 }
 
 export interface PlayerRow {
@@ -130,7 +132,9 @@ export const indexedRows = (game: IndexedGame, facts: RecordingFacts) => ({
     duration_ms: facts.durationMs,
     moves: facts.moves,
     outcome: game.outcome,
-    failure: game.failure ?? null
+    failure: game.failure ?? null,
+    nuggets_left: facts.nuggetsLeft,
+    note: facts.note ?? null
   },
   players: facts.standings.map((each) => ({
     game_id: game.id,
@@ -143,10 +147,13 @@ export const indexedRows = (game: IndexedGame, facts: RecordingFacts) => ({
   }))
 })
 
+/** The outcomes the leaderboard counts: a game `stopped` is played, and only one `over` is won. */
+const counted: ReadonlyArray<Outcome> = ["over", "stopped"]
+
 /**
  * A game's row made from its recording, with its standings, and the leaderboard brought up
- * to date if it was played to its end. The caller has checked, in the same transaction,
- * that the game is not indexed yet (no row, or one still `playing`): each game counts once.
+ * to date if it counts there. The caller has checked, in the same transaction, that the
+ * game is not indexed yet (no row, or one still `playing`): each game counts once.
  */
 export const writeIndexed = (sql: Sql, game: IndexedGame, facts: RecordingFacts) =>
   Effect.gen(function*() {
@@ -156,7 +163,7 @@ export const writeIndexed = (sql: Sql, game: IndexedGame, facts: RecordingFacts)
     }`
     yield* sql`DELETE FROM players WHERE game_id = ${game.id}`
     if (rows.players.length > 0) yield* sql`INSERT INTO players ${sql.insert(rows.players)}`
-    if (game.outcome !== "game over") return
+    if (!counted.includes(game.outcome)) return
     // A name twice in one game (two players called Alice) counts once, with its better line.
     const byName = new Map<string, { name: string; rank: number; purse: number }>()
     for (const each of facts.standings) {
@@ -170,7 +177,7 @@ export const writeIndexed = (sql: Sql, game: IndexedGame, facts: RecordingFacts)
         sql.insert({
           name: each.name,
           games: 1,
-          wins: each.rank === 1 ? 1 : 0,
+          wins: each.rank === 1 && game.outcome === "over" ? 1 : 0,
           nuggets: each.purse,
           best_purse: each.purse,
           best_game: game.id,
@@ -193,29 +200,31 @@ const betterBest = "excluded.best_purse > leaders.best_purse OR (excluded.best_p
 /** Removes games from the index (their recordings are gone); the leaderboard is made again if one counted. */
 export const removeGames = (sql: Sql, ids: ReadonlyArray<GameId>) =>
   ids.length === 0 ? Effect.void : sql.withTransaction(Effect.gen(function*() {
-    const counted = yield* sql`SELECT id FROM games WHERE outcome = 'game over' AND ${sql.in("id", ids)} LIMIT 1`
+    const counting = yield* sql`SELECT id FROM games WHERE ${sql.in("outcome", counted)} AND ${sql.in("id", ids)} LIMIT 1`
     yield* sql`DELETE FROM players WHERE ${sql.in("game_id", ids)}`
     yield* sql`DELETE FROM games WHERE ${sql.in("id", ids)}`
-    if (counted.length > 0) yield* rebuildLeaders(sql)
+    if (counting.length > 0) yield* rebuildLeaders(sql)
   }))
 
 /**
  * The leaderboard computed from scratch, by the same rules as `writeIndexed` keeps it: a
- * name's best line in each game played to its end; its best purse, the earliest on a tie.
+ * name's best line in each game `over` or `stopped`, a win where it ranked first in one
+ * `over`; its best purse, the earliest on a tie.
  */
 export const rebuildLeaders = (sql: Sql) =>
   Effect.gen(function*() {
     yield* sql`DELETE FROM leaders`
     // A name's best is the same on each of its games' rows: grouping by it too changes no group.
     yield* sql`INSERT INTO leaders (name, games, wins, nuggets, best_purse, best_game, best_started_ms)
-      SELECT name, count(*), sum(CASE WHEN rank = 1 THEN 1 ELSE 0 END), sum(purse), best_purse, best_game, best_started_ms FROM (
-        SELECT p.name, min(p.rank) AS rank, max(p.purse) AS purse,
+      SELECT name, count(*), sum(CASE WHEN rank = 1 AND outcome = 'over' THEN 1 ELSE 0 END), sum(purse),
+        best_purse, best_game, best_started_ms FROM (
+        SELECT p.name, g.outcome, min(p.rank) AS rank, max(p.purse) AS purse,
           first_value(max(p.purse)) OVER best AS best_purse,
           first_value(p.game_id) OVER best AS best_game,
           first_value(p.started_ms) OVER best AS best_started_ms
         FROM players p JOIN games g ON g.id = p.game_id
-        WHERE g.outcome = 'game over'
-        GROUP BY p.name, p.game_id, p.started_ms
+        WHERE ${sql.in("g.outcome", counted)}
+        GROUP BY p.name, p.game_id, p.started_ms, g.outcome
         WINDOW best AS (PARTITION BY p.name ORDER BY max(p.purse) DESC, p.started_ms, p.game_id)
       ) AS per_game GROUP BY name, best_purse, best_game, best_started_ms`
   })

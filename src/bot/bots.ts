@@ -6,6 +6,8 @@ import { encodeClientMessage } from "../protocol/messages.js"
 import type { SessionEnd } from "../protocol/reader.js"
 import { ownStanding } from "../protocol/summary.js"
 import { noteText } from "../client/status.js"
+import { endOf, endTitle, nuggetsLeftAt } from "../protocol/endings.js"
+import { plural } from "../words.js"
 import { type Brain, decide, hear, newBrain, type Strategy } from "./brain.js"
 
 export interface BotsOptions {
@@ -27,12 +29,14 @@ export interface BotsOptions {
 }
 
 /**
- * How a bot's game ended: as the server said, with no answer, when the server fell silent
- * (or its port closed), when what it sent could not be read, or at the deadline.
+ * How a bot's game ended: as the server said, with no answer (or its port closed before
+ * any came: `Unreachable`), when the server fell silent (or its port closed), when what it
+ * sent could not be read, or at the deadline.
  */
 export type BotOutcome =
   | SessionEnd
   | { readonly _tag: "NoAnswer" }
+  | { readonly _tag: "Unreachable" }
   | { readonly _tag: "Lost" }
   /** No view to play from for a while, the last thing heard unreadable: `reason` says why. */
   | { readonly _tag: "Unreadable"; readonly reason: string }
@@ -43,6 +47,8 @@ export interface BotResult {
   readonly letter: string | undefined
   readonly purse: number
   readonly outcome: BotOutcome
+  /** The nuggets left on the map, as the bot last heard. */
+  readonly remaining: number | undefined
 }
 
 export const botName = (index: number) => `bot-${index + 1}`
@@ -74,7 +80,7 @@ export const runBots = (options: BotsOptions): Effect.Effect<ReadonlyArray<BotRe
     // Once for all bots, rather than a lookup per datagram sent.
     const { address } = yield* resolveHost(options.host)
     yield* Effect.logInfo(
-      `${options.count} ${options.strategy} bot(s) joining ${options.host}:${options.port}, ` +
+      `${plural(options.count, `${options.strategy} bot`)} joining ${options.host}:${options.port}, ` +
         `${options.rate} keys/s each, seed ${options.seed}`
     )
     return yield* Effect.forEach(
@@ -133,7 +139,7 @@ const playOne = (
         if (report.note?._tag === "BadDisplay" || report.note?._tag === "BadMessage") problem = noteText(report.note)
         if (report.note !== undefined) yield* Effect.logDebug(`${name}: ${noteText(report.note)}`)
         if (report.ending && !before.ending) {
-          yield* Effect.logInfo(`${name}: ${describe(report.ending)}`)
+          yield* Effect.logInfo(`${name}: ${describe(report.ending, report.remaining)}`)
           yield* Deferred.succeed(ended, report.ending)
         }
       })
@@ -145,12 +151,12 @@ const playOne = (
       // The system reports it before the datagrams still waiting to be read, the server's
       // last words among them (a server that exits at game over): those have the last word.
       Stream.runForEach(() =>
-        portClosed ? Effect.void : Effect.suspend(() => {
+        portClosed ? Effect.void : Effect.gen(function*() {
           portClosed = true
-          return Effect.logWarning(`${name}: the server's port is closed`).pipe(
-            Effect.zipRight(Effect.sleep(closedPortGrace)),
-            Effect.zipRight(Deferred.succeed(ended, { _tag: "Lost" }))
-          )
+          // Before any answer, that is how the bot's run ends: its result says it, once.
+          if (yield* Deferred.isDone(answered)) yield* Effect.logWarning(`${name}: the server's port is closed`)
+          yield* Effect.sleep(closedPortGrace)
+          yield* Deferred.succeed(ended, { _tag: "Lost" })
         })
       ),
       Effect.forkScoped
@@ -191,6 +197,7 @@ const playOne = (
       Effect.option
     )
     if (heard._tag === "None" || !(yield* Deferred.isDone(answered))) {
+      if (portClosed) return result(name, brain, { _tag: "Unreachable" })
       yield* Effect.logWarning(`${name}: no answer from ${options.host}:${options.port}`)
       return result(name, brain, { _tag: "NoAnswer" })
     }
@@ -227,15 +234,15 @@ const playOne = (
  * letter, or the GOLD with its last nuggets, may have been lost on the way.
  */
 export const result = (name: string, brain: Brain, outcome: BotOutcome): BotResult => {
-  const { ending, letter, purse } = brain.report
+  const { ending, letter, purse, remaining } = brain.report
   const own = ending?._tag === "GameOver" ? ownStanding(ending.summary, { letter, name }) : undefined
-  return { name, letter: own?.letter ?? letter, purse: own?.purse ?? purse, outcome }
+  return { name, letter: own?.letter ?? letter, purse: own?.purse ?? purse, outcome, remaining }
 }
 
-const describe = (ending: SessionEnd): string => {
+const describe = (ending: SessionEnd, remaining: number | undefined): string => {
   switch (ending._tag) {
     case "GameOver":
-      return "game over"
+      return endTitle(endOf(nuggetsLeftAt(ending.summary, remaining) ?? 0)).toLowerCase()
     case "Quit":
       return `told to quit${ending.reason ? `: ${ending.reason}` : ""}`
     case "Refused":
@@ -250,12 +257,14 @@ export const resultLine = (result: BotResult): string => {
   const outcome = result.outcome
   const how = outcome._tag === "NoAnswer"
     ? "no answer from the server"
+    : outcome._tag === "Unreachable"
+    ? "the server's port is closed"
     : outcome._tag === "Lost"
     ? "the server stopped answering"
     : outcome._tag === "Unreadable"
     ? `cannot read the server: ${outcome.reason}`
     : outcome._tag === "Deadline"
     ? "the deadline passed"
-    : describe(outcome)
+    : describe(outcome, result.remaining)
   return `${result.letter ?? "-"} ${String(result.purse).padStart(5)} ${result.name} (${how})`
 }

@@ -14,6 +14,7 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import type { ArchiveBackend } from "../archive/backend.js"
 import type { ArchiveError } from "../archive/errors.js"
 import type { FleetError } from "../fleet/database.js"
+import { plural } from "../words.js"
 
 /** Where the recordings of hosted games and their index are kept. */
 export const dataOption = text("data", "DIR", "the data directory: the recordings in DIR/games/ and their index").pipe(
@@ -32,24 +33,33 @@ const clockTime = (ms: number | undefined) => {
   return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`
 }
 
-/** The games as a table: a line each, columns aligned. */
+/** Columns of numbers are aligned to the right. */
+const rightAligned = new Set(["LEFT"])
+
+/**
+ * The games as a table: a line each, columns aligned. How each ended (`over`, `stopped`,
+ * ...), the nuggets it left on the map, and its winners: only a game over has any.
+ */
 const table = (games: ReadonlyArray<ArchivedGame>): string => {
+  const heads = ["GAME", "STARTED (UTC)", "MAP", "TIME", "END", "LEFT", "WINNER", "STANDINGS"]
   const rows = [
-    ["GAME", "STARTED (UTC)", "MAP", "TIME", "END", "STANDINGS"],
+    heads,
     ...games.map((game) => [
       game.id,
       game.started.slice(0, 16).replace("T", " "),
       game.map,
       clockTime(game.durationMs),
       game.outcome,
+      game.nuggetsLeft === undefined ? "-" : String(game.nuggetsLeft),
+      game.winners.join(", ") || "-",
       game.standings.map((each) => `${each.name} ${each.purse}`).join(", ")
     ])
   ]
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)))
-  return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join("  ")).join("\n")
+  const widths = heads.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)))
+  const cellText = (cell: string, column: number) =>
+    column === heads.length - 1 ? cell : rightAligned.has(heads[column]!) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!)
+  return rows.map((row) => row.map(cellText).join("  ")).join("\n")
 }
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 
 /** What bringing the index up to date did, in a line or two (none when it did nothing). */
 const reconciledLines = (dataDir: string, done: Reconciled): Array<string> => {
@@ -115,7 +125,17 @@ const listArchive = (options: {
     const store: Layer.Layer<SqlClient.SqlClient | ArchiveBackend, ArchiveError | FleetError> = fleetUrl === undefined
       ? sqliteBackend({ dataDir, create: false })
       : readingFleetArchiveBackend(fleetUrl).pipe(Layer.provideMerge(fleetDatabaseLayer(fleetUrl)))
-    return listing.pipe(Effect.scoped, Effect.provide(archiveLayer.pipe(Layer.provide(store))))
+    return listing.pipe(
+      Effect.scoped,
+      Effect.provide(archiveLayer.pipe(Layer.provide(store))),
+      Effect.catchIf(
+        (error) => error._tag === "ArchiveError" && error.reason === "NoArchive",
+        (error) => {
+          const host = Option.isSome(options.data) ? `nuggets host --data ${dataDir}` : "nuggets host"
+          return new CliError({ message: `${error.message}: '${host}' makes it, and records every game it hosts there` })
+        }
+      )
+    )
   }).pipe(Effect.mapError(toCliError))
 
 export const archiveNode = group("archive", "The archive of hosted games: their recordings and the index of them.", [

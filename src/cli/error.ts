@@ -1,7 +1,7 @@
 import { Data } from "effect"
 import { errnoWords } from "../net/errno.js"
 import { UdpError } from "../net/udp.js"
-import { RecordingError } from "../recording/writer.js"
+import { RecordingError } from "../recording/lines.js"
 import { WebError } from "../web/error.js"
 
 /** A reason to stop with a non-zero exit: printed as one line, `nuggets: <message>`. */

@@ -8,6 +8,11 @@ import { Host, type HostSettings } from "../host/host.js"
 import { builtInMaps, type HostMap, mapsInFolder } from "../host/maps.js"
 import { parsePortRange, type PortRange, rangeSize } from "../host/ports.js"
 import { HostWeb } from "../host/web.js"
+import { Admission } from "../host/admission.js"
+import { drainThenStop } from "../host/drain.js"
+import { nextSignal } from "./signals.js"
+import { processLogFields } from "../log.js"
+import { readOperatorToken } from "./secrets.js"
 import { databaseName, databaseUrl } from "../fleet/database.js"
 import { defaultFleetTimings, leaseTimings, Membership } from "../fleet/membership.js"
 import { lanAddress } from "../net/lan.js"
@@ -22,6 +27,7 @@ import {
   compatOption,
   hostOption,
   idleTimeoutOption,
+  logFormatOption,
   logLevelOption,
   logOption,
   variantOption,
@@ -29,6 +35,7 @@ import {
   webLines,
   webNameOption
 } from "./options.js"
+import { plural } from "../words.js"
 
 /** Where the lobby is served unless `--web` says: this machine only, on a port people know. */
 const defaultWeb = "8080"
@@ -41,6 +48,10 @@ const hostOptions = {
   data: dataOption,
   database: text("database", "URL", "join the fleet of every host on this PostgreSQL database (postgres://USER@HOST:PORT/DB): " +
     "one lobby, one archive and one leaderboard for all of them").pipe(optional("no fleet: the archive is SQLite in the data directory")),
+  drain: duration("drain", "DURATION", "on SIGTERM (or Ctrl-C), take no new game or player and let the games in play go on " +
+    "for up to DURATION, then end them; a second signal ends them at once").pipe(optional("SIGTERM ends every game at once")),
+  adminTokenFile: text("admin-token-file", "FILE", "the operator's token, in a file only its owner may read: " +
+    "DELETE /api/games/ID with Authorization: Bearer TOKEN ends a game").pipe(optional("no one may end a game by the API")),
   lease: duration("lease", "DURATION", "in a fleet, how long a host may go unheard before another ends its games for the fleet; " +
     "each renews its own every third of it").pipe(withDefault(Duration.decode(defaultFleetTimings.leaseFor), "15s")),
   ports: text("ports", "FIRST-LAST", "the UDP ports games take, one each (CS50 clients reach a game by its port)").pipe(
@@ -63,7 +74,8 @@ const hostOptions = {
     "games speak the later CS50 protocol unless asked otherwise (most CS50 clients do): QUIT GAME OVER, ERROR, sight through room spots only"
   ),
   log: logOption("instead of stderr"),
-  logLevel: logLevelOption
+  logLevel: logLevelOption,
+  logFormat: logFormatOption
 }
 
 export const hostNode = command(
@@ -100,6 +112,7 @@ export const hostNode = command(
         return yield* new CliError({ message: `--open — ${options.open} games cannot stay open with --max-games ${options.maxGames}` })
       }
       yield* checkOutputs(Option.toArray(options.log).map((path) => ({ path, flag: "--log", append: true })), [], false)
+      const operator = yield* Option.match(options.adminTokenFile, { onNone: () => Effect.succeedNone, onSome: (file) => Effect.map(readOperatorToken(file), Option.some) })
       const maps: ReadonlyArray<HostMap> = yield* Option.match(options.maps, {
         onNone: () => Effect.succeed(builtInMaps()),
         onSome: (folder) => Effect.mapError(mapsInFolder(folder), (error) => new CliError({ message: error.message }))
@@ -128,7 +141,7 @@ export const hostNode = command(
           card: { lobbyUrl: "", joinAddress: settings.joinAddress, ports: Option.getOrUndefined(options.ports), maxGames: options.maxGames },
           timings: leaseTimings(options.lease)
         }) as const
-      }))
+      }), operator)
       const running = Effect.gen(function*() {
         // A host is busy: its young generation may grow as V8 would grow it (main.ts keeps a lone server's at its first size).
         setFlagsFromString("--semi-space-growth-factor=2")
@@ -139,6 +152,7 @@ export const hostNode = command(
         const files = archiveFiles(dataDir)
         const member = Context.getOption(context, Membership)
         if (Option.isSome(member)) {
+          processLogFields["host"] = member.value.hostId
           // Other hosts send players to this host's lobby by the address a browser reaches it at.
           yield* member.value.announce(lobby.lanUrls[0] ?? lobby.url)
           yield* Console.log(`Fleet: ${Option.map(database, databaseName).pipe(Option.getOrElse(() => ""))} (this host is ${member.value.hostId})`)
@@ -147,15 +161,22 @@ export const hostNode = command(
         }
         yield* Console.log(webLines("Lobby", lobby))
         yield* Effect.logInfo(
-          `hosting up to ${options.maxGames} games (${options.open} kept open) on ${maps.map((each) => each.name).join(", ")}` +
+          `hosting up to ${plural(options.maxGames, "game")} (${options.open} kept open) on ${maps.map((each) => each.name).join(", ")}` +
             `, UDP on ${isIPv6(options.host) ? `[${options.host}]` : options.host}` +
             (ports === undefined ? " (free ports)" : ` ports ${ports.first}-${ports.last}`) +
             `, ${dialect} dialect` + (options.variant === "classic" ? "" : `, ${options.variant} variant`) +
             `, lobby at ${lobby.url}` + Option.match(database, { onNone: () => `, data in ${dataDir}`, onSome: (url) => `, in the fleet on ${databaseName(url)}` })
         )
-        // Stopped (Ctrl-C, SIGTERM): every game ends as `serve` ends its game, before the lobby closes.
-        yield* Effect.never.pipe(Effect.onInterrupt(() => games.stopAll))
+        const again = yield* nextSignal
+        const admission = Context.get(context, Admission)
+        // Stopped (Ctrl-C, SIGTERM): every game ends as `serve` ends its game, before the lobby closes; with --drain, once they have ended.
+        yield* Effect.never.pipe(Effect.onInterrupt(() =>
+          Option.match(options.drain, {
+            onNone: () => games.stopAll,
+            onSome: (limit) => drainThenStop(games, admission, limit, again)
+          })
+        ))
       })
-      yield* Effect.scoped(running).pipe(Effect.provide(logging({ file: options.log, level: options.logLevel, screen: false })))
+      yield* Effect.scoped(running).pipe(Effect.provide(logging({ file: options.log, level: options.logLevel, screen: false, format: options.logFormat })))
     }).pipe(Effect.mapError(toCliError))
 )

@@ -1,4 +1,4 @@
-import { Layer } from "effect"
+import { Layer, Option } from "effect"
 import { archiveLayer, archiveOwnerLayer } from "../archive/archive.js"
 import { sqliteBackend } from "../archive/sqlite.js"
 import { fleetLobby, fleetStore } from "../fleet/layers.js"
@@ -6,6 +6,9 @@ import type { FleetTimings, HostCard } from "../fleet/membership.js"
 import { alwaysAdmitting } from "../host/admission.js"
 import { hostLayer, type HostSettings } from "../host/host.js"
 import { localLobbyLayer } from "../host/lobby.js"
+import { hostMetricsLayer } from "../host/metrics.js"
+import { operatorLayer } from "../host/operator.js"
+import { processCountsLayer } from "../server/counts.js"
 import { hostWebLayer } from "../host/web.js"
 import type { ListenOptions } from "../web/listen.js"
 
@@ -26,8 +29,15 @@ export type HostStore =
  * web, the lobby it offers (its own games, or the fleet's), its games, the archive, and
  * below them the database, alone or in a fleet.
  */
-export const hostLayers = (web: ListenOptions, settings: HostSettings, store: HostStore) => {
-  const games = hostLayer(settings).pipe(Layer.provideMerge(archiveOwnerLayer), Layer.provideMerge(archiveLayer))
+export const hostLayers = (web: ListenOptions, settings: HostSettings, store: HostStore, operator: Option.Option<string> = Option.none()) => {
+  // The whole process counts into one tally, which /metrics reads.
+  const games = hostLayer(settings).pipe(
+    Layer.provideMerge(archiveOwnerLayer),
+    Layer.provideMerge(archiveLayer),
+    Layer.provideMerge(hostMetricsLayer),
+    Layer.provideMerge(processCountsLayer),
+    Layer.provideMerge(operatorLayer(operator))
+  )
   if (store._tag === "Alone") {
     return hostWebLayer(web).pipe(
       Layer.provideMerge(localLobbyLayer),

@@ -1,9 +1,11 @@
 import { Effect, FiberRef, HashSet, Layer, Logger, LogLevel, Option } from "effect"
 import { closeSync, openSync } from "node:fs"
-import { lineLogger } from "../log.js"
+import { jsonLogger, lineLogger } from "../log.js"
 import { errnoOf, errnoWords } from "../net/errno.js"
 import { CliError } from "./error.js"
-import type { LogLevelName } from "./options.js"
+import type { LogFormat, LogLevelName } from "./options.js"
+
+const loggerOf = (target: LogTarget, fd: number) => (target.format === "json" ? jsonLogger(fd) : lineLogger(fd))
 
 const levels: Readonly<Record<LogLevelName, LogLevel.LogLevel>> = {
   debug: LogLevel.Debug,
@@ -39,6 +41,8 @@ export interface LogTarget {
    * that is not the terminal (`2>player.log`), so that nothing is written over the screen.
    */
   readonly screen: boolean
+  /** One line of text per entry (the default), or one JSON object. */
+  readonly format?: LogFormat
 }
 
 /** Whether any log is written at all: a screen on a terminal and no --log keep it quiet. */
@@ -63,6 +67,6 @@ export const screenLogTarget = (
 /** Where the log goes, one line per entry: FILE with --log, else stderr (see `screen`). */
 export const logging = (target: LogTarget) =>
   Option.match(target.file, {
-    onSome: (path) => Layer.unwrapScoped(logFile(path).pipe(Effect.map((fd) => onlyLoggers([lineLogger(fd)], target.level)))),
-    onNone: () => onlyLoggers(logsSomewhere(target) ? [lineLogger(2)] : [], target.level)
+    onSome: (path) => Layer.unwrapScoped(logFile(path).pipe(Effect.map((fd) => onlyLoggers([loggerOf(target, fd)], target.level)))),
+    onNone: () => onlyLoggers(logsSomewhere(target) ? [loggerOf(target, 2)] : [], target.level)
   })

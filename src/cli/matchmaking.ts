@@ -60,7 +60,8 @@ const lobbyFailure = (lobby: string) => (error: unknown): Effect.Effect<never, L
   })
 }
 
-export const findGame = (url: URL, timeout: Duration.DurationInput): Effect.Effect<Match, LobbyError> =>
+/** The lobby's client, and a way to ask it that gives up after `timeout` with the lobby's words. */
+const lobbyClient = (url: URL, timeout: Duration.DurationInput) =>
   Effect.gen(function*() {
     const lobby = `${url.protocol}//${url.host}`
     const client = yield* HttpApiClient.make(LobbyApi, { baseUrl: lobby })
@@ -69,6 +70,20 @@ export const findGame = (url: URL, timeout: Duration.DurationInput): Effect.Effe
         Effect.catchAll(lobbyFailure(lobby)),
         Effect.timeoutFail({ duration: timeout, onTimeout: () => new LobbyError({ message: `${lobby} — cannot reach the lobby: no answer` }) })
       )
+    return { lobby, client, ask }
+  })
+
+/** The names of the players a game of the lobby has had (none once it is over): what a newcomer's name should not be. */
+export const namesIn = (url: URL, id: string, timeout: Duration.DurationInput): Effect.Effect<ReadonlyArray<string>, LobbyError> =>
+  Effect.gen(function*() {
+    const { client, ask } = yield* lobbyClient(url, timeout)
+    const game = yield* ask(client.games.game({ path: { id } }))
+    return game.live ? game.players.map((player) => player.name) : []
+  }).pipe(Effect.provide(FetchHttpClient.layer))
+
+export const findGame = (url: URL, timeout: Duration.DurationInput): Effect.Effect<Match, LobbyError> =>
+  Effect.gen(function*() {
+    const { lobby, client, ask } = yield* lobbyClient(url, timeout)
     // The lobby's own refusal says why there was no place: every game full, and no room for another.
     const place = yield* ask(client.games.match().pipe(
       Effect.catchIf(isRefusal, (refused) => Effect.fail(new LobbyError({ message: `${lobby} — ${(refused as Refusal).error} (every game is full, and no new one could be opened)` })))

@@ -88,6 +88,12 @@ export const webLines = (label: string, page: Listening): string =>
 export const logOption = (where: string) =>
   text("log", "FILE", `add the log to the end of FILE (${where})`).pipe(optional())
 
+export const logFormats = ["text", "json"] as const
+export type LogFormat = typeof logFormats[number]
+export const logFormatOption = choice("log-format", "F", logFormats, "text (a line per entry) or json (an object per line, for tools)").pipe(
+  withDefault<LogFormat>("text")
+)
+
 export const logLevels = ["debug", "info", "warning", "error", "none"] as const
 export type LogLevelName = typeof logLevels[number]
 export const logLevelOption = choice(

@@ -70,6 +70,12 @@ export const playNode = command(
         const joinLine = `nuggets join ${address} ${port} NAME`
         yield* Console.log(`Friends join with: ${joinLine}`)
         if (Option.isSome(page)) yield* Console.log(webLines("Watch and play in a browser", page.value))
+        /** The page, for friends when it is open to the network, else for this machine. */
+        const pageUrl = Option.map(page, (web) => web.lanUrls[0] ?? web.url)
+        const browser = Option.match(pageUrl, {
+          onNone: () => "",
+          onSome: (url) => Option.exists(page, (web) => web.lanUrls.length > 0) ? `, or in a browser at ${url}` : `; in a browser here: ${url}`
+        })
         /** Everyone in the game but the one playing here (`you`, once known): players still in, and the spectator. */
         const friendsBesides = (you?: string) =>
           Effect.sync(() => {
@@ -84,7 +90,14 @@ export const playNode = command(
             host: localAddress(options.host),
             port: socket.local.port,
             request: { _tag: "Player", name },
-            hint: [`friends join with: ${joinLine}`, `join: ${joinLine}`, `join: ${address} ${port}`, `port ${port}`],
+            hint: [
+              `Friends join with: ${joinLine}${browser}`,
+              `friends join with: ${joinLine}`,
+              ...Option.match(pageUrl, { onNone: () => [], onSome: (url) => [`join: ${address} ${port} or ${url}`] }),
+              `join: ${joinLine}`,
+              `join: ${address} ${port}`,
+              `port ${port}`
+            ],
             friends
           },
           terminalLayer({ noColor: options.noColor })
@@ -93,13 +106,17 @@ export const playNode = command(
         const endedForFriends = !host.state().over && (yield* friendsBesides("you" in exit ? exit.you : undefined)) > 0
         if (endedForFriends) yield* host.endGame
         yield* Fiber.interrupt(server)
-        return { exit, standings: endedForFriends ? Option.some(standings(host.state())) : Option.none() }
+        const state = host.state()
+        return {
+          exit,
+          standings: endedForFriends ? Option.some({ summary: standings(state), nuggetsLeft: state.goldRemaining }) : Option.none()
+        }
       })
       const { exit, standings: final } = yield* Effect.scoped(playing).pipe(Effect.provide(logging(logTarget)))
       yield* reportExit(exit)
       if (Option.isSome(final)) {
         const you = "you" in exit ? exit.you : undefined
-        yield* Console.log(farewell({ _tag: "GameOver", summary: final.value, ...(you === undefined ? {} : { you }) }, printWidth()))
+        yield* Console.log(farewell({ _tag: "GameOver", ...final.value, ...(you === undefined ? {} : { you }) }, printWidth()))
       }
     })
 )

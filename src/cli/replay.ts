@@ -84,10 +84,10 @@ export const replayNode = command(
         const result = yield* replayRecording(recording).pipe(
           Effect.mapError((mismatch) => new CliError({ message: `${file} — ${mismatch.message}` }))
         )
-        const end = result.ended === "game over"
+        const end = result.ended === "over"
           ? "and the summary match"
-          : result.ended === "shut down"
-          ? "and the summary match (the server was stopped before the end)"
+          : result.ended === "stopped"
+          ? "and the summary match (the game was stopped before its gold ran out)"
           : result.ended === "failed"
           ? "and the summary match (a defect in the server stopped the game)"
           : "match (the recording stops before the end)"

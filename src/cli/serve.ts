@@ -11,6 +11,7 @@ import {
   compatOption,
   hostingOptions,
   hostingRules,
+  logFormatOption,
   logLevelOption,
   logOption,
   mapArg,
@@ -29,7 +30,8 @@ export const serveNode = command(
       ...hostingOptions,
       compat: compatOption("speak the later CS50 protocol: QUIT GAME OVER, ERROR, sight through room spots only"),
       log: logOption("instead of stderr"),
-      logLevel: logLevelOption
+      logLevel: logLevelOption,
+      logFormat: logFormatOption
     },
     rules: hostingRules
   },
@@ -63,7 +65,7 @@ export const serveNode = command(
       const hosting = hostingLayer(hostingOf(options, { map, seed, dialect }, web))
       yield* logWarnings(setup).pipe(
         Effect.zipRight(serving.pipe(Effect.provide(hosting))),
-        Effect.provide(logging({ file: options.log, level: options.logLevel, screen: false }))
+        Effect.provide(logging({ file: options.log, level: options.logLevel, screen: false, format: options.logFormat }))
       )
     })
 )

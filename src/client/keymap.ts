@@ -76,6 +76,22 @@ export const replayKeyHelp: ReadonlyArray<KeyHelp> = [
 /** A player's keys in the page: the terminal's, but the Ctrl keys, which the browser keeps. */
 export const pageKeyHelp: ReadonlyArray<KeyHelp> = [moveHelp, diagonalHelp, runHelp, ["Q", "quit"], helpHelp]
 
+/**
+ * The page's pad for a touch screen, row by row: each direction's move key, its name (its
+ * button's label) and its arrow; in the middle, the key that makes the next moves runs.
+ */
+export const padKeys: ReadonlyArray<{ readonly key: string; readonly name: string; readonly arrow: string } | "run"> = [
+  { key: "y", name: "up-left", arrow: "↖" },
+  { key: "k", name: "up", arrow: "↑" },
+  { key: "u", name: "up-right", arrow: "↗" },
+  { key: "h", name: "left", arrow: "←" },
+  "run",
+  { key: "l", name: "right", arrow: "→" },
+  { key: "b", name: "down-left", arrow: "↙" },
+  { key: "j", name: "down", arrow: "↓" },
+  { key: "n", name: "down-right", arrow: "↘" }
+]
+
 /** The page's line of keys for a live game, and for a replay (its buttons do the rest). */
 export const pageLiveKeys = "Keys: h j k l y u b n or the arrows move, capitals run, Q quits, ? lists them."
 export const pageReplayKeys = "Replay: space pauses, + and − change the speed, ← and → step."

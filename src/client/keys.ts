@@ -1,7 +1,7 @@
 import { MoveDirections, RedrawKey } from "../core/constants.js"
 import { canStepOn } from "../protocol/display.js"
 import { EndOfTransmissionKey, InterruptKey, SuspendKey, terminalArrow } from "./keymap.js"
-import { askForView, type ClientState, type ClientUpdate, leave, redrawKey, rejoin, stay } from "./state.js"
+import { askForView, type ClientState, type ClientUpdate, leave, rejoin, stay } from "./state.js"
 import { Note } from "./status.js"
 import { follow, windowFits } from "./viewport.js"
 
@@ -34,7 +34,7 @@ export const onKeystroke = (state: ClientState, sequence: string, now: number): 
     return ask ? stay({ ...cleared, quitAsked: true, note: Note.QuitAsksAgain() }) : leave(state, "interrupt", now, true)
   }
   if (!state.report.joined || state.quitSentAt !== undefined) return stay(state)
-  if (key === RedrawKey) return { state: askForView(cleared, now), send: [redrawKey] }
+  if (key === RedrawKey) return { state: askForView(cleared, now), send: [{ _tag: "Key", key }] }
   // The screen says the window is too small, and that S gives a view that scrolls: keys but Q stay here.
   if (!windowFits(state)) return stay(key === "S" ? follow({ ...cleared, scroll: { top: 0, left: 0 } }) : cleared)
   // The spectator moves nothing: in a scrolling view its move keys move the view; else they stay here.
@@ -57,7 +57,7 @@ export const onKeystroke = (state: ClientState, sequence: string, now: number): 
       awaitingViewSince: moves ? now : state.awaitingViewSince,
       unansweredSince: mustAnswer ? state.unansweredSince ?? now : state.unansweredSince,
       // A refusal from now on may answer this key: the user must see it, so none is taken
-      // for the answer to an ask of ours any more (at worst the ask's own refusal shows).
+      // for the answer to an earlier Ctrl-L any more (at worst that one's refusal shows).
       refusalsToHide: 0,
       keyUnanswered: true
     },

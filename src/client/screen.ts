@@ -1,4 +1,5 @@
 import { nuggetCount } from "../protocol/dialect.js"
+import { endOf, endTitle, nuggetsLeftAt } from "../protocol/endings.js"
 import type { Role } from "../protocol/reader.js"
 import type { Summary } from "../protocol/summary.js"
 import { rankedSummary } from "./standings.js"
@@ -64,7 +65,8 @@ const shownNoteForms = (state: ClientState): ReadonlyArray<string> => {
  * longest of its forms that fits: fewer words rather than a cut one.
  */
 export const statusBar = (state: ClientState, width: number, forms: ReadonlyArray<string> = shownNoteForms(state)): Line => {
-  const statuses = shorterStatus(state.report)
+  // Blank until what it says is known: no "?" for a moment before OK or GOLD.
+  const statuses = state.statusKnown ? shorterStatus(state.report) : [""]
   // A note may carry the server's words: made safe for the terminal.
   const notes = forms.map(sanitize)
   const fits = (status: string) => notes.some((note) => status.length + 2 + note.length <= width)
@@ -77,6 +79,7 @@ export const statusBar = (state: ClientState, width: number, forms: ReadonlyArra
   const hint = state.hint.find((text) => text.length <= room)
   const right = note ? [note, Style.note] as const : hint ? [hint, Style.hint] as const : undefined
   if (right === undefined) return styled([[status, Style.plain]], width)
+  if (status === "") return styled([right], width)
   return styled([[status, Style.plain], ["  ", Style.plain], right], width)
 }
 
@@ -153,7 +156,7 @@ export const screen = (state: ClientState, note?: ReadonlyArray<string>): Screen
     const hint = state.hint.find((text) => text.length <= size.columns)
     if (hint !== undefined && message.length + 2 <= size.rows) lines.push(line(""), line(hint, Style.hint))
   } else {
-    lines.push(statusBar(state, size.columns, note))
+    const mapRows: Array<Line> = []
     const view = state.report.view
     if (grid && view) {
       const area = gridArea(size)
@@ -161,9 +164,17 @@ export const screen = (state: ClientState, note?: ReadonlyArray<string>): Screen
       const left = state.scroll?.left ?? 0
       const rows = Math.min(grid.rows - top, area.rows)
       for (let row = 0; row < rows; row++) {
-        lines.push(gridLine((view[top + row] ?? "").slice(left, left + Math.min(grid.cols, size.columns)), Math.min(grid.cols - left, size.columns)))
+        mapRows.push(gridLine((view[top + row] ?? "").slice(left, left + Math.min(grid.cols, size.columns)), Math.min(grid.cols - left, size.columns)))
       }
     }
+    // The hint (how friends join `nuggets play`) in full: on the status line if it fits there,
+    // else under the map when the window has rows to spare, else on the status line in short.
+    const longest = state.hint[0]
+    const below = longest === undefined || statusBar(state, size.columns, []).text.includes(longest) ? [] : wrapCut(longest, size.columns)
+    const spare = size.rows - 1 - mapRows.length
+    const hintBelow = mapRows.length > 0 && below.length > 0 && below.length <= spare
+    lines.push(statusBar(hintBelow ? { ...state, hint: [] } : state, size.columns, note), ...mapRows)
+    if (hintBelow) lines.push(...(spare > below.length ? [line("")] : []), ...below.map((text) => line(text, Style.hint)))
   }
   const full = Array.from({ length: size.rows }, (_, row) => {
     const each = lines[row] ?? line("")
@@ -180,9 +191,10 @@ export const screenLines = (state: ClientState): ReadonlyArray<string> => screen
 export const gameOverScreen = (state: ClientState, summary: Summary): Screen => {
   const width = state.window.columns
   const me = state.exit?._tag === "GameOver" ? state.exit.you : state.report.role === "player" ? state.report.letter : undefined
-  const standings = rankedSummary(summary, me)
+  const left = nuggetsLeftAt(summary, state.report.remaining)
+  const standings = rankedSummary(summary, me, left)
   const box = [
-    line("GAME OVER", Style.strong),
+    line(endHeading(left), Style.strong),
     line(""),
     ...standings.map(([text, style]) => line(text, style)),
     line(""),
@@ -196,6 +208,15 @@ export const gameOverScreen = (state: ClientState, summary: Summary): Screen => 
   return overlay(screen({ ...state, helpOpen: false }).slice(), [edge, ...framed, edge], width)
 }
 
+/** What heads the standings: `GAME OVER`, or `GAME STOPPED` when nuggets were left (when that is known). */
+const endHeading = (nuggetsLeft: number | undefined) => endTitle(nuggetsLeft === undefined ? "over" : endOf(nuggetsLeft)).toUpperCase()
+
+/** Words from a server as a sentence, to be followed by another: a capital first, a full stop last. */
+const sentence = (text: string) => {
+  const trimmed = text.trim()
+  return trimmed.charAt(0).toUpperCase() + trimmed.slice(1) + (/[.!?:]$/.test(trimmed) ? "" : ".")
+}
+
 /** What is printed once the screen is gone; what the server said is cut to `width` and kept printable. */
 export const farewell = (exit: ClientExit, width: number): string => {
   /** What the server said, made safe for the terminal: printable ASCII, each line cut to the width. */
@@ -204,9 +225,9 @@ export const farewell = (exit: ClientExit, width: number): string => {
   const collected = "collected" in exit && exit.collected !== undefined ? ` You collected ${nuggetCount(exit.collected)}.` : ""
   switch (exit._tag) {
     case "Quit":
-      return (exit.reason ? fromServer(exit.reason) : "The server ended the session.") + collected
+      return (exit.reason ? sentence(fromServer(exit.reason)) : "The server ended the session.") + collected
     case "GameOver":
-      return `GAME OVER:\n${rankedSummary(exit.summary, exit.you).map(([text]) => text.slice(0, width)).join("\n")}`
+      return `${endHeading(exit.nuggetsLeft)}:\n${rankedSummary(exit.summary, exit.you, exit.nuggetsLeft).map(([text]) => text.slice(0, width)).join("\n")}`
     case "Refused":
       return `the server refused to let you join${exit.reason ? `: ${fromServer(exit.reason)}` : "."}`
     case "BadGrid":

@@ -38,7 +38,7 @@ export interface JoinOptions {
 /** How long the game-over screen stays, unless a key is pressed first. */
 const gameOverPause = "5 seconds"
 
-/** How often the client looks at the clock: retries, repairs and silences are timed by it. */
+/** How often the client looks at the clock: retries and silences are timed by it. */
 const tickInterval = "100 millis"
 
 /**

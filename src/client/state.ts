@@ -1,5 +1,6 @@
-import { MaxNameLength, RedrawKey } from "../core/constants.js"
+import { MaxNameLength } from "../core/constants.js"
 import type { ClientMessage } from "../protocol/messages.js"
+import { nuggetsLeftAt } from "../protocol/endings.js"
 import { type GameReport, newReport, readDatagram, readGameOver, type SessionEnd } from "../protocol/reader.js"
 import { ownStanding, type Standing, type Summary } from "../protocol/summary.js"
 import { type Alert, Note } from "./status.js"
@@ -10,8 +11,11 @@ import type { Viewport, WindowSize } from "./viewport.js"
  * What the client knows, and its reactions to the server, the keyboard and the passing of
  * time, as plain functions: no I/O here. `session.ts` feeds events in (`update.ts`), each
  * with the time it happened, and carries out what comes back. `keys.ts` judges keystrokes;
- * `timers.ts` decides what the passing of time calls for (retries, repairs, questions to a
- * silent server), within the patience `timings.ts` sets.
+ * `timers.ts` decides what the passing of time calls for (PLAY again, Q again, the warning
+ * that the server is not answering), within the patience `timings.ts` sets. The client
+ * sends the server what the user typed and nothing else (the spec's KEY is "the
+ * keystroke typed by the user"), apart from PLAY or SPECTATE again while nothing has come
+ * back and Q again until QUIT comes.
  */
 
 /** How the user asked to join: as a named player, or as the spectator. */
@@ -27,8 +31,8 @@ export interface Collected {
 export type ClientExit =
   | Exclude<SessionEnd, { readonly _tag: "GameOver" | "Quit" }>
   | { readonly _tag: "Quit"; readonly reason: string } & Collected
-  /** `you`: our letter, to mark our line in the standings. */
-  | { readonly _tag: "GameOver"; readonly summary: Summary; readonly you?: string }
+  /** `you`: our letter, to mark our line in the standings; `nuggetsLeft`: on the map at the end, when known. */
+  | { readonly _tag: "GameOver"; readonly summary: Summary; readonly you?: string; readonly nuggetsLeft?: number | undefined }
   | { readonly _tag: "NoServer"; readonly server: string; readonly why: "no answer" | "port unreachable" }
   | { readonly _tag: "UserQuit"; readonly how: "interrupt" | "end of input" | "hangup" | "no answer" } & Collected
 
@@ -53,25 +57,20 @@ export interface ClientState {
   readonly heardAt: number | undefined
   /** The round trip to the server, measured (smoothed) once known. */
   readonly roundTrip: number | undefined
-  /** When a move key went out, one the view says moves the player, that no DISPLAY has answered yet. */
+  /** When a move key went out, one the view says moves the player, that no DISPLAY has answered yet: it times the round trip. */
   readonly awaitingViewSince: number | undefined
   /**
-   * When the first key or ask went out that nothing has answered yet, of those the server
-   * must answer: a move the view says is possible, and (from a server that answers them) a
-   * key that moves nothing or an ask. Many servers answer a move into a wall, an unknown
-   * key or Ctrl-L with silence, as the spec allows: silence after those means nothing.
+   * When the first key the user typed went out that nothing has answered yet, of those the
+   * server must answer: a move the view says is possible, and (from a server that answers
+   * them) a key that moves nothing. Many servers answer a move into a wall, an unknown key
+   * or Ctrl-L with silence, as the spec allows: silence after those means nothing.
    */
   readonly unansweredSince: number | undefined
-  /**
-   * The server has answered an ask (Ctrl-L), or refused a key: silence after one means
-   * something. The client asks once as soon as it is in, to learn it.
-   */
+  /** The server has answered the user's Ctrl-L, or refused a key: silence after a key that moves nothing means something. */
   readonly answersAsks: boolean
-  /** That first ask has gone out. */
-  readonly probed: boolean
   /** The server has not answered for a while, or is gone: Q leaves at once. */
   readonly serverSilent: boolean
-  /** Refusals still to come for the Ctrl-L keys we sent: a server that knows no Ctrl-L says NO. */
+  /** Refusals still to come for the Ctrl-L keys the user typed: a server that knows no Ctrl-L says NO, which is not news. */
   readonly refusalsToHide: number
   /** A key of the user's went out and nothing has been heard since: a refusal may yet answer it. */
   readonly keyUnanswered: boolean
@@ -80,10 +79,14 @@ export interface ClientState {
   readonly quitAgainAt: number
   /** How the user asked to leave: with Q, or by ending the program (then it ends as the user's, not the server's, word). */
   readonly leaving: "Q" | "interrupt" | "end of input" | undefined
-  /** When we last asked the server for what we were missing (a view, the end of the game, a sign of life). */
+  /** When the user last typed Ctrl-L, to have the view again. */
   readonly askedAt: number
-  /** How often we asked for our letter (its OK was lost): our server says it again, the CS50 servers never do. */
-  readonly letterAsks: number
+  /**
+   * What the status line says is known: the nuggets left, and a player's letter (or, once a
+   * DISPLAY has followed the GOLD with no OK, its OK lost: the letter shows as "?").
+   * Until then it is blank, as some servers send a DISPLAY before OK, GRID and GOLD.
+   */
+  readonly statusKnown: boolean
   /**
    * Shown where a note goes while there is none, in the longest form that fits: `nuggets
    * play` puts its join line there.
@@ -154,7 +157,6 @@ export const startClient = (
     awaitingViewSince: undefined,
     unansweredSince: undefined,
     answersAsks: false,
-    probed: false,
     serverSilent: false,
     refusalsToHide: 0,
     keyUnanswered: false,
@@ -162,7 +164,7 @@ export const startClient = (
     quitAgainAt: 0,
     leaving: undefined,
     askedAt: now,
-    letterAsks: 0,
+    statusKnown: false,
     hint,
     helpOpen: false,
     friends: 0,
@@ -175,7 +177,6 @@ export const startClient = (
 export const stay = (state: ClientState): ClientUpdate => ({ state, send: [] })
 
 export const quitKey: ClientMessage = { _tag: "Key", key: "Q" }
-export const redrawKey: ClientMessage = { _tag: "Key", key: RedrawKey }
 
 /**
  * Whether the server can be told we leave: only once it has let us in and still knows us.
@@ -185,9 +186,9 @@ export const mayQuit = (state: ClientState) => state.report.joined && !state.rep
 
 /** A datagram at `now`: read, and timed (the round trip of a move's DISPLAY, or of the first PLAY's answer). */
 export const heard = (state: ClientState, data: Uint8Array | string, now: number): ClientState => {
-  // A refusal long after our ask answers something else (a key the user typed): our ask
-  // went unanswered, as many servers leave a key they do not know, and hides nothing more.
-  const asked = state.refusalsToHide > 0 && now - state.askedAt > patience(state, state.timings.viewRepair)
+  // A refusal long after a Ctrl-L answers something else (another key the user typed): the
+  // Ctrl-L went unanswered, as many servers leave a key they do not know, and hides nothing more.
+  const asked = state.refusalsToHide > 0 && now - state.askedAt > patience(state, state.timings.askAnswer)
     ? { ...state, refusalsToHide: 0 }
     : state
   const next = receive(asked, data)
@@ -206,12 +207,12 @@ export const heard = (state: ClientState, data: Uint8Array | string, now: number
 }
 
 /**
- * Whether a datagram is surely an answer to our latest ask: soon after it, a GOLD that
- * changes nothing (our server's answer), which no one else's move sends. A DISPLAY alone
- * could be anyone's move; refusals and OK count wherever they come (see `withReport`).
+ * Whether a datagram is surely an answer to the user's latest Ctrl-L: soon after it, a GOLD
+ * that changes nothing (our server's answer), which no one else's move sends. A DISPLAY
+ * alone could be anyone's move; refusals and OK count wherever they come (see `withReport`).
  */
 const answersAsk = (before: ClientState, after: ClientState, now: number): boolean => {
-  const soon = before.refusalsToHide > 0 && now - before.askedAt <= patience(before, before.timings.viewRepair)
+  const soon = before.refusalsToHide > 0 && now - before.askedAt <= patience(before, before.timings.askAnswer)
   const { purse, remaining } = before.report
   return soon && after.report.latest === "Gold" && after.report.purse === purse && after.report.remaining === remaining &&
     remaining !== undefined
@@ -244,13 +245,17 @@ const withReport = (state: ClientState, report: GameReport): ClientState => {
     : report.ending ??
       // Our Q went through and its QUIT was lost: a server without the last word no longer knows us.
       (forgottenNow && state.leaving !== undefined ? { _tag: "UserQuit", how: leftBy } : undefined)
-  // A refusal, once in (of our Ctrl-L or any key), or our server's OK again (its answer to Ctrl-L): the server answers what moves nothing.
+  // A refusal, once in (of a Ctrl-L or any key), or our server's OK again (its answer to Ctrl-L): the server answers what moves nothing.
   const answersAsks = state.answersAsks || (refusal && state.report.joined && report.ending === undefined) ||
     (report.latest === "Ok" && state.report.letter !== undefined)
+  const okLost = report.latest === "Display" && state.report.remaining !== undefined
+  const statusKnown = state.statusKnown ||
+    (report.remaining !== undefined && (report.role === "spectator" || report.letter !== undefined || okLost))
   return {
     ...state,
     report,
     answersAsks,
+    statusKnown,
     note: hidden ? state.note : report.note ?? state.note,
     alert: report.forgotten ? Note.AddressChanged() : undefined,
     exit,
@@ -293,21 +298,25 @@ export const rejoin = (state: ClientState, now: number): ClientUpdate => {
   return { ...fresh, state: { ...fresh.state, roundTrip: state.roundTrip, joinRetryIn: retry } }
 }
 
-/** Ctrl-L goes out: silence after it means something only from a server known to answer it. */
+/** The user's Ctrl-L goes out: silence after it means something only from a server known to answer it. */
 export const askForView = (state: ClientState, now: number): ClientState => ({
   ...state,
   askedAt: now,
-  probed: true,
   awaitingViewSince: undefined,
   unansweredSince: state.answersAsks ? state.unansweredSince ?? now : state.unansweredSince,
-  // The server answers in order: while a key of the user's is unanswered, the next refusal may be its, and is shown.
+  // The server answers in order: while another key the user typed is unanswered, the next refusal may be its, and is shown.
   refusalsToHide: state.keyUnanswered ? state.refusalsToHide : state.refusalsToHide + 1
 })
 
-/** How a player left, with its letter and what it collected, for the words after the screen: a spectator collects nothing. */
+/**
+ * How a player left, with its letter and what it collected, for the words after the screen
+ * (a spectator collects nothing); a game's end with the nuggets it left.
+ */
 export const withCollected = (exit: ClientExit, state: ClientState): ClientExit =>
   (exit._tag === "Quit" || exit._tag === "UserQuit") && state.report.role === "player" && state.report.letter !== undefined
     ? { ...exit, you: state.report.letter, collected: state.report.purse }
+    : exit._tag === "GameOver"
+    ? { ...exit, nuggetsLeft: nuggetsLeftAt(exit.summary, state.report.remaining) }
     : exit
 
 export const exitCode = (exit: ClientExit): number =>

@@ -1,26 +1,13 @@
-import type { ClientMessage } from "../protocol/messages.js"
-import {
-  askForView,
-  type ClientState,
-  type ClientUpdate,
-  joinMessage,
-  patience,
-  quitKey,
-  redrawKey,
-  stay
-} from "./state.js"
+import { type ClientState, type ClientUpdate, joinMessage, patience, quitKey, stay } from "./state.js"
 import { Note } from "./status.js"
-
-/** A player whose OK was lost asks this many times at most: only our server answers with it. */
-const maxLetterAsks = 3
 
 /**
  * What the passing of time calls for: PLAY again while nothing at all has come back
- * (backing off), Q again until QUIT comes, the view asked for again when a move's DISPLAY
- * is late or the game's end never came, and a question (Ctrl-L) to a server that has been
- * silent for a while: a refusal proves it alive as well as a view does. Only when what the
- * server must answer goes unanswered (see `ClientState.unansweredSince`) does the client say
- * the server is not answering; a closed port it hears of at once.
+ * (backing off), Q again until QUIT comes, and the warning that the server is not
+ * answering. Nothing else goes out of the client's own accord: a view that was lost is
+ * made good by the user's next key or the next change in sight, as a bot's is. The server
+ * is said not to answer only when a key the user typed, one it must answer (see
+ * `ClientState.unansweredSince`), goes unanswered; a closed port the client hears of at once.
  */
 export const onTick = (state: ClientState, now: number): ClientUpdate => {
   const { report, timings } = state
@@ -35,7 +22,7 @@ export const onTick = (state: ClientState, now: number): ClientUpdate => {
       send: [joinMessage(state.request)]
     }
   }
-  // The server forgot us: nothing to ask until the user chooses to join again or leave.
+  // The server forgot us: nothing to send until the user chooses to join again or leave.
   if (report.forgotten) return stay(state)
   if (state.quitSentAt !== undefined) {
     if (now - state.quitSentAt >= timings.quitTimeout) {
@@ -46,29 +33,8 @@ export const onTick = (state: ClientState, now: number): ClientUpdate => {
     if (report.role === "spectator" || now < state.quitAgainAt) return stay(state)
     return { state: { ...state, quitAgainAt: now + patience(state, timings.quitRetry) }, send: [quitKey] }
   }
-  const send: Array<ClientMessage> = []
-  let next = state
-  const repairAfter = patience(state, timings.viewRepair)
-  const sinceAsked = now - state.askedAt
-  // A move with no view after it, no GOLD yet, or no nuggets left and no GAMEOVER: something was lost.
-  const viewLost = state.awaitingViewSince !== undefined && now - state.awaitingViewSince >= repairAfter
-  const goldLost = report.remaining === undefined && sinceAsked >= repairAfter
-  const endLost = report.remaining === 0 && sinceAsked >= repairAfter
-  // Once in, a player asks anyway: whether this server answers one tells what its silence means later.
-  const probe = report.role === "player" && !state.probed && sinceAsked >= repairAfter
-  const letterLost = report.role === "player" && report.letter === undefined && state.letterAsks < maxLetterAsks &&
-    sinceAsked >= repairAfter
-  // Long silence: an idle player or the spectator would never learn otherwise that the server died.
-  const quiet = now - (state.heardAt ?? state.startedAt) >= timings.liveness && sinceAsked >= timings.liveness
-  // The spec lets the spectator type only Q, and one server crashes on any other key from
-  // it while no player is in (WillDinauer/Nuggets-Game): it asks only with a player in view.
-  const mayAsk = report.role === "player" || report.view?.some((row) => /[A-Z]/.test(row)) === true
-  if (mayAsk && (viewLost || goldLost || endLost || letterLost || quiet || probe)) {
-    next = askForView(letterLost ? { ...next, letterAsks: next.letterAsks + 1 } : next, now)
-    send.push(redrawKey)
+  if (state.unansweredSince !== undefined && now - state.unansweredSince >= timings.silence && !state.serverSilent) {
+    return stay({ ...state, serverSilent: true, alert: Note.NotAnswering() })
   }
-  if (next.unansweredSince !== undefined && now - next.unansweredSince >= timings.silence && !next.serverSilent) {
-    next = { ...next, serverSilent: true, alert: Note.NotAnswering() }
-  }
-  return { state: next, send }
+  return stay(state)
 }

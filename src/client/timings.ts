@@ -11,11 +11,9 @@ export interface Timings {
   readonly joinRetry: number
   /** The longest wait between two PLAYs. */
   readonly maxJoinRetry: number
-  /** A move key with no DISPLAY after it this long (or two round trips): the view is asked for again. */
-  readonly viewRepair: number
-  /** Nothing heard from the server this long: the client asks it (Ctrl-L) whether it is still there. */
-  readonly liveness: number
-  /** An ask or a key with nothing at all heard after it this long: the server is not answering. */
+  /** A refusal this long (or two round trips) after the user's Ctrl-L is taken for its answer, and hidden. */
+  readonly askAnswer: number
+  /** A typed key the server must answer with nothing at all heard after it this long: the server is not answering. */
   readonly silence: number
   /** A player's Q goes out again this often (or every two round trips) until QUIT comes. */
   readonly quitRetry: number
@@ -27,8 +25,7 @@ export const defaultTimings: Timings = {
   answerTimeout: 5000,
   joinRetry: 1000,
   maxJoinRetry: 4000,
-  viewRepair: 500,
-  liveness: 5000,
+  askAnswer: 500,
   silence: 3000,
   quitRetry: 400,
   quitTimeout: 2000

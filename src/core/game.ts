@@ -96,7 +96,8 @@ const spectatorQuits = (state: GameState): Transition => ({
 
 /**
  * The player leaves the map. When that was the last player and every letter has been
- * used, no one can ever finish the game: it ends as if the gold were all collected.
+ * used, no one can ever finish the game: it ends, everyone getting the standings, with
+ * the gold left where it lies (a stopped game, with no winner: see `Life`).
  */
 const playerQuits = (state: GameState, player: Player, reason: QuitReason = "PlayerQuit"): Transition => {
   const players = state.players.slice()
@@ -123,7 +124,7 @@ export const applyRequest = (state: GameState, client: ClientId, request: Reques
 
 /**
  * Whoever runs the game ends it before the gold is all found (the host of `nuggets play`
- * leaving): the game is over, and everyone gets GAMEOVER with the standings so far.
+ * leaving): the game ends, stopped, and everyone gets GAMEOVER with the standings so far.
  */
 export const endGame = (state: GameState): Transition => ({
   state: changedState(state, { over: true }),

@@ -4,6 +4,7 @@ import { GoldMaxNumPiles, MaxPlayers } from "./constants.js"
 export const Rock = 0x20 // ' '
 export const RoomSpot = 0x2e // '.'
 export const PassageSpot = 0x23 // '#'
+const Corner = 0x2b // '+'
 
 const mapCharacters = " -|+.#"
 
@@ -121,9 +122,25 @@ export const mapText = (map: GameMap): string => {
 
 // ---- The spec's other validity rules, checked by `nuggets map check` ----
 
-export class RoomNotClosed extends Data.TaggedError("RoomNotClosed")<{ readonly row: number; readonly col: number }> {
+/** A gap in a room's wall: solid rock beside a room spot, here. */
+export class WallGap extends Data.TaggedError("WallGap")<{ readonly row: number; readonly col: number }> {
   override get message() {
-    return `${where(this.row, this.col)}: room spot '.' touches solid rock or the edge of the grid (room not closed)`
+    return `${where(this.row, this.col)}: a gap in a room's wall, solid rock beside a room spot '.' (room not closed)`
+  }
+}
+
+/** A room spot on the grid's edge: no wall between it and the world's end. */
+export class RoomAtEdge extends Data.TaggedError("RoomAtEdge")<{ readonly row: number; readonly col: number }> {
+  override get message() {
+    return `${where(this.row, this.col)}: room spot '.' on the edge of the grid, with no wall beyond it (room not closed)`
+  }
+}
+
+/** A corner '+' that ends a passage but is no room's corner: no room spot beside it. */
+export class StrayCorner extends Data.TaggedError("StrayCorner")<{ readonly row: number; readonly col: number }> {
+  override get message() {
+    return `${where(this.row, this.col)}: corner '+' at the end of a passage, the corner of no room ` +
+      `(a passage meets a room through a gap in its wall)`
   }
 }
 
@@ -155,36 +172,44 @@ export class TooFewSpots extends Data.TaggedError("TooFewSpots")<{ readonly spot
  * A broken rule of the spec's "valid maps". A server still plays such a map, as the C
  * servers do: the spec lets it assume its map is valid, and refusing one would help no one.
  */
-export type MapProblem = TooFewSpots | RoomNotClosed | PassageAtCorner | MapDisconnected
+export type MapProblem = TooFewSpots | WallGap | RoomAtEdge | StrayCorner | PassageAtCorner | MapDisconnected
 
 const orthogonal: ReadonlyArray<Offset> = [[-1, 0], [1, 0], [0, -1], [0, 1]]
 const diagonal: ReadonlyArray<Offset> = [[-1, -1], [-1, 1], [1, -1], [1, 1]]
 const allNeighbours = [...orthogonal, ...diagonal]
 
-/** Every broken validity rule, one entry per offending gridpoint (per part, for connectivity), in reading order. */
+/**
+ * Every broken validity rule, one entry per gridpoint at fault (per part, for connectivity),
+ * in reading order: the gap in a wall, not the room spots beside it; the stray corner, not
+ * the passage that ends at it.
+ */
 export const mapProblems = (map: GameMap): ReadonlyArray<MapProblem> => {
   const { rows, cols, cells } = map
-  // Off the grid counts as rock, so a room spot on the edge is not closed.
+  /** What lies one step away; undefined off the grid. */
   const at = (cell: number, step: Offset) => {
     const next = stepFrom(rows, cols, cell, step)
-    return next < 0 ? Rock : cells[next]!
+    return next < 0 ? undefined : cells[next]!
   }
   const roomNotClosed: Array<MapProblem> = []
+  const strayCorners: Array<MapProblem> = []
   const passageAtCorner: Array<MapProblem> = []
   for (let cell = 0; cell < cells.length; cell++) {
     const row = Math.floor(cell / cols)
     const col = cell - row * cols
     const ch = cells[cell]
-    if (ch === RoomSpot) {
-      if (allNeighbours.some((step) => at(cell, step) === Rock)) roomNotClosed.push(new RoomNotClosed({ row, col }))
+    const beside = (steps: ReadonlyArray<Offset>, wanted: number) => steps.some((step) => at(cell, step) === wanted)
+    if (ch === Rock) {
+      if (beside(allNeighbours, RoomSpot)) roomNotClosed.push(new WallGap({ row, col }))
+    } else if (ch === RoomSpot) {
+      if (allNeighbours.some((step) => at(cell, step) === undefined)) roomNotClosed.push(new RoomAtEdge({ row, col }))
+    } else if (ch === Corner) {
+      if (beside(orthogonal, PassageSpot) && !beside(allNeighbours, RoomSpot)) strayCorners.push(new StrayCorner({ row, col }))
     } else if (ch === PassageSpot) {
-      const touchesRoomDiagonally = diagonal.some((step) => at(cell, step) === RoomSpot)
-      const entersRoom = orthogonal.some((step) => at(cell, step) === RoomSpot)
-      if (touchesRoomDiagonally && !entersRoom) passageAtCorner.push(new PassageAtCorner({ row, col }))
+      if (beside(diagonal, RoomSpot) && !beside(orthogonal, RoomSpot)) passageAtCorner.push(new PassageAtCorner({ row, col }))
     }
   }
   const tooFewSpots = map.roomSpots.length < requiredRoomSpots ? [new TooFewSpots({ spots: map.roomSpots.length })] : []
-  return [...tooFewSpots, ...roomNotClosed, ...passageAtCorner, ...disconnectedParts(map)]
+  return [...tooFewSpots, ...roomNotClosed, ...strayCorners, ...passageAtCorner, ...disconnectedParts(map)]
 }
 
 /** One problem per part of the map that cannot be reached from the first spot. */

@@ -3,7 +3,7 @@ import type * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect, Layer } from "effect"
 import type { ArchiveBackend } from "../archive/backend.js"
 import type { ArchiveOwner } from "../archive/archive.js"
-import { Admission } from "../host/admission.js"
+import { type Admission, admissionLayer } from "../host/admission.js"
 import { Host } from "../host/host.js"
 import type { Lobby } from "../host/lobby.js"
 import { Board, boardLayer } from "./board.js"
@@ -28,7 +28,8 @@ export const fleetStore = (
 ): Layer.Layer<SqlClient.SqlClient | PgClient.PgClient | Membership | ArchiveBackend | Admission, FleetError> => {
   const database = fleetDatabaseLayer(url)
   const membership = membershipLayer(card, machine, timings).pipe(Layer.provideMerge(database))
-  const admission = Layer.effect(Admission, Effect.map(Membership, (member) => ({ admits: member.holding })))
+  const admission = admissionLayer(Effect.map(Membership, (member) => () =>
+    member.holding() ? undefined : "this host cannot renew its lease in the fleet: it takes no new game and no new player"))
   return Layer.mergeAll(fleetArchiveBackend(url), admission).pipe(Layer.provideMerge(membership))
 }
 

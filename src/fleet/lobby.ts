@@ -7,7 +7,7 @@ import { Duration, Effect, Layer, Option, Stream, SubscriptionRef } from "effect
 import { GameRefused } from "../host/errors.js"
 import { Host, type HostService } from "../host/host.js"
 import { liveGameJson } from "../host/json.js"
-import { forwardedHeader, Lobby, type LobbyService } from "../host/lobby.js"
+import { forwardedHeader, Lobby, type LobbyService, type Requester } from "../host/lobby.js"
 import type { GameWanted } from "../host/model.js"
 import { LobbyApi } from "../lobby/api.js"
 import { lobbyPaths, pathTo } from "../lobby/paths.js"
@@ -56,6 +56,8 @@ export const makeFleetLobby = (host: HostService, board: BoardService, membershi
     // What the lobby shows changes with this host's games (at once) and with the board (others').
     const bump = SubscriptionRef.update(changes, (version) => version + 1)
     yield* host.changes.changes.pipe(Stream.runForEach(() => bump), Effect.forkScoped)
+    // And with this host's lease: while it cannot renew it, the lobby says it takes no new game.
+    yield* membership.held.changes.pipe(Stream.drop(1), Stream.changes, Stream.runForEach(() => bump), Effect.forkScoped)
     let onBoard = new Set<string>()
     yield* board.changes.changes.pipe(
       Stream.runForEach(() => {
@@ -79,8 +81,8 @@ export const makeFleetLobby = (host: HostService, board: BoardService, membershi
       return [...shown, ...[...here.values()].map((game) => liveGameJson(game, settings))]
     }
 
-    const startHere = (wanted: GameWanted) =>
-      host.request(wanted).pipe(
+    const startHere = (wanted: GameWanted, client: string | undefined) =>
+      host.request(wanted, client).pipe(
         // On the board before it is answered: matchmaking may hold a place in it at once.
         Effect.tap(() => Effect.catchAll(publish, (error) => Effect.logWarning(error.message))),
         Effect.map((game): StartedGameJson => ({ id: game.id, port: game.port, address: settings.joinAddress }))
@@ -102,13 +104,13 @@ export const makeFleetLobby = (host: HostService, board: BoardService, membershi
         return yield* client.games.start({ payload: wanted })
       }).pipe(Effect.timeout("5 seconds"), Effect.provide(FetchHttpClient.layer), Effect.option)
 
-    const start = (wanted: GameWanted, options: { readonly forwarded?: boolean } = {}) =>
+    const start = (wanted: GameWanted, from: Requester = {}) =>
       Effect.gen(function*() {
-        const here = yield* Effect.either(startHere(wanted))
+        const here = yield* Effect.either(startHere(wanted, from.client))
         if (here._tag === "Right") return here.right
         // Only a host that runs its most games, or takes none now, sends the game on; a request forwarded here goes no further.
         const refusal = here.left
-        if (options.forwarded === true || (refusal.reason !== "Full" && refusal.reason !== "CannotStart")) return yield* refusal
+        if (from.forwarded === true || (refusal.reason !== "Full" && refusal.reason !== "CannotStart")) return yield* refusal
         const others = yield* hostsWithRoom.pipe(Effect.orElseSucceed(() => []))
         for (const other of others) {
           const there = yield* startThere(other.lobby_url, wanted)
@@ -132,7 +134,7 @@ export const makeFleetLobby = (host: HostService, board: BoardService, membershi
         return Option.some(game)
       }))
 
-    const match: Effect.Effect<MatchJson, GameRefused> = Effect.gen(function*() {
+    const match = (from: Requester = {}): Effect.Effect<MatchJson, GameRefused> => Effect.gen(function*() {
       const seat = yield* takeSeat(true)
       if (Option.isSome(seat)) return { ...seat.value, opened: false }
       // No place anywhere: one matchmaker of the fleet at a time looks again, and opens a game if it must.
@@ -140,7 +142,7 @@ export const makeFleetLobby = (host: HostService, board: BoardService, membershi
         yield* sql`SELECT pg_advisory_xact_lock(${openingLock})`
         const again = yield* takeSeat(false)
         if (Option.isSome(again)) return { ...again.value, opened: false }
-        const opened = yield* start({})
+        const opened = yield* start({}, from)
         yield* sql`INSERT INTO fleet_seats (game_id, held_until) VALUES (${opened.id}, now() + ${seatHeld})`
         const map = board.games().find((game) => game.id === opened.id)?.shown as { readonly map?: string } | undefined
         return { id: opened.id, port: opened.port, address: opened.address, map: map?.map ?? host.find(opened.id)?.choice.map.name ?? "", opened: true }

@@ -38,7 +38,8 @@ export const publishing = (host: HostService, board: BoardService): Effect.Effec
     let last = new Map<string, { readonly text: string; readonly joined: number }>()
 
     const publish: Effect.Effect<void, FleetError> = Effect.suspend(() => {
-      const now = host.running().map((game) => ({ game, post: posted(game, host), joined: game.live.state().players.length }))
+      // A game stays on the board until it is in the archive: one is always on the board or in the archive.
+      const now = host.unarchived().map((game) => ({ game, post: posted(game, host), joined: game.live.state().players.length }))
       const changed = now.filter(({ post }) => last.get(post.id)?.text !== JSON.stringify(post))
       const gone = [...last.keys()].filter((id) => !now.some(({ game }) => game.id === id))
       return Effect.gen(function*() {

@@ -4,7 +4,7 @@ import { Effect, Either, Layer, Option, type Scope } from "effect"
 import { ArchiveBackend, type Recordings } from "../archive/backend.js"
 import { ArchiveError, UnreadableRecording } from "../archive/errors.js"
 import type { GameId } from "../archive/model.js"
-import { batchedLines, type LineFile, RecordingError } from "../recording/writer.js"
+import { batchedLines, type LineFile, RecordingError } from "../recording/lines.js"
 import { databaseName, what } from "./database.js"
 import { Membership } from "./membership.js"
 

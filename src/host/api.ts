@@ -17,6 +17,8 @@ import { BadRequest, type ErrorJson, jsonContentType, NotFound, statusOf } from 
 import { safeHeaders } from "../web/headers.js"
 import { apiHandlers } from "./apiHandlers.js"
 import type { Host } from "./host.js"
+import type { Admission } from "./admission.js"
+import type { OperatorToken } from "./operator.js"
 import type { Lobby } from "./lobby.js"
 
 /**
@@ -105,7 +107,7 @@ const firstValues = (request: HttpServerRequest.HttpServerRequest) => {
  * The API's routes, under `/api/`: each of the contract's paths, answering the methods it
  * takes (any other gets 405 and what it takes), and a JSON 404 for any other path.
  */
-export const apiRoutes: Effect.Effect<HttpRouter.HttpRouter, never, Host | Lobby | Archive | Scope.Scope> = Effect.gen(function*() {
+export const apiRoutes: Effect.Effect<HttpRouter.HttpRouter, never, Host | Lobby | Admission | OperatorToken | Archive | Scope.Scope> = Effect.gen(function*() {
   const api = yield* servedApi
   const answered = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
     api.pipe(

@@ -3,16 +3,18 @@ import * as HttpApp from "@effect/platform/HttpApp"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
-import { Effect, Either, Layer, ParseResult, Schema } from "effect"
+import { Effect, Either, Layer, Option, ParseResult, Schema } from "effect"
 import { Archive } from "../archive/archive.js"
 import type { ArchiveError } from "../archive/errors.js"
 import { LobbyApi, openApiDocument } from "../lobby/api.js"
 import { apiPaths, pathTo } from "../lobby/paths.js"
-import { BadRequest, Forbidden, maxBodyBytes, NotFound, PayloadTooLarge, TooManyRequests, Unavailable } from "../lobby/refusals.js"
+import { BadRequest, Forbidden, maxBodyBytes, NotFound, PayloadTooLarge, TooManyRequests, Unauthorized, Unavailable } from "../lobby/refusals.js"
 import { NewGameJson } from "../lobby/schemas.js"
 import type { GameRefused } from "./errors.js"
-import { Host } from "./host.js"
-import { pastGameJson } from "./json.js"
+import { Host, type HostService } from "./host.js"
+import { credentials, OperatorToken } from "./operator.js"
+import { Admission } from "./admission.js"
+import { gamesJson, pastGameJson } from "./json.js"
 import { forwardedHeader, Lobby, type LobbyService } from "./lobby.js"
 
 /**
@@ -88,6 +90,9 @@ const readBody = (request: HttpServerRequest.HttpServerRequest, max: number): Ef
   })
 }
 
+/** Who asks, by address: each client has its own pace of new games. */
+const clientOf = (request: HttpServerRequest.HttpServerRequest) => Option.getOrElse(request.remoteAddress, () => "unknown")
+
 /** A browser's request from a page of another site: any site could start games here otherwise. */
 const crossSite = (headers: Readonly<Record<string, string | undefined>>): boolean => {
   const origin = headers["origin"]
@@ -126,28 +131,49 @@ const startGame = (lobby: LobbyService, request: HttpServerRequest.HttpServerReq
       return yield* new BadRequest({ error: `the body: ${words}` })
     }
     const forwarded = request.headers[forwardedHeader] !== undefined
-    const started = yield* lobby.start(wanted.right, { forwarded }).pipe(Effect.catchAll(gameRefused))
+    const started = yield* lobby.start(wanted.right, { forwarded, client: clientOf(request) }).pipe(Effect.catchAll(gameRefused))
     yield* answerHeaders({ location: pathTo(apiPaths.game, { id: started.id }) })
     return started
+  })
+
+/** `DELETE /api/games/ID`: the operator ends a game of this host; everyone is told to quit, and the recording says who ended it. */
+const endGame = (host: HostService, lobby: LobbyService, token: Option.Option<string>, id: string, authorization: string | undefined) =>
+  Effect.gen(function*() {
+    switch (credentials(token, authorization)) {
+      case "missing":
+        yield* answerHeaders({ "www-authenticate": `Bearer realm="nuggets host"` })
+        return yield* new Unauthorized({ error: "the operator's token is needed: Authorization: Bearer TOKEN" })
+      case "wrong":
+        yield* Effect.logWarning("an operator's request refused: not the host's token")
+        return yield* new Forbidden({
+          error: Option.isNone(token) ? "this host takes no operator's request (it was started without --admin-token-file)" : "not the host's token"
+        })
+    }
+    const game = host.find(id)
+    if (game === undefined) {
+      const elsewhere = lobby.game(id)
+      return yield* new NotFound({ error: elsewhere === undefined ? `no game ${id} being played here` : `game ${id} is on another host: ask it (${elsewhere.page})` })
+    }
+    yield* Effect.logInfo(`game ${id}: ended by the host's operator`)
+    yield* game.live.endByOperator
+    return { id, end: "stopped" as const }
   })
 
 const gamesHandlers = HttpApiBuilder.group(LobbyApi, "games", (handlers) =>
   Effect.gen(function*() {
     const host = yield* Host
     const lobby = yield* Lobby
+    const admission = yield* Admission
+    const token = yield* OperatorToken
     const archive = yield* Archive
     return handlers
-      .handle("list", () =>
-        Effect.sync(() => ({
-          games: lobby.games(),
-          maps: host.settings.maps.map((each) => each.name),
-          maxGames: host.settings.maxGames
-        })))
+      .handle("list", () => Effect.sync(() => gamesJson(host.settings, lobby.games(), admission.refusing())))
       .handleRaw("start", ({ request }) => startGame(lobby, request))
       .handleRaw("match", ({ request }) =>
         crossSite(request.headers)
           ? Effect.fail(new Forbidden({ error: "only the lobby's own page may ask for a place here" }))
-          : lobby.match.pipe(Effect.catchAll(gameRefused)))
+          : lobby.match({ client: clientOf(request) }).pipe(Effect.catchAll(gameRefused)))
+      .handleRaw("end", ({ path: { id }, request }) => endGame(host, lobby, token, id, request.headers["authorization"]))
       .handle("game", ({ path: { id } }) => {
         const live = lobby.game(id)
         if (live !== undefined) return Effect.succeed(live)

@@ -21,10 +21,24 @@ export interface Books {
   readonly archived: number
   /** Ports taken by games, and the next to try: a port just given back is the last to be taken again. */
   readonly ports: { readonly taken: ReadonlySet<number>; readonly next: number }
-  /** New games requests may start now (a token bucket), as of `paceAt` (ms). */
-  readonly paceTokens: number
-  readonly paceAt: number
+  /** New games each client's requests may start now (a token bucket each, by address); the oldest forgotten past a few thousand. */
+  readonly paces: ReadonlyMap<string, Bucket>
+  /** New games all requests together may start now: the pace of `everyone`. */
+  readonly pace: Bucket
 }
+
+/** A token bucket: tokens as of `at` (ms). */
+export interface Bucket {
+  readonly tokens: number
+  readonly at: number
+}
+
+/** A bucket's tokens at `now`, saved at `rate` up to its burst. */
+const filled = (bucket: Bucket | undefined, rate: Rate, now: number): number =>
+  bucket === undefined ? rate.burst : Math.min(rate.burst, bucket.tokens + (Math.max(0, now - bucket.at) / 1000) * rate.perSecond)
+
+/** Clients whose pace is kept at most: one at rest is no different from a new one. */
+const pacedClients = 4096
 
 export interface BookedGame {
   readonly port: number
@@ -42,8 +56,15 @@ export interface Limits {
   /** Games with free places kept open. */
   readonly open: number
   readonly ports: PortRange | undefined
-  /** New games a second that requests may start, and how many at once. */
-  readonly startRate: { readonly perSecond: number; readonly burst: number }
+  /** New games a second that each client's requests may start, and how many at once. */
+  readonly startRate: Rate
+  /** The same, for all clients together: many clients cannot start more than this between them. */
+  readonly everyone: Rate
+}
+
+export interface Rate {
+  readonly perSecond: number
+  readonly burst: number
 }
 
 /** Why the books refuse a new game, in the words a request is answered with. */
@@ -60,8 +81,8 @@ export const openBooks = (limits: Limits, now: number): Books => ({
   turn: 0,
   archived: 0,
   ports: { taken: new Set(), next: limits.ports?.first ?? 0 },
-  paceTokens: limits.startRate.burst,
-  paceAt: now
+  paces: new Map(),
+  pace: { tokens: limits.everyone.burst, at: now }
 })
 
 const stoppingRefusal: Refusal = { reason: "Stopping", message: "the host is stopping" }
@@ -70,11 +91,12 @@ const stoppingRefusal: Refusal = { reason: "Stopping", message: "the host is sto
 export const nextTurn = (books: Books, count: number): [number, Books] => [books.turn % count, { ...books, turn: books.turn + 1 }]
 
 /**
- * A request for a new game: refused while the host stops, when it runs its most games
- * (counting those starting), or when requests come faster than the pace; else one more
- * is starting (see `started`, `gaveUp`).
+ * A request for a new game from `client` (an address): refused while the host stops, when
+ * it runs its most games (counting those starting), or when that client's requests, or
+ * everyone's, come faster than their pace; else one more is starting (see `started`,
+ * `gaveUp`). One client's flood uses up its own pace, not the others'.
  */
-export const admit = (books: Books, limits: Limits, now: number): Either.Either<Books, Refusal> => {
+export const admit = (books: Books, limits: Limits, now: number, client: string): Either.Either<Books, Refusal> => {
   if (books.stopping) return Either.left(stoppingRefusal)
   if (books.games.size + books.starting >= limits.maxGames) {
     return Either.left({
@@ -82,12 +104,16 @@ export const admit = (books: Books, limits: Limits, now: number): Either.Either<
       message: `the host runs its most games at once (${limits.maxGames}): join one, or try again when one ends`
     })
   }
-  const { perSecond, burst } = limits.startRate
-  const tokens = Math.min(burst, books.paceTokens + (Math.max(0, now - books.paceAt) / 1000) * perSecond)
-  if (tokens < 1) {
+  const mine = filled(books.paces.get(client), limits.startRate, now)
+  const all = filled(books.pace, limits.everyone, now)
+  if (mine < 1 || all < 1) {
     return Either.left({ reason: "TooFast", message: "too many new games at once: try again in a second" })
   }
-  return Either.right({ ...books, paceTokens: tokens - 1, paceAt: now, starting: books.starting + 1 })
+  const paces = new Map(books.paces)
+  paces.delete(client)
+  if (paces.size >= pacedClients) paces.delete(paces.keys().next().value!)
+  paces.set(client, { tokens: mine - 1, at: now })
+  return Either.right({ ...books, paces, pace: { tokens: all - 1, at: now }, starting: books.starting + 1 })
 }
 
 /** Games with a free place, counting those starting (each will have one). */

@@ -1,23 +1,33 @@
-import { Context, Effect, Either, Fiber, FiberSet, Layer, Random, type Scope, SubscriptionRef } from "effect"
+import { Context, Effect, Either, Fiber, FiberSet, Layer, Option, Random, type Scope, SubscriptionRef } from "effect"
 import { ArchiveOwner } from "../archive/archive.js"
 import type { ArchiveError } from "../archive/errors.js"
 import type { Reconciled } from "../archive/model.js"
 import { mapText } from "../core/map.js"
 import { Udp } from "../net/udp.js"
-import { admit, type Books, gaveUp, type Limits, missingOpen, nextTurn, offered, openBooks, opening, stop } from "./books.js"
+import { admit, type Books, gaveUp, type Limits, missingOpen, nextTurn, offered, openBooks, opening, type Rate, stop } from "./books.js"
 import { Admission } from "./admission.js"
+import { Counts, ProcessCounts } from "../server/counts.js"
+import { HostMetrics } from "./metrics.js"
 import { GameRefused } from "./errors.js"
 import { launchGame } from "./launch.js"
 import type { HostMap } from "./maps.js"
 import type { GameChoice, GameWanted, HostSettings, RunningGame } from "./model.js"
+import { plural } from "../words.js"
 
 export interface HostService {
   readonly settings: HostSettings
   /** The games being played (or lingering after their end), oldest first. */
   readonly running: () => ReadonlyArray<RunningGame>
+  /** Every game not yet in the archive: those `running`, and those closing on their way to it. */
+  readonly unarchived: () => ReadonlyArray<RunningGame>
+  /** Games being started now. */
+  readonly startingNow: () => number
   readonly find: (id: string) => RunningGame | undefined
-  /** A new game, asked for by a request (`POST /api/games`): within `maxGames` and the pace of new games. */
-  readonly request: (wanted: GameWanted) => Effect.Effect<RunningGame, GameRefused>
+  /**
+   * A new game, asked for by a request (`POST /api/games`) from `client` (its address): within
+   * `maxGames`, and the pace of new games of that client and of everyone.
+   */
+  readonly request: (wanted: GameWanted, client?: string) => Effect.Effect<RunningGame, GameRefused>
   /** Grows whenever what the lobby shows may have changed (a game started, ended, joined, gold found). */
   readonly changes: SubscriptionRef.SubscriptionRef<number>
   /** Games ended and indexed since the host started: the archive changed when this grows. */
@@ -36,15 +46,15 @@ export type { GameChoice, GameWanted, HostSettings, RunningGame } from "./model.
 export class Host extends Context.Tag("nuggets/Host")<Host, HostService>() {}
 
 const defaultStartRate = { perSecond: 2, burst: 4 }
-
-const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`
+/** All clients together may start ten times what one may. */
+const everyoneRate = (rate: Rate): Rate => ({ perSecond: rate.perSecond * 10, burst: rate.burst * 10 })
 
 /** What reconciling the archive at start did, in a line or two for the log (none when it did nothing). */
 const reconciledLines = (done: Reconciled): ReadonlyArray<string> => {
   const parts = [
-    done.indexed.length > 0 ? `${plural(done.indexed.length, "recording", "recordings")} indexed` : "",
-    done.interrupted.length > 0 ? `${plural(done.interrupted.length, "game", "games")} interrupted when the host last stopped` : "",
-    done.removed.length > 0 ? `${plural(done.removed.length, "game", "games")} whose recording is gone dropped` : ""
+    done.indexed.length > 0 ? `${plural(done.indexed.length, "recording")} indexed` : "",
+    done.interrupted.length > 0 ? `${plural(done.interrupted.length, "game")} interrupted when the host last stopped` : "",
+    done.removed.length > 0 ? `${plural(done.removed.length, "game")} whose recording is gone dropped` : ""
   ].filter(Boolean)
   return [
     ...(parts.length > 0 ? [`the archive: ${parts.join("; ")}`] : []),
@@ -59,18 +69,21 @@ const reconciledLines = (done: Reconciled): ReadonlyArray<string> => {
  * start; each game is a scoped Layer of its own (`launch.ts`). The scope's end stops every
  * game (see `stopAll`).
  */
-export const makeHost = (settings: HostSettings): Effect.Effect<HostService, ArchiveError, Scope.Scope | Udp | ArchiveOwner | Admission> =>
+export const makeHost = (settings: HostSettings): Effect.Effect<HostService, ArchiveError, Scope.Scope | Udp | ArchiveOwner | Admission | HostMetrics> =>
   Effect.gen(function*() {
     const owner = yield* ArchiveOwner
     const done = yield* owner.reconcile(settings.maps.map((each) => ({ name: each.name, mapText: mapText(each.map) })))
     yield* Effect.forEach(reconciledLines(done), (line) => Effect.logInfo(line), { discard: true })
     const clock = yield* Effect.clock
     const { admits: admitting } = yield* Admission
+    const metrics = yield* HostMetrics
+    const counts = Option.getOrElse(yield* Effect.serviceOption(ProcessCounts), () => new Counts())
     const limits: Limits = {
       maxGames: settings.maxGames,
       open: settings.open,
       ports: settings.ports,
-      startRate: settings.startRate ?? defaultStartRate
+      startRate: settings.startRate ?? defaultStartRate,
+      everyone: everyoneRate(settings.startRate ?? defaultStartRate)
     }
     // The books are one value, changed only by the functions of books.ts: never by halves.
     let books = openBooks(limits, clock.unsafeCurrentTimeMillis())
@@ -108,6 +121,8 @@ export const makeHost = (settings: HostSettings): Effect.Effect<HostService, Arc
     const launch = yield* launchGame({
       settings,
       admits: admitting,
+      metrics,
+      counts,
       limits,
       books: () => books,
       update,
@@ -128,12 +143,12 @@ export const makeHost = (settings: HostSettings): Effect.Effect<HostService, Arc
         ), { concurrency: "unbounded", discard: true })
     })
 
-    const request = (wanted: GameWanted) =>
+    const request = (wanted: GameWanted, client = "this host") =>
       Effect.gen(function*() {
         if (!admitting()) return yield* new GameRefused({ reason: "CannotStart", message: "the host takes no new game now: try again in a moment" })
         // A request for a map there is not is refused before it costs a place in the pace.
         const choice = yield* choose(wanted)
-        const admitted = admit(books, limits, clock.unsafeCurrentTimeMillis())
+        const admitted = admit(books, limits, clock.unsafeCurrentTimeMillis(), client)
         if (Either.isLeft(admitted)) return yield* new GameRefused(admitted.left)
         books = admitted.right
         return yield* launch(choice).pipe(Effect.tapError(() => Effect.sync(() => update(gaveUp))))
@@ -149,9 +164,11 @@ export const makeHost = (settings: HostSettings): Effect.Effect<HostService, Arc
     yield* Effect.addFinalizer(() => stopAll)
 
     yield* keepOpen
-    return {
+    const service: HostService = {
       settings,
       running: () => [...games.values()].filter((game) => offered(books, game.id)),
+      unarchived: () => [...games.values()],
+      startingNow: () => books.starting,
       find: (id) => (offered(books, id) ? games.get(id) : undefined),
       request,
       changes,
@@ -160,7 +177,9 @@ export const makeHost = (settings: HostSettings): Effect.Effect<HostService, Arc
       endAll,
       keepOpen
     }
+    metrics.watch(service)
+    return service
   })
 
-export const hostLayer = (settings: HostSettings): Layer.Layer<Host, ArchiveError, Udp | ArchiveOwner | Admission> =>
+export const hostLayer = (settings: HostSettings): Layer.Layer<Host, ArchiveError, Udp | ArchiveOwner | Admission | HostMetrics> =>
   Layer.scoped(Host, makeHost(settings))

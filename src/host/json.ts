@@ -1,6 +1,6 @@
 import type { ArchivedGame } from "../archive/model.js"
 import { apiPaths, lobbyPaths, pathTo } from "../lobby/paths.js"
-import type { LiveGameJson, PastGameJson } from "../lobby/schemas.js"
+import type { GamesJson, LiveGameJson, PastGameJson } from "../lobby/schemas.js"
 import { hasFreePlace, type HostSettings, type RunningGame } from "./host.js"
 
 /** How the lobby tells of the games: the answers of its contract (`lobby/schemas.ts`), made from the host's own nouns. */
@@ -26,6 +26,14 @@ export const liveGameJson = (game: RunningGame, settings: HostSettings): LiveGam
   }
 }
 
+/** The games a lobby shows, what a new game may be played on, and whether the host is closing: `GET /api/games`, and the lobby's feed. */
+export const gamesJson = (settings: HostSettings, games: ReadonlyArray<LiveGameJson>, closing: string | undefined): GamesJson => ({
+  games,
+  maps: settings.maps.map((each) => each.name),
+  maxGames: settings.maxGames,
+  ...(closing === undefined ? {} : { closing })
+})
+
 /** A past game as scripts and the page see it: where the host keeps its file is no one's business. */
 export const pastGameJson = (game: ArchivedGame): PastGameJson => ({
   id: game.id,
@@ -40,8 +48,10 @@ export const pastGameJson = (game: ArchivedGame): PastGameJson => ({
   moves: game.moves ?? null,
   outcome: game.outcome,
   failure: game.failure ?? null,
+  note: game.note ?? null,
   standings: game.standings,
   winners: game.winners,
+  nuggetsLeft: game.nuggetsLeft ?? null,
   replay: pathTo(lobbyPaths.replay, { id: game.id }),
   recording: pathTo(apiPaths.recording, { id: game.id })
 })

@@ -1,17 +1,21 @@
-import { Context, Deferred, Duration, Effect, ExecutionStrategy, Exit, FiberRef, FiberSet, HashSet, Layer, Logger, type Scope, Scope as Scopes } from "effect"
+import { Context, Deferred, Duration, Effect, ExecutionStrategy, Exit, FiberSet, Layer, type Scope, Scope as Scopes } from "effect"
 import { ArchiveOwner } from "../archive/archive.js"
 import type { StartedGame } from "../archive/model.js"
 import { mapText } from "../core/map.js"
 import { type GameState, type Request, standings } from "../core/state.js"
 import { Udp, type UdpError, UdpSocket } from "../net/udp.js"
 import { rulesFor, summaryText } from "../protocol/dialect.js"
+import { endWords } from "../protocol/endings.js"
 import { LiveGame } from "../server/liveGame.js"
 import { gameStack } from "../server/stack.js"
 import { defaultLinger } from "../server/udpLoop.js"
 import { GameWeb } from "../web/gameWeb.js"
 import { gameRoutesLayer } from "../web/live.js"
 import { type Books, closing, endsDeserted, gone, type Limits, played, portCandidates, started } from "./books.js"
+import { gameAnnotation } from "../log.js"
 import { GameRefused } from "./errors.js"
+import type { HostMetricsService } from "./metrics.js"
+import type { Counts } from "../server/counts.js"
 import { type GameChoice, hasFreePlace, type HostSettings, type RunningGame } from "./model.js"
 
 /** How long stopping may index the games it ended before leaving the rest to the next start's reconcile. */
@@ -25,6 +29,10 @@ export interface Launcher {
   readonly settings: HostSettings
   /** Whether the host takes new players now: each game asks at each PLAY. */
   readonly admits: () => boolean
+  /** Where a game's end, and an archive that could not take it, are counted. */
+  readonly metrics: HostMetricsService
+  /** Where every game counts what it takes and refuses. */
+  readonly counts: Counts
   readonly limits: Limits
   readonly books: () => Books
   readonly update: (change: (books: Books) => Books) => void
@@ -37,10 +45,8 @@ export interface Launcher {
   readonly supervisors: FiberSet.FiberSet
 }
 
-/** Every log line of a game's fibers names the game. */
-const namingGame = (id: string) =>
-  Effect.locallyWith(FiberRef.currentLoggers, (loggers) =>
-    HashSet.map(loggers, (logger) => Logger.mapInput(logger, (message: unknown) => [`game ${id}:`, message])))
+/** Every log line of a game's fibers names the game (`game ID: ...` in text, a field in JSON). */
+const namingGame = (id: string) => Effect.annotateLogs(gameAnnotation, id)
 
 /** The books' following of a game (`followedLayer`), told once the game is in the books. */
 class Followed extends Context.Tag("nuggets/host/Followed")<Followed, { readonly booked: () => Effect.Effect<void> | undefined }>() {}
@@ -120,7 +126,8 @@ const gameLayer = (host: Launcher, choice: GameChoice, recording: StartedGame, d
       rules: settings.rulesOf?.(choice) ?? rulesFor(choice.dialect, choice.variant),
       idleTimeout: settings.idleTimeout,
       defects: "end",
-      admits: host.admits
+      admits: host.admits,
+      counts: host.counts
     },
     socket: socketLayer(host),
     record: { to: recording.recording },
@@ -157,7 +164,7 @@ export const launchGame = (host: Launcher) =>
           yield* Effect.logError(`a defect ended the game: ${ending.defect}`)
           yield* game.live.shutDown
         } else if (ending._tag !== "ShutDown") {
-          yield* Effect.logInfo(`game over: ${summaryText(standings(ending.state)).trimEnd().split("\n").join("; ")}`)
+          yield* Effect.logInfo(`game ${endWords[ending._tag]}: ${summaryText(standings(ending.state)).trimEnd().split("\n").join("; ")}`)
           yield* host.changed
           yield* game.live.lastWordsSent.pipe(Effect.zipRight(Effect.sleep(settings.linger ?? defaultLinger)))
         }
@@ -176,6 +183,8 @@ export const launchGame = (host: Launcher) =>
       Effect.gen(function*() {
         update((now) => closing(now, game.id))
         yield* Scopes.close(gameScope, Exit.void)
+        const life = game.live.life()
+        if (life._tag !== "Playing") host.metrics.gameEnded(endWords[life._tag], (clock.unsafeCurrentTimeMillis() - game.startedMs) / 1000)
         const booked = books().games.get(game.id)
         let archived = false
         if (booked?.visited !== true) {
@@ -185,13 +194,20 @@ export const launchGame = (host: Launcher) =>
           // Stopping indexes what it can in its time; the next start's reconcile does the rest.
           archived = yield* owner.gameEnded(game.id).pipe(
             Effect.as(true),
-            Effect.catchAllCause((cause) => Effect.logWarning("the archive could not index it", cause).pipe(Effect.as(false)))
+            Effect.catchAllCause((cause) =>
+              Effect.sync(host.metrics.archiveWriteFailed).pipe(
+                Effect.zipRight(Effect.logWarning("the archive could not index it", cause)),
+                Effect.as(false)
+              )
+            )
           )
         }
         update((now) => gone(now, game.id, archived))
         games.delete(game.id)
         yield* host.changed
-        if (!books().stopping) yield* Effect.forkIn(host.keepOpen, scope)
+        // `goes` runs as a finalizer, uninterruptible, and a fiber it forks would be too: a new
+        // game's start must stay interruptible, as the host's stop may come in the middle of it.
+        if (!books().stopping) yield* Effect.forkIn(Effect.interruptible(host.keepOpen), scope)
       })
 
     return (choice: GameChoice): Effect.Effect<RunningGame, GameRefused> =>
@@ -232,9 +248,9 @@ export const launchGame = (host: Launcher) =>
         if (told !== undefined) yield* Effect.forkIn(namingGame(game.id)(told), gameScope)
         yield* FiberSet.run(host.supervisors, supervise(game, deserted, gameScope).pipe(namingGame(game.id)))
         yield* Effect.logInfo(
-          `game ${game.id}: ${choice.map.name}, seed ${choice.seed}, ${choice.variant}, ${choice.dialect} dialect, ` +
+          `started: ${choice.map.name}, seed ${choice.seed}, ${choice.variant}, ${choice.dialect} dialect, ` +
             `on port ${game.port}: nuggets join ${settings.joinAddress} ${game.port} NAME`
-        )
+        ).pipe(namingGame(game.id))
         yield* host.changed
         return game
       })

@@ -23,12 +23,18 @@ export interface LobbyService {
    * A new game, here or where there is room; `forwarded`: another host of a fleet sent the
    * request on, and it goes no further.
    */
-  readonly start: (wanted: GameWanted, options?: { readonly forwarded?: boolean }) => Effect.Effect<StartedGameJson, GameRefused>
+  readonly start: (wanted: GameWanted, from?: Requester) => Effect.Effect<StartedGameJson, GameRefused>
   /**
    * A place for one more player, held a few seconds for it: in the fullest game with one
    * (the oldest of those), or in a game opened for it. Two players never get one place.
    */
-  readonly match: Effect.Effect<MatchJson, GameRefused>
+  readonly match: (from?: Requester) => Effect.Effect<MatchJson, GameRefused>
+}
+
+/** Who asks: a client's address (each has its own pace of new games), and whether another host of a fleet sent the request on. */
+export interface Requester {
+  readonly client?: string | undefined
+  readonly forwarded?: boolean | undefined
 }
 
 export class Lobby extends Context.Tag("nuggets/Lobby")<Lobby, LobbyService>() {}
@@ -82,17 +88,18 @@ export const localLobby = (host: HostService): Effect.Effect<LobbyService> =>
     const seats = new Seats()
     const games = () => host.running().map((game) => liveGameJson(game, host.settings))
     const address = host.settings.joinAddress
-    const start = (wanted: GameWanted) => Effect.map(host.request(wanted), (game) => ({ id: game.id, port: game.port, address }))
+    const start = (wanted: GameWanted, from: Requester = {}) =>
+      Effect.map(host.request(wanted, from.client), (game) => ({ id: game.id, port: game.port, address }))
     // One at a time: two players asking at once never get the last place.
     const oneAtATime = yield* Effect.makeSemaphore(1)
-    const match = Effect.gen(function*() {
+    const match = (from: Requester = {}) => Effect.gen(function*() {
       const now = clock.unsafeCurrentTimeMillis()
       const found = fullestWithRoom(games(), (game) => game.players.filter((each) => each.playing).length, (game) => seats.count(game.id, game.players.length, now))
       if (found !== undefined) {
         seats.hold(found.id, found.players.length, now + seatHeldMs)
         return { id: found.id, port: found.port, address, map: found.map, opened: false }
       }
-      const opened = yield* host.request({})
+      const opened = yield* host.request({}, from.client)
       seats.hold(opened.id, 0, clock.unsafeCurrentTimeMillis() + seatHeldMs)
       return { id: opened.id, port: opened.port, address, map: opened.choice.map.name, opened: true }
     }).pipe(oneAtATime.withPermits(1))

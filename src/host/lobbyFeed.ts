@@ -4,10 +4,10 @@ import { Duration, Effect, type Scope, Stream, SubscriptionRef } from "effect"
 import { variants } from "../core/rules.js"
 import { dialects } from "../protocol/dialect.js"
 import { type ArchiveChanged, LobbyEvent, type LobbyHello } from "../lobby/feed.js"
-import type { GamesJson } from "../lobby/schemas.js"
 import { makeAudience } from "../web/audience.js"
 import { sseEvent } from "../web/sse.js"
 import type { HostService } from "./host.js"
+import { gamesJson } from "./json.js"
 import type { LobbyService } from "./lobby.js"
 
 /** Lobby pages open at once; more are turned away with 503. */
@@ -29,7 +29,7 @@ export interface LobbyFeed {
  * fiber tells them all, the same bytes for each, when the games or the archive changed (at
  * most every `pace`), and looks again every `refresh`; nothing is made while no page watches.
  */
-export const lobbyFeed = (host: HostService, lobby: LobbyService): Effect.Effect<LobbyFeed, never, Scope.Scope> =>
+export const lobbyFeed = (host: HostService, lobby: LobbyService, refusing: () => string | undefined): Effect.Effect<LobbyFeed, never, Scope.Scope> =>
   Effect.gen(function*() {
     const audience = yield* makeAudience({ max: maxLobbyWatchers })
     const { settings } = host
@@ -41,12 +41,7 @@ export const lobbyFeed = (host: HostService, lobby: LobbyService): Effect.Effect
       dialect: settings.dialect,
       maxGames: settings.maxGames
     } satisfies LobbyHello)
-    const gamesNow = () =>
-      sseEvent(LobbyEvent.games, {
-        games: lobby.games(),
-        maps: settings.maps.map((each) => each.name),
-        maxGames: settings.maxGames
-      } satisfies GamesJson)
+    const gamesNow = () => sseEvent(LobbyEvent.games, gamesJson(settings, lobby.games(), refusing()))
     const archiveNow = () => sseEvent(LobbyEvent.archive, { archived: lobby.archived() } satisfies ArchiveChanged)
 
     /** Succeeds once what the lobby shows has changed since `version`. */

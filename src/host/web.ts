@@ -7,7 +7,11 @@ import type { WebError } from "../web/error.js"
 import { refusal, safeHeaders } from "../web/headers.js"
 import { type Listening, listen, type ListenOptions, type Refuse } from "../web/listen.js"
 import { lobbyRoute } from "../lobby/pageRoute.js"
-import { apiRoot, lobbyPaths, pathTo } from "../lobby/paths.js"
+import { apiPaths, apiRoot, lobbyPaths, pathTo } from "../lobby/paths.js"
+import { operationsPaths, operationsRoutes } from "../web/operations.js"
+import { Admission } from "./admission.js"
+import { HostMetrics } from "./metrics.js"
+import type { OperatorToken } from "./operator.js"
 import { isGameId } from "../lobby/schemas.js"
 import { pageRoute } from "../web/pageRoute.js"
 import { apiRoutes, jsonError } from "./api.js"
@@ -34,14 +38,28 @@ const redirect = (to: string, status: 302 | 308) => HttpServerResponse.redirect(
 const pathOf = (request: HttpServerRequest.HttpServerRequest) => request.url.split("?")[0]!
 
 const gamePage = (id: string) => pathTo(lobbyPaths.game, { id })
+
+/** Every route the host serves, as a pattern of its path (`:id` a game's id): the metrics count requests by these. */
+const routes = [
+  ...Object.values(lobbyPaths),
+  `${lobbyPaths.game}watch`,
+  `${lobbyPaths.game}play`,
+  `${lobbyPaths.replay}watch`,
+  ...Object.values(apiPaths),
+  ...Object.values(operationsPaths)
+].map((route) => ({ route, pattern: new RegExp(`^${route.replace(/:\w+/g, "[^/]+")}$`) }))
+
+/** The route of a request's path, as the metrics name it; any path of no route is `other`. */
+const routeOf = (path: string): string => routes.find(({ pattern }) => pattern.test(path))?.route ?? "other"
 const replayPage = (id: string) => pathTo(lobbyPaths.replay, { id })
 
-export const startHostWeb = (options: ListenOptions): Effect.Effect<Listening, WebError, Scope.Scope | Host | Lobby | Archive> =>
+export const startHostWeb = (options: ListenOptions): Effect.Effect<Listening, WebError, Scope.Scope | Host | Lobby | Archive | Admission | HostMetrics | OperatorToken> =>
   Effect.gen(function*() {
     const games = yield* Host
     const lobby = yield* Lobby
     const archive = yield* Archive
-    const feed = yield* lobbyFeed(games, lobby)
+    const { refusing } = yield* Admission
+    const feed = yield* lobbyFeed(games, lobby, refusing)
     const replays = yield* replayRoutes(archive)
     const idParam = Effect.map(HttpRouter.params, (params) => params["id"] ?? "")
 
@@ -84,7 +102,13 @@ export const startHostWeb = (options: ListenOptions): Effect.Effect<Listening, W
       HttpRouter.get(`${lobbyPaths.replay}watch`, replays.watch),
       HttpRouter.concat(yield* apiRoutes)
     )
-    const listening = yield* listen(router, options, { refuse, climbing: true })
+    const metrics = yield* HostMetrics
+    const withOperations = operationsRoutes(router, { refusing, metrics: metrics.render })
+    const listening = yield* listen(withOperations, options, {
+      refuse,
+      climbing: true,
+      answered: (path, status) => metrics.httpRequest(routeOf(path), status)
+    })
     // Before the server closes every connection: the lobby's feeds end as streams do.
     yield* Effect.addFinalizer(() => feed.endAll)
     return listening
@@ -93,5 +117,5 @@ export const startHostWeb = (options: ListenOptions): Effect.Effect<Listening, W
 /** The lobby's web server, when the host runs. */
 export class HostWeb extends Context.Tag("nuggets/HostWeb")<HostWeb, Listening>() {}
 
-export const hostWebLayer = (options: ListenOptions): Layer.Layer<HostWeb, WebError, Host | Lobby | Archive> =>
+export const hostWebLayer = (options: ListenOptions): Layer.Layer<HostWeb, WebError, Host | Lobby | Archive | Admission | HostMetrics | OperatorToken> =>
   Layer.scoped(HostWeb, startHostWeb(options))

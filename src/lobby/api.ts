@@ -13,6 +13,7 @@ import {
   GameId,
   GamesJson,
   LeaderboardJson,
+  EndedGameJson,
   LiveGameJson,
   MatchJson,
   NewGameJson,
@@ -88,6 +89,15 @@ const games = HttpApiGroup.make("games")
       .addError(refusals.Unavailable)
       // An empty body is an empty object: every field may be left out.
       .annotate(OpenApi.Transform, (operation) => ({ ...operation, requestBody: { ...operation["requestBody"], required: false } }))
+  )
+  .add(
+    HttpApiEndpoint.del("end", apiPaths.game)
+      .setPath(GamePath)
+      .addSuccess(answer(EndedGameJson))
+      .addError(refusals.Unauthorized)
+      .addError(refusals.Forbidden)
+      .addError(refusals.NotFound)
+      .annotate(OpenApi.Description, "the host's operator ends a game of this host: everyone is told to quit (Authorization: Bearer TOKEN)")
   )
   .add(
     HttpApiEndpoint.post("match", apiPaths.match)

@@ -18,12 +18,13 @@ const ErrorBody = Schema.Struct({ error: Schema.String.annotations({ description
 export type ErrorJson = typeof ErrorBody.Type
 
 export class BadRequest extends Schema.TaggedError<BadRequest>()("BadRequest", ErrorBody.fields) {}
+export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", ErrorBody.fields) {}
 export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", ErrorBody.fields) {}
 export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", ErrorBody.fields) {}
 export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()("PayloadTooLarge", ErrorBody.fields) {}
 export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()("TooManyRequests", ErrorBody.fields) {}
 export class Unavailable extends Schema.TaggedError<Unavailable>()("Unavailable", ErrorBody.fields) {}
-export type Refusal = BadRequest | Forbidden | NotFound | PayloadTooLarge | TooManyRequests | Unavailable
+export type Refusal = BadRequest | Unauthorized | Forbidden | NotFound | PayloadTooLarge | TooManyRequests | Unavailable
 
 /**
  * A refusal as the API sends it: its status, and `{"error": "..."}` for its body, without
@@ -39,7 +40,8 @@ const sent = <R extends Refusal, I>(refusal: Schema.Schema<R, I> & (new(body: Er
 export const badRequest = "the request is not one it takes: a body that is not JSON, a field it does not take, an unknown map, a bad query"
 export const refusals = {
   BadRequest: sent(BadRequest, 400, badRequest),
-  Forbidden: sent(Forbidden, 403, "a request from another site's page"),
+  Unauthorized: sent(Unauthorized, 401, "an operator's request without its token (Authorization: Bearer TOKEN)"),
+  Forbidden: sent(Forbidden, 403, "a request from another site's page, or an operator's with a token that is not the host's"),
   NotFound: sent(NotFound, 404, "no such game, or its recording is gone"),
   PayloadTooLarge: sent(PayloadTooLarge, 413, `a body over ${maxBodyBytes} bytes`),
   TooManyRequests: sent(

@@ -1,4 +1,5 @@
 import { ParseResult, Schema } from "effect"
+import { outcomes } from "../archive/model.js"
 import { variants } from "../core/rules.js"
 import { dialectNamed, dialects } from "../protocol/dialect.js"
 
@@ -67,7 +68,9 @@ export const LiveGameJson = Schema.Struct({
   nuggetsLeft: Schema.Number,
   watchers: Schema.Number.annotations({ description: "pages watching it in a browser" }),
   freePlaces: Schema.Number.annotations({ description: "players who may still join (a letter each; players who quit keep theirs)" }),
-  over: Schema.Boolean,
+  over: Schema.Boolean.annotations({
+    description: "whether it has ended: over if no nuggets are left (nuggetsLeft 0), else stopped, with no winner"
+  }),
   join: Schema.String.annotations({ description: "the line to type to play it: nuggets join ADDRESS PORT NAME" }),
   page: Schema.String.annotations({ description: "its page: watch it, and play it in the browser" })
 }).annotations({ identifier: "LiveGame" })
@@ -76,7 +79,10 @@ export type LiveGameJson = typeof LiveGameJson.Type
 export const GamesJson = Schema.Struct({
   games: Schema.Array(LiveGameJson),
   maps: Schema.Array(Schema.String).annotations({ description: "the maps a new game may be played on" }),
-  maxGames: Schema.Number.annotations({ description: "the most games the host runs at once" })
+  maxGames: Schema.Number.annotations({ description: "the most games the host runs at once" }),
+  closing: Schema.optional(Schema.String.annotations({
+    description: "why the host takes no new game and no new player now (it is closing, say); absent while it does"
+  }))
 }).annotations({ identifier: "Games" })
 export type GamesJson = typeof GamesJson.Type
 
@@ -87,6 +93,10 @@ const JoinAddress = Schema.String.annotations({
 /** The answer to `POST /api/games` (201, with its `location`). */
 export const StartedGameJson = Schema.Struct({ id: AnyGameId, port: Schema.Number, address: JoinAddress }).annotations({ identifier: "StartedGame" })
 export type StartedGameJson = typeof StartedGameJson.Type
+
+/** The answer to `DELETE /api/games/ID`: the game was ended by the host's operator, everyone told to quit. */
+export const EndedGameJson = Schema.Struct({ id: AnyGameId, end: Schema.Literal("stopped") }).annotations({ identifier: "EndedGame" })
+export type EndedGameJson = typeof EndedGameJson.Type
 
 /** The answer to `POST /api/match`: a place held a few seconds for the player, in the fullest game with one, or in a game opened for it. */
 export const MatchJson = Schema.Struct({
@@ -113,10 +123,13 @@ export const PastGameJson = Schema.Struct({
   started: Schema.String,
   durationMs: Schema.NullOr(Schema.Number),
   moves: Schema.NullOr(Schema.Number),
-  outcome: Schema.String.annotations({
-    description: "playing (its host died and has not started again), game over, shut down, interrupted, failed"
+  outcome: Schema.Literal(...outcomes).annotations({
+    description: "over (its gold ran out: the most nuggets won), stopped (it ended with nuggets on the map: no winner), " +
+      "failed (a defect ended it), interrupted (its host died), playing (its host died and has not started again)"
   }),
+  nuggetsLeft: Schema.NullOr(Schema.Number).annotations({ description: "the nuggets still on the map when it ended (null while playing)" }),
   failure: Schema.NullOr(Schema.String),
+  note: Schema.NullOr(Schema.String).annotations({ description: "who ended it, when not the game itself: ended by the host (its operator)" }),
   standings: Schema.Array(StandingJson),
   winners: Schema.Array(Schema.String),
   replay: Schema.String.annotations({ description: "where the page replays it" }),

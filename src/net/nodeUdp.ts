@@ -67,8 +67,11 @@ const openSocket = (options: UdpOptions = {}): Effect.Effect<BoundSocket, UdpErr
           } catch {
             // keep the default
           }
-          socket.on("error", (error) => warn("socket", `socket error: ${error.message}`))
           const to = options.connectTo
+          // A connected socket's closed peer is its owner's to tell (`failures`), in words of its own.
+          socket.on("error", (error: NodeJS.ErrnoException) => {
+            if (to === undefined || error.code !== "ECONNREFUSED") warn("socket", `socket error: ${error.message}`)
+          })
           if (to === undefined) return resume(Effect.succeed(socket))
           const onConnectError = (error: Error) => {
             socket.close()

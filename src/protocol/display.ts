@@ -96,8 +96,8 @@ const checkRows = (rows: ReadonlyArray<string>, expected: GridSize | undefined):
  * A DISPLAY's rows as our readers take them: the spec's shape (`parseDisplayGrid`, against
  * `shape`, the size the views have had so far), else what real servers send whose meaning
  * is clear (see `variations.ts`), judged against `said`, GRID's size: blank rows and
- * columns beyond it are padding, cut off; one line of GRID's rows joined by single spaces
- * is reshaped by GRID's width (or by its height, for a GRID written columns first). Then
+ * columns beyond it are padding, cut off; one line of GRID's rows joined by one separator
+ * is cut into GRID's rows (or its columns, for a GRID written columns first). Then
  * the DISPLAY's own shape wins, whatever GRID said (transposed, one larger each way):
  * refused only when its rows cannot be a grid.
  */
@@ -130,13 +130,26 @@ const withoutPadding = (rows: ReadonlyArray<string>, grid: GridSize): ReadonlyAr
   return rows.slice(0, grid.rows).map((row) => row.slice(0, grid.cols))
 }
 
-/** GRID's rows from one line of them joined by single spaces (a space after the last one too, or not). */
+/** Characters a DISPLAY's grid is made of: a joint between rows is none of these but a space. */
+const gridChar = /[-|+.#@*A-Z]/
+
+/**
+ * GRID's rows from one line of them joined by one separator, the same at every joint (a
+ * space, say), after the last row too or not: rows of GRID's width, or of one less (a
+ * server that counts the row's end in GRID's columns).
+ */
 const oneLineRows = (line: string, grid: GridSize): ReadonlyArray<string> | undefined => {
-  const width = grid.cols + 1
-  if (line.length !== grid.rows * width && line.length !== grid.rows * width - 1) return undefined
-  const rows = Array.from({ length: grid.rows }, (_, row) => line.slice(row * width, row * width + grid.cols))
-  const joints = Array.from({ length: grid.rows }, (_, row) => line[row * width + grid.cols] ?? " ")
-  return joints.every((joint) => joint === " ") ? rows : undefined
+  for (const cols of [grid.cols, grid.cols - 1]) {
+    const width = cols + 1
+    if (cols < 1 || (line.length !== grid.rows * width && line.length !== grid.rows * width - 1)) continue
+    const joints = new Set(Array.from({ length: grid.rows - 1 }, (_, row) => line[row * width + cols]!))
+    const last = line[grid.rows * width - 1]
+    if (last !== undefined) joints.add(last)
+    const [joint] = joints
+    if (joints.size !== 1 || gridChar.test(joint!)) continue
+    return Array.from({ length: grid.rows }, (_, row) => line.slice(row * width, row * width + cols))
+  }
+  return undefined
 }
 
 /** Map characters, gold and players: where a move key can take a player, as a DISPLAY shows it. */

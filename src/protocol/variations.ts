@@ -43,9 +43,13 @@ export interface Variation {
 
 const spec = (...rows: ReadonlyArray<string>) => "DISPLAY\n" + rows.map((row) => row + "\n").join("")
 const rows = ["+---+", "|.@*|", "+---+"] as const
+/** The same room one column narrower than `GRID 3 5` says. */
+const narrow = ["+--+", "|@*|", "+--+"] as const
 
 /** One of the sixteen implementations issue 25 tried but does not name, so that they stay a fair test. */
 const unnamed: Sighting = { implementation: "an implementation issue 25 tried and leaves unnamed" }
+/** Likewise, one of the ten issue 36 met for the first time. */
+const unnamedLater: Sighting = { implementation: "an implementation issue 36 tried and leaves unnamed" }
 const aadil = "Aadil101/nuggets"
 const zhouselena = "zhouselena/nuggets2-team14-headbashing-public"
 const ribhuhooja = "CS50DartmouthWI24/nuggets-ribhuhooja"
@@ -120,6 +124,13 @@ export const variations: ReadonlyArray<Variation> = [
     start: "joined",
     example: ["DISPLAY " + rows.map((row) => row + " ").join("")],
     means: [spec(...rows)]
+  },
+  {
+    rule: "A player's DISPLAY on one line of rows one narrower than GRID (GRID 8 15, then 8 rows of 14 and a space each): cut at that width",
+    seen: [unnamedLater],
+    start: "joined",
+    example: ["DISPLAY " + narrow.map((row) => row + " ").join("")],
+    means: [spec(...narrow)]
   },
   {
     rule: "OK with a lower-case letter: OK a is player A",
@@ -284,7 +295,7 @@ export const variations: ReadonlyArray<Variation> = [
  */
 export const habits: ReadonlyArray<{ readonly rule: string; readonly seen: ReadonlyArray<Sighting> }> = [
   {
-    rule: "No answer at all to an unknown key, Ctrl-L included: the client's quiet asks go unanswered, which means nothing",
+    rule: "No answer at all to an unknown key, Ctrl-L included: silence after a key the user typed that moves nothing means nothing",
     seen: [
       { implementation: binaryBrigade, source: "game/game.c:183" },
       { implementation: nunchuck, source: "network.c:354-362" },
@@ -295,7 +306,7 @@ export const habits: ReadonlyArray<{ readonly rule: string; readonly seen: Reado
     ]
   },
   {
-    rule: "A crash at a key other than Q from the spectator while no player is in: the spectator asks only with a player in view",
+    rule: "A crash at a key other than Q from the spectator while no player is in: the spectator sends only what its user types",
     seen: [{ implementation: willDinauer, source: "server/server.c:313-355: the spectator's key moves the player findPlayerITR never found" }]
   },
   {

@@ -3,6 +3,7 @@ import { variants } from "../core/rules.js"
 import { type GameState, standings } from "../core/state.js"
 import { readJsonLines } from "../protocol/jsonLines.js"
 import { type Dialect, dialectNamed, dialects } from "../protocol/dialect.js"
+import { gameEnds } from "../protocol/endings.js"
 import { byPlace } from "../protocol/summary.js"
 
 /**
@@ -75,20 +76,26 @@ export const ranked = (players: ReadonlyArray<{ readonly letter: string; readonl
 export const rankedStandings = (state: GameState): ReadonlyArray<Standing> => ranked(standings(state))
 
 /**
- * How the game ended, and its standings: `game over` (every nugget collected), `shut down`
- * (its server stopped it), or `failed` (a defect in its server stopped it: `failure` says
- * which; the game as it stood then is still the game recorded). `standings` are the data,
- * `summary` the text a server sends (`L purse name` a line). Recordings made before the
- * standings were written have the summary alone.
+ * How the game ended (`over`, `stopped` or `failed`: see `protocol/endings.ts`; `failure`
+ * says which defect, and the game as it stood then is still the game recorded), and its
+ * standings: `standings` are the data, `summary` the text a server sends (`L purse name` a
+ * line). Recordings made before the words were one say `game over` (which then also ended
+ * a game whose last player left: the nuggets left tell) and `shut down`; those made before
+ * the standings were written have the summary alone.
  */
-export const endings = ["game over", "shut down", "failed"] as const
-export type Ending = typeof endings[number]
+const EndField = Schema.transform(Schema.Literal(...gameEnds, "game over", "shut down"), Schema.Literal(...gameEnds), {
+  strict: true,
+  decode: (word) => (word === "game over" ? "over" : word === "shut down" ? "stopped" : word),
+  encode: (word) => word
+})
 export const End = Schema.Struct({
   t: Schema.Number,
-  end: Schema.Literal(...endings),
+  end: EndField,
   summary: Schema.String,
   standings: Schema.optional(Schema.Array(Standing)),
-  failure: Schema.optional(Schema.String)
+  failure: Schema.optional(Schema.String),
+  /** Who ended it, when not the game itself: `ended by the host` (its operator). */
+  note: Schema.optional(Schema.String)
 })
 export type End = typeof End.Type
 

@@ -3,9 +3,10 @@ import { applyRequest, newGame } from "../core/game.js"
 import { type ClientId, type GameState, standings, type Transition } from "../core/state.js"
 import { parseMap } from "../core/map.js"
 import { refusalText, summaryText } from "../protocol/dialect.js"
+import type { GameEnd } from "../protocol/endings.js"
 import { decodeClientMessage } from "../protocol/messages.js"
 import { version } from "../version.js"
-import { type Ending, type Entry, isCheckpoint, isMessage, rankedStandings, type Recording, Standing, stateDigest } from "./format.js"
+import { type Entry, isCheckpoint, isMessage, rankedStandings, type Recording, Standing, stateDigest } from "./format.js"
 
 /** Where a replay left the recorded game: the first difference, in words. */
 export class ReplayMismatch extends Data.TaggedError("ReplayMismatch")<{ readonly message: string }> {}
@@ -24,7 +25,7 @@ export interface ReplayResult {
   readonly moves: number
   readonly checkpoints: number
   /** How the recorded game ended (its summary matched), or undefined when the recording stops before that. */
-  readonly ended: Ending | undefined
+  readonly ended: GameEnd | undefined
 }
 
 const sameStandings = Schema.equivalence(Schema.Array(Standing))
@@ -79,7 +80,7 @@ export const replayRecording = <E = never, R = never>(
         }
       } else {
         const summary = summaryText(standings(state))
-        if (entry.end === "game over" && !state.over) return yield* mismatch(entry, "the recorded game was over; the replayed one is not")
+        if (entry.end === "over" && !state.over) return yield* mismatch(entry, "the recorded game was over; the replayed one is not")
         if (summary !== entry.summary) return yield* mismatch(entry, `the summary differs:\n${entry.summary}replayed:\n${summary}`)
         if (entry.standings !== undefined && !sameStandings(entry.standings, rankedStandings(state))) {
           return yield* mismatch(entry, "the recorded standings differ from the replayed ones")

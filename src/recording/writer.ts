@@ -1,4 +1,4 @@
-import { Data, Effect, FiberSet, type Scope } from "effect"
+import { Effect, FiberSet, type Scope } from "effect"
 import { createWriteStream } from "node:fs"
 import { causeWords } from "../net/errno.js"
 import type { Rules } from "../core/rules.js"
@@ -6,17 +6,11 @@ import type { Ending, GameEvent, Life, Took } from "../core/life.js"
 import { type ClientId, type GameState, standings } from "../core/state.js"
 import { type GameMap, mapText } from "../core/map.js"
 import { type Dialect, summaryText } from "../protocol/dialect.js"
+import { endedByOperator, endWords } from "../protocol/endings.js"
 import { encodeClientMessage } from "../protocol/messages.js"
 import { version } from "../version.js"
-import { digestOf, type End, type Entry, formatName, formatVersion, type Header, rankedStandings, stateDigest } from "./format.js"
-
-/** The recording could not be opened: `code` is the system's (EEXIST, ENOENT, EACCES, ...). */
-export class RecordingError extends Data.TaggedError("RecordingError")<{
-  readonly reason: "Open"
-  readonly path: string
-  readonly code: string | undefined
-  readonly message: string
-}> {}
+import { batchedLines, type LineFile, RecordingError } from "./lines.js"
+import { digestOf, type Entry, formatName, formatVersion, type Header, rankedStandings, stateDigest } from "./format.js"
 
 export interface RecordingOptions {
   /** Where the lines go: a file (`openLineFile`), or wherever an archive keeps its recordings. */
@@ -26,50 +20,6 @@ export interface RecordingOptions {
   readonly dialect: Dialect
   readonly map: GameMap
 }
-
-/** A file of lines (newline-delimited JSON) written in batches, for as long as a scope lasts. */
-export interface LineFile {
-  /** Adds `line` (ended with its newline) to the next batch. */
-  readonly write: (line: string) => void
-  /** Writes the batch now. */
-  readonly flush: () => void
-}
-
-/** Lines are written in batches this often: a write per keystroke would cost the server a fifth more CPU. */
-const flushEvery = "100 millis"
-
-/**
- * Lines gathered into batches, each handed to `write` at most 100 ms after its first line
- * (a crash loses at most that much), and at once on `flush`. The batch's timer is set by
- * its first line: a game no one plays wakes nothing (a timer every 100 ms was most of a
- * lone game's CPU at a person's pace). The one home of the batching, wherever lines go.
- */
-export const batchedLines = (write: (batch: string) => void): Effect.Effect<LineFile, never, Scope.Scope> =>
-  Effect.gen(function*() {
-    const run = yield* FiberSet.makeRuntime<never, void, never>()
-    let pending: Array<string> = []
-    const flush = () => {
-      if (pending.length === 0) return
-      const batch = pending.join("")
-      pending = []
-      write(batch)
-    }
-    let batchTimed = false
-    const flushLater = Effect.sleep(flushEvery).pipe(Effect.zipRight(Effect.sync(() => {
-      batchTimed = false
-      flush()
-    })))
-    return {
-      write: (line) => {
-        pending.push(line)
-        if (!batchTimed) {
-          batchTimed = true
-          run(flushLater)
-        }
-      },
-      flush
-    }
-  })
 
 /**
  * Opens `path` for lines written in batches (see `batchedLines`); the scope's end writes the
@@ -118,14 +68,6 @@ export interface RecordedGame {
 
 /** A checkpoint after this many messages: a desync is caught within that many moves. */
 const checkpointEvery = 100
-
-/** The recording's word for each way a game ends. */
-const endWords: Readonly<Record<Ending["_tag"], End["end"]>> = {
-  Over: "game over",
-  Stopped: "shut down",
-  ShutDown: "shut down",
-  Failed: "failed"
-}
 
 /**
  * Records the game to a file, as it is played: the header at once, then a line per
@@ -179,7 +121,7 @@ export const recordGame = (game: RecordedGame, options: RecordingOptions): Effec
       write(
         ending._tag === "Failed"
           ? { t, end: "failed", summary, standings: ranked, failure: ending.defect }
-          : { t, end: endWords[ending._tag], summary, standings: ranked }
+          : { t, end: endWords[ending._tag], summary, standings: ranked, ...(ending._tag === "ShutDown" && ending.byOperator ? { note: endedByOperator } : {}) }
       )
       file.flush()
     }

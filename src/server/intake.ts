@@ -4,8 +4,9 @@ import { applyRequest } from "../core/game.js"
 import { NotAdmitting, type Refusal } from "../core/refusals.js"
 import type { Request, Transition } from "../core/state.js"
 import { type Dialect, malformedMessage, nuggetCount, refusalMessage, refusalText } from "../protocol/dialect.js"
-import { decodeClientMessage, excerpt } from "../protocol/messages.js"
+import { decodeClientMessage, encodeServerMessage, excerpt } from "../protocol/messages.js"
 import { defaultLogLimits, type LogLimits, makeLogLimiter } from "../net/logLimit.js"
+import type { Counts } from "./counts.js"
 import type { Dispatcher } from "./dispatch.js"
 import { KeyLimit } from "./keyLimit.js"
 import type { LastWords } from "./lastWords.js"
@@ -29,6 +30,8 @@ export interface IntakeOptions {
    */
   readonly defects: "log" | "end"
   readonly failed: (defect: string) => void
+  /** Where what it takes and refuses is counted. */
+  readonly counts: Counts
 }
 
 /** How the game takes messages (see `makeIntake`). */
@@ -44,6 +47,11 @@ export interface Intake {
 }
 
 const letterOf = (index: number) => PlayerLetters[index]!
+const encoder = new TextEncoder()
+/** Peers whose joins are counted at most: a flood from new addresses forgets the oldest. */
+const maxJoiners = 4096
+/** Times the answer to a first join is given again for nothing, to a client that lost it. */
+const freeRepeats = 2
 
 /** A defect in words, for the log and the recording: its message, one line. */
 const defectWords = (defect: unknown): string =>
@@ -58,7 +66,7 @@ const defectWords = (defect: unknown): string =>
  */
 export const makeIntake = (dispatcher: Dispatcher, options: IntakeOptions): Effect.Effect<Intake, never, Scope.Scope> =>
   Effect.gen(function*() {
-    const { dialect, lastWords } = options
+    const { counts, dialect, lastWords } = options
     const limiter = makeLogLimiter(options.logLimits ?? defaultLogLimits)
     const clock = yield* Effect.clock
     // Fixed for the game: lines below it are not even built (a flood of keys from strangers is cheap).
@@ -86,7 +94,36 @@ export const makeIntake = (dispatcher: Dispatcher, options: IntakeOptions): Effe
       return log ? Effect.zipRight(counts, line()) : counts
     }
 
-    const refused = (peer: Peer, request: Request, refusal: Refusal) => {
+    /**
+     * Bytes each peer may still be sent in answer to a PLAY or a SPECTATE, beyond the answer
+     * to its first: what it has sent since, less what its answers cost. A flood of repeated
+     * joins from one address (a forged one, perhaps: the answers would go to someone else)
+     * draws back no more than it sends; a join it cannot pay for is not taken at all, as a
+     * key over the key limit is not. A join taken costs at least its DISPLAY. The first
+     * answer may be asked for twice more, for nothing: on a network that lost it, a client
+     * asks again, and is answered in full.
+     */
+    const joinCredit = new Map<string, number>()
+    const { cols, rows } = dispatcher.state.map
+    const joinTakenCost = rows * (cols + 1) + "DISPLAY\n".length
+    /** Whether a join from `peer` whose answer costs `cost` may be answered; it is charged if so. */
+    const payJoin = (peer: Peer, data: Uint8Array, cost: number): boolean => {
+      const credit = joinCredit.get(peer.id)
+      if (credit === undefined) {
+        if (joinCredit.size >= maxJoiners) joinCredit.delete(joinCredit.keys().next().value!)
+        joinCredit.set(peer.id, freeRepeats * joinTakenCost)
+        return true
+      }
+      const now = credit + data.length
+      joinCredit.set(peer.id, now >= cost ? now - cost : now)
+      return now >= cost
+    }
+    const notPaid = (peer: Peer, request: Request) => {
+      counts.refused.limited++
+      return limited(peer.id, () => Effect.logInfo(`${peer.id}: ${request._tag.toUpperCase()} again, not taken: no more bytes back than it sends`))
+    }
+
+    const refused = (peer: Peer, request: Request, refusal: Refusal, data: Uint8Array) => {
       const quit = request._tag === "Key" && request.key === "Q" && refusal._tag === "NotJoined"
         ? lastWords.quitOf(peer.id)
         : undefined
@@ -95,7 +132,10 @@ export const makeIntake = (dispatcher: Dispatcher, options: IntakeOptions): Effe
         peer.send(quit)
         return debugging ? Effect.logDebug(`${peer.id}: KEY Q again: told to quit again`) : undefined
       }
-      dispatcher.send(peer, refusalMessage(dialect, refusal))
+      counts.refused.refused++
+      const answer = encoder.encode(encodeServerMessage(refusalMessage(dialect, refusal)))
+      if (request._tag !== "Key" && !payJoin(peer, data, answer.length)) return notPaid(peer, request)
+      peer.send(answer)
       if (request._tag === "Key" && !debugging) return undefined
       const what = request._tag === "Key" ? `KEY ${excerpt(request.key)}` : request._tag.toUpperCase()
       const line = `${peer.id}: ${what} refused: ${refusalText(refusal)}`
@@ -138,6 +178,7 @@ export const makeIntake = (dispatcher: Dispatcher, options: IntakeOptions): Effe
         const error = decoded.left
         // Only a malformed PLAY/KEY/SPECTATE is answered: answering anything else could
         // start an endless exchange with a peer that also answers what it does not know.
+        counts.refused.malformed++
         if (error.kind === "malformed") dispatcher.send(peer, malformedMessage(dialect, error.reason))
         return limited(peer.id, () => Effect.logWarning(`${peer.id}: ignored message of ${data.length} bytes: ${error.reason}`))
       }
@@ -150,12 +191,15 @@ export const makeIntake = (dispatcher: Dispatcher, options: IntakeOptions): Effe
         })
         if (verdict === "later") return undefined
         if (verdict === "dropped") {
+          counts.refused.limited++
           return Effect.logDebug(`${peer.id}: KEY ${excerpt(request.key)} dropped: over ${options.keysPerSecond} keys a second`)
         }
       }
-      if (request._tag === "Play" && !options.admits()) return refused(peer, request, new NotAdmitting())
+      if (request._tag === "Play" && !options.admits()) return refused(peer, request, new NotAdmitting(), data)
       const result = applyRequest(dispatcher.state, peer.id, request)
-      if (Either.isLeft(result)) return refused(peer, request, result.left)
+      if (Either.isLeft(result)) return refused(peer, request, result.left, data)
+      if (request._tag !== "Key" && !payJoin(peer, data, joinTakenCost)) return notPaid(peer, request)
+      if (request._tag === "Key") counts.keys++
       dispatcher.took(peer, request, result.right)
       return logOf(peer, request, result.right)
     }

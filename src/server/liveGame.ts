@@ -7,6 +7,7 @@ import type { ClientId, GameState, Request, Viewer } from "../core/state.js"
 import type { LogLimits } from "../net/logLimit.js"
 import { UdpSocket } from "../net/udp.js"
 import type { Dialect } from "../protocol/dialect.js"
+import { Counts, ProcessCounts } from "./counts.js"
 import { Dispatcher } from "./dispatch.js"
 import { makeIntake } from "./intake.js"
 import { keysPerSecond } from "./keyLimit.js"
@@ -42,6 +43,8 @@ export interface LiveGameOptions {
   readonly defects?: "log" | "end"
   /** Whether the server takes new players now; always, when not given. */
   readonly admits?: () => boolean
+  /** Where the game counts what it takes and refuses (the process's, for `/metrics`); its own, when not given. */
+  readonly counts?: Counts
 }
 
 /**
@@ -82,6 +85,8 @@ export interface LiveGame {
   readonly shutDown: Effect.Effect<void>
   /** Ends the game now: everyone gets GAMEOVER with the standings so far; succeeds once those are all out. */
   readonly endGame: Effect.Effect<void>
+  /** `shutDown`, done by its host's operator: the recording says so. */
+  readonly endByOperator: Effect.Effect<void>
   /** Succeeds once every repeat of the last words (GAMEOVER, QUIT) has been sent. */
   readonly lastWordsSent: Effect.Effect<void>
 }
@@ -128,7 +133,9 @@ export const makeLiveGame = (options: LiveGameOptions): Effect.Effect<LiveGame, 
       lastWords,
       took: (event) => {
         publish(event)
-        if (event.transition.state.over) end({ _tag: "Over", state: event.transition.state })
+        const state = event.transition.state
+        // The last player may leave with every letter used: the game ends, the gold still there.
+        if (state.over) end({ _tag: state.goldRemaining === 0 ? "Over" : "Stopped", state })
       }
     })
     const playing = () => lifetime.now()._tag === "Playing"
@@ -139,6 +146,7 @@ export const makeLiveGame = (options: LiveGameOptions): Effect.Effect<LiveGame, 
       lastWords,
       open: playing,
       admits: options.admits ?? (() => true),
+      counts: options.counts ?? new Counts(),
       defects: options.defects ?? "log",
       failed: (defect) => end({ _tag: "Failed", defect, state: dispatcher.state })
     })
@@ -166,6 +174,18 @@ export const makeLiveGame = (options: LiveGameOptions): Effect.Effect<LiveGame, 
       })
       yield* Effect.sleep(silenceStep(limit)).pipe(Effect.zipRight(stepIdleClock), Effect.forever, Effect.forkScoped)
     }
+
+    /** Every client told to quit, and the game ended so, unless it had ended with the standings; once the last words are out. */
+    const tellToQuit = (byOperator: boolean) =>
+      Effect.suspend(() => {
+        const life = lifetime.now()._tag
+        if (life === "Over" || life === "Stopped") return Effect.void
+        dispatcher.deliver(shutDown(dispatcher.state))
+        end(byOperator ? { _tag: "ShutDown", state: dispatcher.state, byOperator } : { _tag: "ShutDown", state: dispatcher.state })
+        return Effect.logInfo(byOperator ? "ended by the host's operator: every client was told to quit" : "shutting down: every client was told to quit").pipe(
+          Effect.zipRight(lastWords.allSaid)
+        )
+      })
 
     return {
       receive: (peer, data) => {
@@ -196,13 +216,8 @@ export const makeLiveGame = (options: LiveGameOptions): Effect.Effect<LiveGame, 
       events: PubSub.subscribe(feed),
       life: lifetime.now,
       ended: lifetime.ended,
-      shutDown: Effect.suspend(() => {
-        const life = lifetime.now()._tag
-        if (life === "Over" || life === "Stopped") return Effect.void
-        dispatcher.deliver(shutDown(dispatcher.state))
-        end({ _tag: "ShutDown", state: dispatcher.state })
-        return Effect.logInfo("shutting down: every client was told to quit").pipe(Effect.zipRight(lastWords.allSaid))
-      }),
+      shutDown: tellToQuit(false),
+      endByOperator: tellToQuit(true),
       endGame: Effect.suspend(() => {
         if (!playing()) return lastWords.allSaid
         dispatcher.deliver(endGame(dispatcher.state))
@@ -225,7 +240,11 @@ export interface ServedGame extends Omit<LiveGameOptions, "allSent"> {
 export const liveGameLayer = (game: ServedGame): Layer.Layer<LiveGame, never, UdpSocket> =>
   Layer.scoped(
     LiveGame,
-    Effect.flatMap(UdpSocket, (socket) => makeLiveGame({ ...game, allSent: socket.allSent })).pipe(
+    Effect.gen(function*() {
+      const socket = yield* UdpSocket
+      const counts = yield* Effect.serviceOption(ProcessCounts)
+      return yield* makeLiveGame({ ...game, allSent: socket.allSent, ...(counts._tag === "Some" ? { counts: counts.value } : {}) })
+    }).pipe(
       Effect.withRandom(Random.make(game.seed))
     )
   )

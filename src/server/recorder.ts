@@ -1,5 +1,6 @@
 import { Effect, Layer } from "effect"
-import { type RecordingError, type RecordingOptions, recordGame } from "../recording/writer.js"
+import type { RecordingError } from "../recording/lines.js"
+import { type RecordingOptions, recordGame } from "../recording/writer.js"
 import { LiveGame } from "./liveGame.js"
 
 /** The game hosted here, recorded to a file as it is played (see `recordGame`), for as long as the program runs. */

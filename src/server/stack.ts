@@ -1,7 +1,7 @@
 import { type Effect, Layer, type Scope } from "effect"
 import type { UdpSocket } from "../net/udp.js"
 import type { Dialect } from "../protocol/dialect.js"
-import type { LineFile, RecordingError } from "../recording/writer.js"
+import type { LineFile, RecordingError } from "../recording/lines.js"
 import { type LiveGame, liveGameLayer, type ServedGame } from "./liveGame.js"
 import { recorderLayer } from "./recorder.js"
 import { udpLoopLayer } from "./udpLoop.js"

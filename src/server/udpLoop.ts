@@ -1,9 +1,11 @@
-import { Duration, Effect, Layer } from "effect"
+import { Duration, Effect, Layer, Option } from "effect"
 import type { ClientId } from "../core/state.js"
 import { type Endpoint, UdpSocket } from "../net/udp.js"
 import type { Ending } from "../core/life.js"
 import { standings } from "../core/state.js"
 import { summaryText } from "../protocol/dialect.js"
+import { endWords } from "../protocol/endings.js"
+import { Counts, ProcessCounts } from "./counts.js"
 import { LiveGame } from "./liveGame.js"
 import type { Peer } from "./peer.js"
 
@@ -21,6 +23,7 @@ export const udpLoopLayer: Layer.Layer<never, never, LiveGame | UdpSocket> = Lay
   Effect.gen(function*() {
     const socket = yield* UdpSocket
     const game = yield* LiveGame
+    const counts = Option.getOrElse(yield* Effect.serviceOption(ProcessCounts), () => new Counts())
     /** One peer per address, made once: the same few clients send thousands of datagrams. */
     const peers = new Map<string, Peer>()
     const peerAt = (from: Endpoint): Peer => {
@@ -28,13 +31,23 @@ export const udpLoopLayer: Layer.Layer<never, never, LiveGame | UdpSocket> = Lay
       let peer = peers.get(id)
       if (peer === undefined) {
         const to = { address: from.address, port: from.port }
-        peer = { id, send: (data) => socket.sendNow(data, to), keepsBytes: false }
+        peer = {
+          id,
+          send: (data) => {
+            counts.datagramsSent++
+            socket.sendNow(data, to)
+          },
+          keepsBytes: false
+        }
         if (peers.size >= 65536) peers.clear()
         peers.set(id, peer)
       }
       return peer
     }
-    yield* socket.onDatagram((datagram) => game.receive(peerAt(datagram), datagram.data))
+    yield* socket.onDatagram((datagram) => {
+      counts.datagramsReceived++
+      return game.receive(peerAt(datagram), datagram.data)
+    })
   })
 )
 
@@ -52,7 +65,7 @@ export const gameOver: Effect.Effect<GameResult, never, LiveGame> = Effect.gen(f
   const game = yield* LiveGame
   const ending = yield* game.ended.pipe(Effect.onInterrupt(() => game.shutDown))
   const summary = summaryText(standings(ending.state))
-  yield* Effect.forEach(summary.trimEnd().split("\n"), (line) => Effect.logInfo(`game over: ${line}`))
+  yield* Effect.forEach(summary.trimEnd().split("\n"), (line) => Effect.logInfo(`game ${endWords[ending._tag]}: ${line}`))
   return { ending, summary }
 })
 

@@ -6,6 +6,8 @@
  * recording, every move at once (`ReplayHello`), which the page plays at its own pace.
  */
 
+import type { GameEnd } from "../protocol/endings.js"
+
 export const FeedEvent = { hello: "hello", snapshot: "snapshot" } as const
 
 export interface MapText {
@@ -36,8 +38,8 @@ export interface Snapshot {
   readonly remaining: number
   /** Pages watching now (live only). */
   readonly watchers?: number
-  /** Set once the game is over: `players` then holds the final purses. */
-  readonly over?: true
+  /** Set once the game has ended, how (see `protocol/endings.ts`): `players` then holds the final purses. */
+  readonly end?: GameEnd
 }
 
 /**
@@ -56,8 +58,8 @@ export interface ReplayMove {
   readonly $?: ReadonlyArray<number>
   /** The nuggets left, when they changed. */
   readonly r?: number
-  /** Set on the moves after the game ended. */
-  readonly over?: true
+  /** Set on the moves after the game ended, how. */
+  readonly end?: GameEnd
 }
 
 export interface ReplayHello extends MapText {

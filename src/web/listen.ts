@@ -67,6 +67,8 @@ export const listen = <E>(
     readonly refuse?: Refuse
     /** A path with `..` in it is refused (400) before any route: for a server whose routes take names from the path. */
     readonly climbing?: boolean
+    /** Told of every request answered: its route (its path, its names as `:name`) and status, for the metrics. */
+    readonly answered?: (path: string, status: number) => void
   } = {}
 ): Effect.Effect<Listening, WebError, Scope.Scope> =>
   Effect.gen(function*() {
@@ -91,7 +93,7 @@ export const listen = <E>(
 
     const names = new Set([...machineNames(), ...(options.names ?? [])])
     const refuse = refusals.refuse ?? plainRefusal
-    const app = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    const handled = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
       const named = request.headers["host"]
       if (!hostAllowed(named, names)) {
         return warn(
@@ -102,6 +104,9 @@ export const listen = <E>(
       if (refusals.climbing === true && climbsUp(request.url)) return Effect.succeed(refuse(400, "A path with .. in it is never served.", request))
       return Effect.catchTag(router, "RouteNotFound", () => Effect.succeed(refuse(404, "Not found.", request)))
     })
+    const answered = refusals.answered
+    const app = answered === undefined ? handled : Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+      Effect.tap(handled, (response) => Effect.sync(() => answered(request.url.split("?")[0]!, response.status))))
     yield* HttpServer.serveEffect(app, untilConnectionCloses).pipe(Effect.provideService(HttpServer.HttpServer, server))
     // Runs before the server's own close, which would otherwise wait for every open stream.
     yield* Effect.addFinalizer(() => Effect.sync(() => node.destroyAll()))

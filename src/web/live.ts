@@ -5,6 +5,7 @@ import type { WebError } from "./error.js"
 import { pageRoute } from "./pageRoute.js"
 import { GameWeb, type GameWebOptions, LiveWeb, type WebOptions } from "./gameWeb.js"
 import { listen } from "./listen.js"
+import { operationsRoutes } from "./operations.js"
 import { defaultPlayerSocketOptions, playerSockets } from "./playerSockets.js"
 import { defaultWatchOptions, watchLive } from "./watch.js"
 
@@ -40,7 +41,9 @@ export const startWeb = (game: LiveGame, options: WebOptions): Effect.Effect<Liv
       HttpRouter.get("/watch", web.watch),
       HttpRouter.get("/play", web.play)
     )
-    const listening = yield* listen(router, options)
+    // Ready while its game takes players: until it ends.
+    const refusing = () => (game.life()._tag === "Playing" ? undefined : "the game has ended")
+    const listening = yield* listen(operationsRoutes(router, { refusing }), options)
     // Before the server closes every connection: the feeds end first, as streams do.
     yield* Effect.addFinalizer(() => web.endFeeds)
     return { ...listening, watchers: web.watchers, watchersWhere: web.watchersWhere }

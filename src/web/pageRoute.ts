@@ -33,11 +33,19 @@ const pageHtml = (pageStyle: string, pageScript: string) => `${pageHead(pageStyl
   <section id="play-area">
     <div id="statusbar"><span id="status">Connecting to the game…</span><span id="note"></span></div>
     <div id="board"><div id="grid" role="img" aria-label="the map"></div></div>
+    <div id="pad" role="group" aria-label="moves" hidden></div>
+    <section id="help" class="box" hidden><h2>Keys</h2><dl id="help-keys"></dl><p>Any key closes this.</p></section>
+    <section id="summary" class="box" hidden>
+      <h2 id="end-title">Game over</h2>
+      <p id="winner"></p>
+      <table id="standings"><thead><tr><th>place</th><th></th><th>name</th><th>nuggets</th></tr></thead><tbody></tbody></table>
+      <button id="summary-close" type="button">Close</button>
+    </section>
   </section>
   <aside>
     <form id="join" autocomplete="off">
       <label for="name">Play: type a name, then Enter</label>
-      <input id="name" name="name" placeholder="your name" spellcheck="false">
+      <input id="name" name="name" placeholder="your name" spellcheck="false" enterkeyhint="go">
       <p id="join-note"></p>
     </form>
     <div id="replay" hidden>
@@ -46,13 +54,7 @@ const pageHtml = (pageStyle: string, pageScript: string) => `${pageHead(pageStyl
       <input id="seek" type="range" min="0" max="0" value="0" aria-label="move">
       <span id="where"></span>
     </div>
-    <section id="summary" hidden>
-      <h2>Game over</h2>
-      <p id="winner"></p>
-      <table id="standings"><thead><tr><th></th><th></th><th>name</th><th>nuggets</th></tr></thead><tbody></tbody></table>
-    </section>
     <table id="roster"><thead><tr><th></th><th>name</th><th>purse</th><th></th></tr></thead><tbody></tbody></table>
-    <section id="help" hidden><h2>Keys</h2><dl id="help-keys"></dl><p>Any key closes this.</p></section>
     <p id="keys"></p>
   </aside>
 </main>

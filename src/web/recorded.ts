@@ -1,6 +1,7 @@
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import { Effect, type Scope } from "effect"
 import type { GameState } from "../core/state.js"
+import { endOf } from "../protocol/endings.js"
 import type { Recording } from "../recording/format.js"
 import { moveCount, replayRecording } from "../recording/replay.js"
 import { WebError } from "./error.js"
@@ -31,7 +32,7 @@ export const replayHello = (recording: Recording): Effect.Effect<ReplayHello, We
         if (goldNow.join() !== gold) step.g = goldNow
         if (pursesNow.join() !== purses) step.$ = pursesNow
         if (state.goldRemaining !== remaining) step.r = state.goldRemaining
-        if (state.over) step.over = true
+        if (state.over) step.end = endOf(state.goldRemaining)
         gold = goldNow.join()
         purses = pursesNow.join()
         remaining = state.goldRemaining

@@ -1,5 +1,6 @@
 import type { GameState } from "../core/state.js"
 import { mapText } from "../core/map.js"
+import { endOf } from "../protocol/endings.js"
 import type { MapText, RosterEntry, Snapshot } from "./feed.js"
 
 /** The server's side of the feed: snapshots of the game's state (see `feed.ts`). */
@@ -18,5 +19,5 @@ export const snapshotOf = (state: GameState, watchers?: number): Snapshot => ({
   gold: [...state.gold.keys()],
   remaining: state.goldRemaining,
   ...(watchers === undefined ? {} : { watchers }),
-  ...(state.over ? { over: true } : {})
+  ...(state.over ? { end: endOf(state.goldRemaining) } : {})
 })

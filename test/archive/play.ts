@@ -5,7 +5,8 @@ import { firstStepOnGrid } from "../../src/core/path.js"
 import { rules2019, type Variant } from "../../src/core/rules.js"
 import type { GameEvent } from "../../src/core/life.js"
 import type { ClientId, GameState, Request } from "../../src/core/state.js"
-import { type LineFile, recordGame, type RecordingError } from "../../src/recording/writer.js"
+import type { LineFile, RecordingError } from "../../src/recording/lines.js"
+import { recordGame } from "../../src/recording/writer.js"
 
 /**
  * A game played by the real core and recorded by the real recorder, with no sockets: the

@@ -19,7 +19,8 @@ export interface Handmade {
   /** ISO 8601. */
   readonly started: string
   readonly players?: ReadonlyArray<{ readonly letter: string; readonly name: string; readonly purse: number }>
-  readonly end?: "game over" | "shut down"
+  /** Today's words, or those of the recordings made before them. */
+  readonly end?: "over" | "stopped" | "game over" | "shut down"
   readonly durationMs?: number
   readonly seed?: number
   /** The summary's text, if not the one the players make. */

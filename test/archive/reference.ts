@@ -28,11 +28,14 @@ export const referencePastGames = (games: ReadonlyArray<ReferenceGame>, filter: 
     .filter((game) => filter.player === undefined || game.players.some((each) => same(each.name, filter.player!)))
     .sort((a, b) => b.startedMs - a.startedMs || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
 
-/** Per name, over the games played to their end: its best line in each, its best purse (the earliest on a tie). */
+/**
+ * Per name, over the games that ended `over` or `stopped`: its best line in each, a win
+ * where it ranked first in a game over, its best purse (the earliest on a tie).
+ */
 export const referenceLeaderboard = (games: ReadonlyArray<ReferenceGame>) => {
   const board = new Map<string, { name: string; games: number; wins: number; nuggets: number; best: { game: string; purse: number; startedMs: number } }>()
   const chronological = [...games].sort((a, b) => a.startedMs - b.startedMs || (a.id < b.id ? -1 : 1))
-  for (const game of chronological.filter((each) => each.outcome === "game over")) {
+  for (const game of chronological.filter((each) => each.outcome === "over" || each.outcome === "stopped")) {
     const lines = new Map<string, { rank: number; purse: number }>()
     for (const each of referenceStandings(game)) {
       const key = each.name.toLowerCase()
@@ -42,7 +45,7 @@ export const referenceLeaderboard = (games: ReadonlyArray<ReferenceGame>) => {
     for (const [key, line] of lines) {
       const entry = board.get(key) ?? { name: key, games: 0, wins: 0, nuggets: 0, best: { game: game.id, purse: -1, startedMs: 0 } }
       entry.games++
-      if (line.rank === 1) entry.wins++
+      if (line.rank === 1 && game.outcome === "over") entry.wins++
       entry.nuggets += line.purse
       if (line.purse > entry.best.purse) entry.best = { game: game.id, purse: line.purse, startedMs: game.startedMs }
       board.set(key, entry)

@@ -53,11 +53,13 @@ export const scriptCommand = (entry: string): Promise<ReadonlyArray<string>> => 
 /** A running program whose stdout lines can be awaited with a deadline. */
 export class Program {
   private readonly lines = new Inbox<string>("stdout")
+  private readonly errorLines = new Inbox<string>("stderr")
   /** Every line written to stdout so far. */
   readonly stdout = this.lines.all
   stderr = ""
   readonly exited: Promise<number | null>
   private partial = ""
+  private errorPartial = ""
 
   constructor(readonly child: ChildProcess) {
     child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
@@ -65,7 +67,12 @@ export class Program {
       this.partial = lines.pop()!
       for (const line of lines) this.lines.push(line)
     })
-    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (this.stderr += chunk))
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+      this.stderr += chunk
+      const lines = (this.errorPartial + chunk).split("\n")
+      this.errorPartial = lines.pop()!
+      for (const line of lines) this.errorLines.push(line)
+    })
     this.exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve(signal ? null : code)))
   }
 
@@ -80,6 +87,15 @@ export class Program {
     if (found !== undefined) return found
     return this.lines.nextWhere((line) => pattern.test(line), timeoutMs).catch(() => {
       throw new Error(`no line matching ${pattern}; stdout ${JSON.stringify(this.stdout)}, stderr ${this.stderr}`)
+    })
+  }
+
+  /** The first stderr line (the log, say) matching `pattern`, already written or awaited at most `timeoutMs`. */
+  async errorLine(pattern: RegExp, timeoutMs = 15_000): Promise<string> {
+    const found = this.errorLines.all.find((line) => pattern.test(line))
+    if (found !== undefined) return found
+    return this.errorLines.nextWhere((line) => pattern.test(line), timeoutMs).catch(() => {
+      throw new Error(`no stderr line matching ${pattern}; stderr ${this.stderr}`)
     })
   }
 

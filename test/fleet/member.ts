@@ -7,6 +7,7 @@ import { fleetDatabaseLayer } from "../../src/fleet/database.js"
 import { type FleetTimings, type HostCard, Membership, membershipLayer, type MembershipService } from "../../src/fleet/membership.js"
 import { fleetArchiveBackend } from "../../src/fleet/recordings.js"
 import { sweepLayer } from "../../src/fleet/sweep.js"
+import { entryText } from "../../src/log.js"
 
 /** Quick leases, so that a host is taken for dead within a second or so. */
 export const quickTimings: FleetTimings = { renewEvery: "200 millis", leaseFor: "1 second", seatHeld: "2 seconds" }
@@ -22,12 +23,11 @@ export interface Member {
   readonly leave: () => Promise<void>
 }
 
-const text = (message: unknown): string => (Array.isArray(message) ? message.map(text).join(" ") : String(message))
 
 /** A host's part of the fleet, without its games: its membership, the board, the archive and the sweeper, on `url`. */
 export const startMember = async (url: URL, name: string, card: Partial<HostCard> = {}, timings = quickTimings): Promise<Member> => {
   const log: Array<string> = []
-  const logger = Logger.make(({ logLevel, message }) => void log.push(`${logLevel.label} ${text(message)}`))
+  const logger = Logger.make((entry) => void log.push(`${entry.logLevel.label} ${entryText(entry)}`))
   const database = fleetDatabaseLayer(url)
   const membership = membershipLayer({ lobbyUrl: `http://${name}.invalid/`, joinAddress: name, ports: undefined, maxGames: 10, ...card }, name, timings)
   const archive = archiveOwnerLayer.pipe(Layer.provideMerge(archiveLayer), Layer.provideMerge(fleetArchiveBackend(url)))

@@ -9,6 +9,7 @@ import { Host, type HostService, type HostSettings } from "../../src/host/host.j
 import { Lobby, type LobbyService } from "../../src/host/lobby.js"
 import { builtInMaps } from "../../src/host/maps.js"
 import { HostWeb } from "../../src/host/web.js"
+import { entryText } from "../../src/log.js"
 import type { ErrorJson } from "../../src/lobby/refusals.js"
 import { nodeUdpLayer } from "../../src/net/nodeUdp.js"
 
@@ -28,7 +29,6 @@ export interface TestHost {
   readonly stop: (options?: { readonly keepData?: boolean }) => Promise<void>
 }
 
-const text = (message: unknown): string => (Array.isArray(message) ? message.map(text).join(" ") : String(message))
 
 /**
  * `nuggets host` in this process, composed of the same Layers as the command, on loopback:
@@ -40,7 +40,7 @@ export const startHost = async (
 ): Promise<TestHost> => {
   const { dataDir = mkdtempSync(join(tmpdir(), "nuggets-host-")), fleet, ...chosen } = settings
   const log: Array<string> = []
-  const logger = Logger.make(({ logLevel, message }) => void log.push(`${logLevel.label} ${text(message)}`))
+  const logger = Logger.make((entry) => void log.push(`${entry.logLevel.label} ${entryText(entry)}`))
   const hostSettings: HostSettings = {
     maps: builtInMaps(),
     udpHost: "127.0.0.1",
@@ -120,3 +120,21 @@ export const postGame = (url: string, body: unknown = {}) =>
   call(url, "/api/games", { method: "POST", headers: { "content-type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) })
 
 export const errorOf = (body: unknown): string => (body as ErrorJson).error
+
+/** The lobby's feed, read until an `archive` event says at least `count` games were archived. */
+export const archivedAtLeast = async (url: string, count: number) => {
+  const events = await fetch(new URL("/events", url))
+  const reader = events.body!.getReader()
+  let text = ""
+  try {
+    for (;;) {
+      const archived = [...text.matchAll(/event: archive\ndata: \{"archived":(\d+)\}/g)].map((match) => Number(match[1]))
+      if (archived.some((each) => each >= count)) return
+      const { done, value } = await reader.read()
+      if (done) throw new Error("the lobby's feed ended")
+      text += new TextDecoder().decode(value)
+    }
+  } finally {
+    await reader.cancel()
+  }
+}

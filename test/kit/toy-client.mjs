@@ -20,8 +20,10 @@ const send = (text) => socket.send(text, Number(port), host)
 // What the status line says, as it was last drawn: "golddisplay" draws it with each DISPLAY only.
 let shownStatus = ""
 const status = () => {
-  const text = spectator ? `Spectator: ${left} nuggets unclaimed.` : `Player ${letter} has ${purse} nuggets (${left} nuggets unclaimed).`
+  // "spectatorstatus" shows the spectator a player's status line; "words" says the status in words of its own.
+  const text = spectator && !bugs.has("spectatorstatus") ? `Spectator: ${left} nuggets unclaimed.` : `Player ${spectator ? " " : letter} has ${purse} nuggets (${left} nuggets unclaimed).`
   if (bugs.has("statusgone")) return "Nuggets!"
+  if (bugs.has("words")) return `${letter}: ${purse} nuggets, ${left} left`
   return bugs.has("status") ? text.replace(/\.$/, "!") : text
 }
 // "gridswap" reads GRID as columns, then rows; "smallspace" complains in its own words and, enlarged, waits for the space bar.
@@ -33,6 +35,8 @@ const draw = (fromDisplay = false) => {
   if (small && bugs.has("smallspace")) waitingForSpace = true
   if (small && bugs.has("smallspace")) return void out.write(`${screen}adjust the terminal to fit\r\nit is ${out.columns} wide`)
   if (waitingForSpace) return void out.write(`${screen}press the space bar to go on`)
+  // "wraps" says it in a sentence the terminal wraps mid-word, no row of which says it alone.
+  if (small && bugs.has("wraps")) return void out.write(`${screen}This screen is too small.`)
   if (small && !bugs.has("small")) {
     out.write(`${screen}Too small: need ${grid.cols} x ${grid.rows + 1}`)
     return
@@ -44,7 +48,13 @@ const draw = (fromDisplay = false) => {
   out.write(screen)
 }
 
-const leave = (code, words) => {
+// "waitskey" shows the summary at the game over and waits for a key before it leaves.
+let leaving
+const leave = (code, words, over = false) => {
+  if (bugs.has("waitskey") && over && leaving === undefined) {
+    leaving = () => leave(code, words)
+    return void out.write(`\x1b[H\x1b[2JGAME OVER\r\n${words.replaceAll("\n", "\r\n")}\r\npress a key`)
+  }
   if (!bugs.has("restore")) {
     out.write("\x1b[?25h\x1b[?1049l")
     process.stdin.setRawMode(false)
@@ -77,11 +87,11 @@ socket.on("message", (data) => {
     if (grid === undefined) return leave(1, `refused: ${rest}`)
     if (!bugs.has("refusal") && !bugs.has("ownnote")) note = rest
   } else if (word === "QUIT") {
-    if (rest.startsWith("GAME OVER:")) return leave(0, bugs.has("summary") ? "" : rest)
+    if (rest.startsWith("GAME OVER:")) return leave(0, bugs.has("summary") ? "" : rest, true)
     if (bugs.has("quit")) return
     return leave(grid === undefined ? 1 : 0, rest)
   } else if (word === "GAMEOVER") {
-    return leave(0, bugs.has("summary") ? "" : rest)
+    return leave(0, bugs.has("summary") ? "" : rest, true)
   } else if (bugs.has("note")) {
     throw new Error(`unknown message ${word}`)
   } else {
@@ -94,6 +104,7 @@ out.write("\x1b[?1049h\x1b[?25l")
 process.stdin.setRawMode(true)
 process.stdin.on("data", (keys) => {
   for (const key of keys.toString("latin1")) {
+    if (leaving) return leaving()
     note = ""
     if (waitingForSpace && key === " ") {
       waitingForSpace = false

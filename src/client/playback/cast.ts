@@ -1,14 +1,16 @@
 import { cursorHide, cursorShow, cursorTo, eraseScreen } from "ansi-escapes"
 import { frameDiff } from "../paint.js"
 import { farewell, type Screen } from "../screen.js"
+import { withCollected } from "../state.js"
 import { gapBefore, type Moment } from "./moments.js"
 import { momentScreen } from "./screen.js"
 
 /**
  * An asciinema v2 cast of a viewer's screen: a header line, then `[seconds, "o", text]`
  * events, the text being exactly what the terminal client would have written. Timing is
- * the recording's own (times `speed`), long idle gaps capped. It ends with the game-over
- * summary, and gives the terminal its cursor back.
+ * the recording's own (times `speed`), long idle gaps capped. The status line says which
+ * move it is, without the terminal playback's bar and clock (asciinema's player has its
+ * own). It ends with the game-over summary, and gives the terminal its cursor back.
  */
 export const castOf = (
   moments: ReadonlyArray<Moment>,
@@ -40,12 +42,13 @@ export const castOf = (
   const event = (text: string) => lines.push(JSON.stringify([Number(seconds.toFixed(3)), "o", text]))
   moments.forEach((moment, index) => {
     seconds += gapBefore(moments, index) / 1000 / speed
-    const next = momentScreen(moment, window, { moves: options.moves, speed })
+    const next = momentScreen(moment, window, { moves: options.moves, speed, progress: false })
     const diff = (shown === undefined ? cursorHide : "") + frameDiff(shown, next, colour)
     shown = next
     if (diff) event(diff)
   })
-  const exit = moments.at(-1)?.client.exit
+  const last = moments.at(-1)?.client
+  const exit = last?.exit && withCollected(last.exit, last)
   seconds += 1 / speed
   event(
     (exit ? cursorTo(0, 0) + eraseScreen + farewell(exit, window.columns).split("\n").join("\r\n") + "\r\n" : "") + cursorShow

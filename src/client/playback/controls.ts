@@ -1,6 +1,6 @@
 import { Clock, Effect, Stream } from "effect"
 import type { Screen } from "../screen.js"
-import type { ClientExit } from "../state.js"
+import { type ClientExit, withCollected } from "../state.js"
 import { EndOfTransmissionKey, InterruptKey, SuspendKey, terminalArrow } from "../keymap.js"
 import { Terminal } from "../terminal.js"
 import type { WindowSize } from "../viewport.js"
@@ -134,6 +134,7 @@ export const watchRecording = (moments: ReadonlyArray<Moment>, speed: number) =>
           return next
         }))
     )
-    const exit: ClientExit | undefined = playback.done === "end" ? moments.at(-1)?.client.exit : undefined
+    const last = moments.at(-1)?.client
+    const exit: ClientExit | undefined = playback.done === "end" && last?.exit ? withCollected(last.exit, last) : undefined
     return { done: playback.done ?? "quit", exit, move: moments[playback.index]?.move ?? 0 }
   })

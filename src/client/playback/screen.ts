@@ -22,16 +22,23 @@ export interface Where {
   readonly paused?: boolean
   /** The replay's keys are shown over the screen. */
   readonly helpOpen?: boolean
+  /**
+   * Where the replay is, as a bar and a clock: for the terminal's own playback. A cast goes
+   * without, its player having both.
+   */
+  readonly progress?: boolean
 }
 
 /**
  * Where the replay is, in the longest form that fits beside the status line: the move, a
- * progress bar, the time into the game, the speed and whether it is paused.
+ * progress bar and the time into the game (unless `progress` is false), the speed and
+ * whether it is paused.
  */
 export const positionForms = (moment: Moment, where: Where): ReadonlyArray<string> => {
   const speed = where.speed === undefined || where.speed === 1 ? "" : ` x${where.speed}`
   const state = `${speed}${where.paused ? " paused" : ""}`
   const count = `${moment.move}/${where.moves}`
+  if (where.progress === false) return [`move ${count}${state}`, `${count}${state}`, count]
   const clock = clockText(moment.t)
   return [
     `move ${count} ${progressBar(moment.move, where.moves, 20)} ${clock}${state}`,

@@ -1,4 +1,5 @@
 import { Effect, Option } from "effect"
+import { MoveKeys } from "../../core/constants.js"
 import { Blocked, stop } from "../conformance/check.js"
 import { escaped } from "../conformance/escaping.js"
 import { type Requirement, Requirements } from "../conformance/requirements.js"
@@ -78,16 +79,23 @@ export const joinSpectator: ClientCheck<"join-spectator"> = {
     })
 }
 
+/** A player's status line: what the spectator, whose own the spec gives, must not be shown. */
+const playersStatus = /^\s*Player\b|\bhas \d+ nuggets\b/
+
 /**
  * The status line as the spec writes it passes; the same numbers in other words (no final
  * period, `(250 unclaimed)`) differ only from the spec's example, which it says the line
- * "should look like": a warning; without the numbers, a failure.
+ * "should look like": a warning; without the numbers, or a player's line for the spectator,
+ * a failure.
  */
 const judgeStatus = (context: ClientRecorder, stage: Stage, sentence: string, numbers: RegExp, sent: string, spec: Requirement) =>
   Effect.gen(function*() {
     const { lines, ok } = yield* stage.tty.screenWhen(context.options.answerMs, (lines) => statusSays(lines, sentence))
     if (ok) return
-    if (numbers.test(lines[0] ?? "")) {
+    const spectator = sentence.startsWith("Spectator")
+    if (spectator && playersStatus.test(lines[0] ?? "")) {
+      context.fail({ what: `the spectator is shown a player's status line; the spec gives the spectator its own, "${sentence}"`, sent, got: row(lines, 0), spec })
+    } else if (numbers.test(lines[0] ?? "")) {
       context.warn({ what: `the status line says it in other words than the spec's example, "${sentence}"`, sent, got: row(lines, 0), spec })
     } else {
       context.fail({ what: `the status line should read "${sentence}"`, sent, got: row(lines, 0), spec })
@@ -146,7 +154,7 @@ export const keys: ClientCheck<"keys", "join-player"> = {
   run: (context) =>
     Effect.gen(function*() {
       const stage = yield* context.need("join-player")
-      for (const key of "hljkyubnHLJKYUBN") {
+      for (const key of [...MoveKeys, ...MoveKeys.map((each) => each.toUpperCase())]) {
         yield* stage.tty.type(key)
         const got = yield* expectSent(context, stage, `KEY ${key}`, Requirements.key, (text) => text.startsWith("KEY") && !ownKey(text), `the key ${key} typed`)
         if (got !== undefined && got !== `KEY ${key}`) {
@@ -162,14 +170,14 @@ export const keys: ClientCheck<"keys", "join-player"> = {
 
 export const goldReceived: ClientCheck<"gold-received", "join-player"> = {
   name: "gold-received",
-  title: "GOLD updates the purse and the nuggets left, and says GOLD received: n",
+  title: "GOLD alone updates the purse and the nuggets left, and says GOLD received: n",
   needs: ["join-player"],
   run: (context) =>
     Effect.gen(function*() {
       const stage = yield* context.need("join-player")
-      // As every server does: GOLD, then the DISPLAY (some clients draw their status line with each DISPLAY).
-      const sent = "GOLD 5 5 245, then a DISPLAY"
-      yield* stage.server.send("GOLD 5 5 245", display(playerRows()))
+      // Alone, with no DISPLAY after it: a client that shows a GOLD only with the next DISPLAY does not update as new information arrives.
+      const sent = "GOLD 5 5 245, alone"
+      yield* stage.server.send("GOLD 5 5 245")
       const exactly = (lines: ReadonlyArray<string>) => statusSays(lines, playerStatus(5, 245)) && /GOLD received: 5\b/i.test(lines[0] ?? "")
       const gold = yield* stage.tty.screenWhen(context.options.answerMs, exactly)
       if (gold.ok) return

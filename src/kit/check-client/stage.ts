@@ -61,19 +61,34 @@ export const openStage = (
   })
 
 /** Words a client uses to say its window is too small, in any of the ways CS50 clients put it. */
-const sizeWords = /too (small|narrow|short)|enlarge|resiz|larger|bigger|window|terminal|screen (size|width|height)|width|height|columns|rows|adjust/i
-
-/** The first line of the screen that says the window is too small, if one does. */
-export const complaint = (lines: ReadonlyArray<string>): string | undefined => lines.find((line) => sizeWords.test(line))
+const sizeWords = /too\s+(small|narrow|short)|enlarge|resiz|larger|bigger|window|terminal|screen\s+(size|width|height)|width|height|columns|rows|adjust/i
 
 /**
- * Waits for the game to be drawn (the grid under the status line), or for the client to say
- * its window is too small; which it was, and the screen.
+ * The screen as text, as a client wrote it: a row as wide as the window runs on into the next
+ * (words wrap there, mid-word too), and other rows end at a space.
  */
-export const awaitGame = (stage: Stage, rows: ReadonlyArray<string>, ms: number) =>
-  stage.tty.screenWhen(ms, (lines) => drawnAt(lines, rows) || complaint(lines) !== undefined).pipe(
-    Effect.map(({ lines }) => ({ lines, drawn: drawnAt(lines, rows), complaint: drawnAt(lines, rows) ? undefined : complaint(lines) }))
+export const screenText = (lines: ReadonlyArray<string>, columns: number): string =>
+  lines.map((line) => (line.length >= columns ? line : `${line} `)).join("").replace(/\s+/g, " ").trim()
+
+/** What the screen says of the window being too small, read as text (a complaint may wrap over rows), if it says so. */
+export const complaint = (lines: ReadonlyArray<string>, columns: number): string | undefined => {
+  const text = screenText(lines, columns)
+  return sizeWords.test(text) ? text : undefined
+}
+
+/**
+ * Waits for the game to be drawn (the grid, wherever it is on the screen), or for the client
+ * to say its window is too small; which it was, and the screen.
+ */
+export const awaitGame = (stage: Stage, rows: ReadonlyArray<string>, ms: number) => {
+  const columns = stage.tty.size().columns
+  return stage.tty.screenWhen(ms, (lines) => gridAt(lines, rows) !== undefined || complaint(lines, columns) !== undefined).pipe(
+    Effect.map(({ lines }) => {
+      const drawn = gridAt(lines, rows) !== undefined
+      return { lines, drawn, complaint: drawn ? undefined : complaint(lines, columns) }
+    })
   )
+}
 
 /** A window of 80 x 24 is large enough for the grid the checker sends: a client that says otherwise reads GRID wrong. */
 export const sizeComplaint = (said: string, screen: ReadonlyArray<string>, size: Size, grid: { readonly rows: number; readonly cols: number }) => {
@@ -99,6 +114,34 @@ export const shown = (lines: ReadonlyArray<string>) => {
 /** Whether `rows` are drawn under the status line, from row 1, column 0. */
 export const drawnAt = (lines: ReadonlyArray<string>, rows: ReadonlyArray<string>, top = 1) =>
   rows.every((each, index) => (lines[top + index] ?? "").trimEnd() === each.trimEnd())
+
+/**
+ * Where the grid is on the screen, found by its content: its rows one under another, from
+ * any row and column, with nothing left of them. Where it is drawn is map-drawn's to judge;
+ * the other checks find it wherever it is (under a status line of two rows, say).
+ */
+export const gridAt = (lines: ReadonlyArray<string>, rows: ReadonlyArray<string>): { readonly row: number; readonly col: number } | undefined => {
+  const first = rows[0]?.trimEnd() ?? ""
+  for (let top = 0; top + rows.length <= lines.length; top++) {
+    const col = (lines[top] ?? "").indexOf(first)
+    if (col === -1) continue
+    const fits = rows.every((each, index) => {
+      const line = lines[top + index] ?? ""
+      return line.slice(0, col).trim() === "" && line.slice(col).trimEnd() === each.trimEnd()
+    })
+    if (fits) return { row: top, col }
+  }
+  return undefined
+}
+
+/** What the screen shows above the grid (found by its content): the status line, on one row or more; the top row when the grid is not found. */
+export const aboveGrid = (lines: ReadonlyArray<string>, rows: ReadonlyArray<string>): string => {
+  const at = gridAt(lines, rows)
+  return (at === undefined ? lines.slice(0, 1) : lines.slice(0, at.row)).map((line) => line.trim()).filter(Boolean).join(" ")
+}
+
+/** Whether `status` shows a player's purse and the nuggets left, in any words: the two numbers, in that order. */
+export const showsPurse = (status: string, purse: number, left: number) => new RegExp(`\\b${purse}\\b.*\\b${left}\\b`).test(status)
 
 /** Where the grid's first wall row is on the screen, if anywhere. */
 export const findGrid = (lines: ReadonlyArray<string>, rows: ReadonlyArray<string>) => {

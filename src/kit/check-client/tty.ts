@@ -39,6 +39,8 @@ export interface Ended {
 export interface Tty {
   /** The screen as lines of text, trailing blanks trimmed. */
   readonly screen: Effect.Effect<ReadonlyArray<string>>
+  /** The terminal's size now: as opened, or as last resized. */
+  readonly size: () => Size
   /** Types text, each character a key. */
   readonly type: (keys: string) => Effect.Effect<void>
   /** Presses a key by tmux's name for it: Enter, C-c. */
@@ -127,15 +129,22 @@ export const openTty = (command: ReadonlyArray<string>, size: Size, log?: string
     })
     // Once the client has ended, nothing writes to the screen any more.
     const hasEnded = () => existsSync(status)
+    let current = size
     return {
       screen,
+      size: () => current,
       screenWhen: (ms, wanted) =>
         control.lookUntil(screen, (lines) => wanted(lines) || hasEnded(), ms).pipe(Effect.map(({ seen }) => ({ lines: seen, ok: wanted(seen) }))),
       untilEnded: (ms) => control.lookUntil(ended, (each) => each !== undefined, ms).pipe(Effect.map(({ seen }) => seen)),
       // As bytes (-H), so that no character of what is typed means anything to tmux's command line.
       type: (keys) => tmux("send-keys", "-t", "check", "-H", ...Array.from(Buffer.from(keys, "utf8"), (byte) => byte.toString(16).padStart(2, "0"))).pipe(Effect.asVoid, Effect.orDie),
       press: (key) => tmux("send-keys", "-t", "check", key).pipe(Effect.asVoid, Effect.orDie),
-      resize: (to) => tmux("resize-window", "-t", "check", "-x", String(to.columns), "-y", String(to.rows)).pipe(Effect.asVoid, Effect.orDie),
+      resize: (to) =>
+        tmux("resize-window", "-t", "check", "-x", String(to.columns), "-y", String(to.rows)).pipe(
+          Effect.tap(() => void (current = to)),
+          Effect.asVoid,
+          Effect.orDie
+        ),
       ended
     }
   })

@@ -132,6 +132,10 @@ export const checkServer = (options: CheckServerOptions): Effect.Effect<Conforma
     let stepsRun = 0
     const restarts: Array<string> = []
     const crashed = new Set<number>()
+    /** The check under way, and the one that asked to be played again from its own start, with why. */
+    let current: ServerCheckName | undefined
+    let afresh: { readonly check: ServerCheckName; readonly why: string } | undefined
+    const playedAfresh = new Set<ServerCheckName>()
     const tools = (): ServerTools => ({
       clients: games.clients,
       games: games.all,
@@ -139,7 +143,13 @@ export const checkServer = (options: CheckServerOptions): Effect.Effect<Conforma
       game: games.game,
       map: options.map?.map,
       judge,
-      answerMs: options.answerMs
+      answerMs: options.answerMs,
+      startAfresh: (why) => {
+        if (!games.startable || current === undefined || playedAfresh.has(current)) return false
+        playedAfresh.add(current)
+        afresh = { check: current, why }
+        return true
+      }
     })
     type Check = ServerCheck<ServerCheckName, ServerCheckName, unknown>
     const before = (check: Check, preparing: boolean) =>
@@ -147,14 +157,17 @@ export const checkServer = (options: CheckServerOptions): Effect.Effect<Conforma
         sends.step = preparing ? `${check.name}, its preparation` : check.name
         sends.check = check.name
         traffic.step = sends.step
+        current = check.name
         if (stepsRun > 0 && traffic.received === 0) return "the server never answered (see join-spectator)"
         if (check.judgesGathered && !preparing) return undefined
         const dead = games.death()
         const over = games.clients.gameEnded && check.name !== "server-exit"
-        if (games.startable && (dead !== undefined || over || (check.freshGame && games.used))) {
+        const again = afresh?.check === check.name ? afresh : undefined
+        afresh = undefined
+        if (games.startable && (dead !== undefined || over || again !== undefined || (check.freshGame && games.used))) {
           const restarted = yield* Effect.either(games.restart())
           if (Either.isLeft(restarted)) return `the server could not be started again: ${restarted.left.message}`
-          restarts.push(dead !== undefined ? `after it died, for ${check.name}` : `for ${check.name}`)
+          restarts.push(dead !== undefined ? `after it died, for ${check.name}` : again !== undefined ? `for ${check.name} (${again.why})` : `for ${check.name}`)
         } else if (dead !== undefined) {
           return `the server is gone (${dead.how}; see the check that sent ${dead.culprit ? "what killed it" : "the last datagram"}); run again with --only ${check.name} on a fresh server`
         }
@@ -166,11 +179,12 @@ export const checkServer = (options: CheckServerOptions): Effect.Effect<Conforma
       Effect.gen(function*() {
         const game = games.game.number
         const death = crashed.has(game) ? undefined : games.death()
-        if (death === undefined) return {} as AfterStep<ServerCheckName>
+        // Played again from its own start, on a server started afresh (see `startAfresh`).
+        if (death === undefined) return (afresh?.check === check.name && !preparing ? { again: true } : {}) as AfterStep<ServerCheckName>
         crashed.add(game)
         const culprit = death.culprit
         if (culprit !== undefined) traffic.crashedDuring(culprit.step)
-        const confirmed = culprit === undefined ? undefined : yield* games.confirm(culprit)
+        const confirmed = culprit === undefined ? undefined : yield* games.confirm(culprit, death.ended)
         const failure = crashFailure(death, target, confirmed, culprit === undefined ? [] : sends.historyOf(culprit))
         const owner = (culprit?.check ?? check.name) as ServerCheckName
         // Found only now, it was the culprit step's last: what that step found after sending it, it found of the death.

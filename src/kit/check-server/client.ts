@@ -1,5 +1,6 @@
 import type { Effect } from "effect"
 import { type GameReport, newReport, type Position, readDatagram, type Role } from "../../protocol/reader.js"
+import { escaped } from "../conformance/escaping.js"
 import { type Conversation, heard, lintServerMessage, newConversation } from "../conformance/lint.js"
 import type { Arrival, Probe } from "./probe.js"
 
@@ -16,10 +17,19 @@ const welcomeLength = 6
 /** Whether `client`'s welcome has all of `kinds`. */
 export const welcomed = (client: Client, kinds: ReadonlyArray<string>) => kinds.every((kind) => client.welcome.some((each) => each.kind === kind))
 
+/** A GOLD as it came: what it says was collected, the purse and the nuggets left. */
+export interface GoldSaid {
+  readonly n: number
+  readonly p: number
+  readonly r: number
+  /** The datagram, escaped, for reports. */
+  readonly text: string
+}
+
 export class Client {
   private told: GameReport
   private conversation: Conversation
-  private latestGold: { readonly n: number; readonly p: number; readonly r: number } | undefined
+  private latestGold: GoldSaid | undefined
   private over: string | undefined
   private first: ReadonlyArray<string> | undefined
   private askedToQuit = false
@@ -30,7 +40,9 @@ export class Client {
   /** The place of its first view among all datagrams its game's clients got. */
   firstViewSeq: number | undefined
   /** Its first GOLD, as it came. */
-  firstGold: { readonly n: number; readonly p: number; readonly r: number } | undefined
+  firstGold: GoldSaid | undefined
+  /** Every GOLD it got, in order: each is held against the truth when it was sent, not only the last. */
+  readonly golds: Array<GoldSaid> = []
   /** The spectator's views just before and just after its latest view came: the game as it stood then. */
   spectatorThen: ReadonlyArray<string> | undefined
   spectatorAfter: ReadonlyArray<string> | undefined
@@ -90,8 +102,9 @@ export class Client {
     this.told = readDatagram(this.told, arrival.bytes)
     const message = arrival.message
     if (message?._tag === "Gold" || message?._tag === "GoldSteal") {
-      this.latestGold = { n: message._tag === "Gold" ? message.collected : message.change, p: message.purse, r: message.remaining }
+      this.latestGold = { n: message._tag === "Gold" ? message.collected : message.change, p: message.purse, r: message.remaining, text: escaped(arrival.text, 40) }
       this.firstGold ??= this.latestGold
+      this.golds.push(this.latestGold)
     }
     if (message?._tag === "GameOver") this.over ??= arrival.text
     const newView = this.told.view !== before ? this.told.view : undefined

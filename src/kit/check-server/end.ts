@@ -107,16 +107,40 @@ const nextMove = (clients: Clients) => {
 /** Moves that a whole game may take on the map, at most. */
 const maxMoves = 20_000
 
+const gameOverMs = (answerMs: number) => Math.max(25_000, 4 * answerMs)
+
+/**
+ * The game could not be played to its end, for what earlier checks judge (moves that go
+ * wrong, players drawn where they cannot be found): played again from its own start on a
+ * server started afresh, when the checker starts the server; else not run, saying why.
+ */
+const cannotPlay = (context: ServerRecorder, short: string, why: string) =>
+  context.startAfresh(`its game could not be played to its end: ${short}`)
+    ? notRun(`played again from its own start: ${why}`)
+    : notRun(`the game could not be played to its end: ${why}; that is for the checks of moves and drawing to judge (run again with --only game-over on a fresh server)`)
+
 export const gameOver: ServerCheck<"game-over", "join-spectator" | "join-player"> = {
   name: "game-over",
   title: "the last nugget ends the game: every client gets the summary, one line per player, 250 nuggets in all",
   needs: ["join-spectator", "join-player"],
-  deadlineMs: (answerMs) => Math.max(25_000, 4 * answerMs),
+  deadlineMs: gameOverMs,
   run: (context) =>
     Effect.gen(function*() {
       const { clients } = context
       const spectator = yield* clients.watch()
       if (clients.activePlayers.length === 0) yield* somePlayer(context)
+      // Where moves go wrong or leave a player drawn nowhere is for move-keys and occupants-drawn to judge, not the end of the game.
+      const wrongMoves: Array<string> = []
+      let drawnNowhere = 0
+      const moving: ServerRecorder = { ...context, fail: (failure) => void wrongMoves.push(failure.what) }
+      // Time enough left after play for the game over to come to every client.
+      const playMs = gameOverMs(context.answerMs) - 2 * context.answerMs - 1000
+      const playUntil = (yield* Clock.currentTimeMillis) + playMs
+      const defects = () =>
+        [
+          wrongMoves.length > 0 ? `${wrongMoves.length} of its moves went wrong (the first: ${wrongMoves[0]})` : "",
+          drawnNowhere > 0 ? `a player was drawn nowhere after ${drawnNowhere} of its moves (gold or another player drawn where it stands)` : ""
+        ].filter(Boolean).join("; ")
       let stuck = 0
       let joined = 0
       for (let steps = 0; !clients.gameEnded; steps++) {
@@ -137,9 +161,16 @@ export const gameOver: ServerCheck<"game-over", "join-spectator" | "join-player"
           break
         }
         if (steps > maxMoves) return yield* stop({ what: `the game did not end after ${maxMoves} moves`, spec: Requirements.gameOver })
-        stuck = (yield* pressMove(context, move.player, move.key)) ? 0 : stuck + 1
-        if (stuck === 3) return yield* stop({ what: "three moves in a row went wrong: the game cannot be played to its end", spec: Requirements.moveKeys })
+        stuck = (yield* pressMove(moving, move.player, move.key)) ? 0 : stuck + 1
+        if (clients.whereIs(move.player) === undefined && !clients.gameEnded) drawnNowhere++
+        if (stuck === 3) return yield* cannotPlay(context, "three moves in a row went wrong", `three moves in a row went wrong (the last: ${wrongMoves.at(-1)})`)
+        // Out of time, not from a slow server but from one whose players cannot be walked: judged elsewhere.
+        if ((yield* Clock.currentTimeMillis) > playUntil && !clients.gameEnded && defects() !== "") {
+          const late = `it was not over after ${Math.round(playMs / 1000)} s of play`
+          return yield* cannotPlay(context, `${late}, its players drawn nowhere or its moves wrong`, `${late}, as ${defects()}`)
+        }
       }
+      if (wrongMoves.length > 0) context.note(`${wrongMoves.length} of its moves on the way went wrong (move-keys judges moves): ${wrongMoves[0]}`)
       // Those still in the game when it ended: not those told to go before (a spectator replaced).
       const stillIn = (client: Client) => !client.left && (client.report.ending === undefined || client.report.ending._tag === "GameOver")
       const everyone = [...clients.playersInGame, spectator].filter(stillIn)

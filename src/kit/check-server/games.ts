@@ -4,7 +4,7 @@ import { Udp } from "../../net/udp.js"
 import type { Failure } from "../conformance/failure.js"
 import { Requirements } from "../conformance/requirements.js"
 import { Clients } from "./clients.js"
-import { exitWords, launch, LaunchError } from "./launch.js"
+import { type Ended, exitWords, launch, LaunchError } from "./launch.js"
 import { describeSent, reproduction, type Sent, type SendLog } from "./sends.js"
 import type { Game } from "./server-check.js"
 import type { Traffic } from "./traffic.js"
@@ -24,6 +24,8 @@ export type Target =
 export interface Death {
   /** What is known of how it died: its exit, or the port found closed. */
   readonly how: string
+  /** Its exit, when the checker started it. */
+  readonly ended?: Ended
   /** The datagram sent last before it died. */
   readonly culprit: Sent | undefined
 }
@@ -128,7 +130,7 @@ export class Games {
     // A server that never answered did not die: nothing was there (join-spectator says so).
     if (clients.gameEnded || !clients.all.some((client) => client.welcome.length > 0)) return undefined
     const ended = game.launched?.ended()
-    if (ended !== undefined) return { how: `its process ended (${exitWords(ended)})`, culprit: this.sends.lastBefore(ended.at) }
+    if (ended !== undefined) return { how: `its process ended (${exitWords(ended)})`, ended, culprit: this.sends.lastBefore(ended.at) }
     const refused = clients.refusedAt
     if (refused !== undefined && game.launched === undefined) {
       return { how: "its port closed (the system answered \"port unreachable\")", culprit: this.sends.before(refused) }
@@ -137,10 +139,11 @@ export class Games {
   }
 
   /**
-   * Whether what the culprit's client sent, sent alone from one socket to a fresh server,
-   * kills it again: the proof that it is the cause. Undefined when the checker cannot start one.
+   * What what the culprit's client sent, sent alone from one socket to a fresh server, does
+   * to it: the proof that it is the cause, when it kills it again. Undefined when the
+   * checker cannot start one.
    */
-  confirm(culprit: Sent): Effect.Effect<boolean | undefined, never> {
+  confirm(culprit: Sent, first: Ended | undefined): Effect.Effect<Confirmation | undefined, never> {
     const target = this.target
     if (target._tag !== "Command") return Effect.succeed(undefined)
     const history = this.sends.historyOf(culprit)
@@ -153,7 +156,7 @@ export class Games {
         yield* Deferred.await(launched.exit).pipe(Effect.timeoutOption(100))
       }
       const ended = yield* Deferred.await(launched.exit).pipe(Effect.timeoutOption(1000))
-      return Option.isSome(ended)
+      return Option.match(ended, { onNone: (): Confirmation => "survived", onSome: (fresh) => confirmationOf(fresh, first) })
     }).pipe(
       Effect.scoped,
       Effect.either,
@@ -162,16 +165,31 @@ export class Games {
   }
 }
 
+/**
+ * What the culprit's datagrams did to a fresh server: killed it (a signal, an exit with a
+ * status other than 0, or the very exit the first server died of), or nothing, or it
+ * exited 0: a normal exit, the game's end by the server's own rule (one ends when its last
+ * player quits), which is no crash.
+ */
+export type Confirmation = "killed" | "survived" | "exited normally"
+
+const confirmationOf = (fresh: Ended, first: Ended | undefined): Confirmation => {
+  const normal = (ended: Ended) => ended.signal === null && ended.code === 0
+  return normal(fresh) && (first === undefined || !normal(first)) ? "exited normally" : "killed"
+}
+
 /** A crash as a failure of the check that sent the datagram: what killed the server, and how to do it again. */
-export const crashFailure = (death: Death, target: Target, confirmed: boolean | undefined, history: ReadonlyArray<Sent>): Failure => {
+export const crashFailure = (death: Death, target: Target, confirmed: Confirmation | undefined, history: ReadonlyArray<Sent>): Failure => {
   const culprit = death.culprit
   if (culprit === undefined) return { what: `the server died: ${death.how}`, spec: Requirements.reactToMessages }
   const host = target._tag === "Address" ? target.host : "127.0.0.1"
   const port = target._tag === "Address" ? String(target.port) : "PORT"
-  const proof = confirmed === true
+  const proof = confirmed === "killed"
     ? "sent alone, from one client, to a server started afresh, these datagrams kill it again:"
-    : confirmed === false
+    : confirmed === "survived"
     ? "sent alone to a server started afresh, these datagrams did not kill it: the cause may be an earlier datagram, or another client's; what was sent:"
+    : confirmed === "exited normally"
+    ? "sent alone to a server started afresh, these datagrams did not kill it: it exited normally (exit status 0), as at its game's end; the cause may be an earlier datagram, or another client's; what was sent:"
     : "to try it on a fresh server:"
   return {
     what: `the server died after it was sent ${describeSent(culprit)}: ${death.how}`,

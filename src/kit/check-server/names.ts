@@ -79,9 +79,9 @@ export const names: ServerCheck<"names", "game-over" | "join-player", Client> = 
       const over = yield* context.need("game-over")
       if (over === undefined) return yield* notRun("no game-over summary came (see game-over)")
       const { standings } = over
-      // After a crash the game played to its end is another server's: its summary does not list these players.
+      // After a crash, or with game-over played afresh, the game played to its end is another server's: its summary does not list these players.
       const ours = (client: Client | undefined) => client !== undefined && over.clients.all.includes(client)
-      if (!ours(awkward)) return yield* notRun("its player joined a server that died before its game ended (see the crash)")
+      if (!ours(awkward)) return yield* notRun("its player joined an earlier server than the one whose game game-over played to its end (started afresh after a crash, or for game-over)")
       if (!judgeName(context, awkward!, standings)) return yield* notRun("the summary has no line for its player (see game-over)")
       const first = yield* context.need("join-player")
       if (ours(first) && first.name === spacedName) judgeName(context, first, standings)

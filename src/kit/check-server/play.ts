@@ -1,10 +1,10 @@
 import { Effect } from "effect"
-import { MoveDirections } from "../../core/constants.js"
+import { MoveDirections, MoveKeys } from "../../core/constants.js"
 import type { UdpError } from "../../net/udp.js"
 import { type NotRun, type Stop, stop } from "../conformance/check.js"
 import { escaped } from "../conformance/escaping.js"
 import { type Requirement, Requirements } from "../conformance/requirements.js"
-import type { Client } from "./client.js"
+import type { Client, GoldSaid } from "./client.js"
 import { firstPlayer, somePlayer } from "./join.js"
 import type { Arrival } from "./probe.js"
 import type { ServerCheck, ServerRecorder } from "./server-check.js"
@@ -19,9 +19,9 @@ export const moveKeys: ServerCheck<"move-keys", "join-spectator" | "join-player"
   run: (context) =>
     Effect.gen(function*() {
       const player = yield* firstPlayer(context)
-      for (const key of "hljkyubn") yield* pressMove(context, player, key)
+      for (const key of MoveKeys) yield* pressMove(context, player, key)
       let blocked = false
-      for (const key of "HLJKYUBN") {
+      for (const key of MoveKeys.map((each) => each.toUpperCase())) {
         yield* pressMove(context, player, key)
         // Right after a run, one more step the same way is not possible: nothing may move.
         const from = context.clients.whereIs(player)
@@ -48,6 +48,9 @@ export const goldToAll: ServerCheck<"gold-to-all", "join-spectator" | "join-play
       // The nuggets left as last told to anyone: the count only falls, so the smallest.
       const before = Math.min(...clients.all.flatMap((client) => (client.gold ? [client.gold.r] : [])))
       const purse = collector.report.purse
+      // Where each one's GOLDs from now on begin: every one is judged, not only the last.
+      const told = new Map([collector, spectator, other].map((client) => [client, client.golds.length]))
+      const goldsOf = (client: Client) => client.golds.slice(told.get(client))
       yield* walkTo(context, collector, (char) => char === "*", "reach gold")
       const collected = yield* clients.until(collector, "GOLD after stepping on gold", () => collector.report.purse > purse, Requirements.collects).pipe(
         Effect.as(true),
@@ -65,6 +68,7 @@ export const goldToAll: ServerCheck<"gold-to-all", "join-spectator" | "join-play
       const remaining = collector.report.remaining
       if (!collected || remaining === undefined) return
       const gained = collector.report.purse - purse
+      judgeEveryGold(context, collector, goldsOf(collector), before)
       if (before - remaining !== gained) {
         context.fail({
           what: `the player gained ${gained} nuggets, but nuggets left went from ${before} to ${remaining}`,
@@ -74,13 +78,23 @@ export const goldToAll: ServerCheck<"gold-to-all", "join-spectator" | "join-play
         })
       }
       // Both told at once: their GOLDs are on their way together.
-      const told = yield* Effect.forEach([spectator, other], (client) =>
+      const toldLeft = yield* Effect.forEach([spectator, other], (client) =>
         clients.until(client, `GOLD with ${remaining} nuggets left`, () => client.report.remaining === remaining, Requirements.goldToAll).pipe(
           Effect.as(true),
           Effect.catchAll(() => Effect.succeed(false))
         ), { concurrency: "unbounded" })
       for (const [index, client] of [spectator, other].entries()) {
-        if (told[index]) continue
+        // Sent before the collection or after it, each GOLD says one of the two counts.
+        const wrong = goldsOf(client).find((gold) => gold.r !== before && gold.r !== remaining)
+        if (wrong !== undefined) {
+          context.fail({
+            what: `player ${collector.report.letter} collected ${gained} nuggets, ${before} left before and ${remaining} after; ${client === spectator ? "the spectator" : `player ${other.report.letter}`} was sent a GOLD saying ${wrong.r} are left`,
+            sent: collector.probe.lastSent(),
+            got: goldsOf(client).map((gold) => gold.text).join(", "),
+            spec: Requirements.goldToAll
+          })
+        }
+        if (toldLeft[index]) continue
         context.fail({
           what: `player ${collector.report.letter} collected gold, but ${client === spectator ? "the spectator" : `player ${other.report.letter}`} was not sent a GOLD saying ${remaining} nuggets are left`,
           sent: collector.probe.lastSent(),
@@ -89,7 +103,7 @@ export const goldToAll: ServerCheck<"gold-to-all", "join-spectator" | "join-play
         })
       }
       const gold = other.gold
-      if (told[1] && gold && gold.n !== 0) {
+      if (toldLeft[1] && gold && gold.n !== 0) {
         context.fail({ what: `player ${other.report.letter} collected nothing, but its GOLD says n=${gold.n}`, got: `GOLD ${gold.n} ${gold.p} ${gold.r}`, spec: Requirements.gold })
       }
     })
@@ -136,12 +150,33 @@ export const swap: ServerCheck<"swap", "join-spectator" | "join-player"> = {
     })
 }
 
+/**
+ * Each GOLD the collector got on its way to the gold, held against the nuggets left when it
+ * was sent: `before`, less what it had collected by then. A wrong count followed by a right
+ * one is still a wrong GOLD: a client shows it meanwhile.
+ */
+const judgeEveryGold = (context: ServerRecorder, collector: Client, golds: ReadonlyArray<GoldSaid>, before: number) => {
+  let taken = 0
+  for (const gold of golds) {
+    taken += Math.max(0, gold.n)
+    if (gold.r === before - taken) continue
+    const later = golds.slice(golds.indexOf(gold) + 1).some((each) => each.r === before - taken)
+    return context.fail({
+      what: `player ${collector.report.letter} was sent a GOLD saying ${gold.r} nuggets are left${gold.n > 0 ? ` as it collected ${gold.n}` : ""}, when ${before - taken} were` +
+        (later ? ": a later GOLD said so, but a client shows the wrong count meanwhile" : ""),
+      sent: collector.probe.lastSent(),
+      got: golds.map((each) => each.text).join(", "),
+      spec: Requirements.gold
+    })
+  }
+}
+
 /** A move by one of the checker's players, to make the server send everyone what changed; the key pressed. */
 const someMove = (context: ServerRecorder, player: Client): Effect.Effect<string | undefined, Stop | NotRun | UdpError> =>
   Effect.gen(function*() {
     const from = yield* placed(context, player)
     const view = context.clients.view ?? []
-    const key = [..."hljkyubn"].find((each) => !same(expectedMove(view, from, each).to, from))
+    const key = MoveKeys.find((each) => !same(expectedMove(view, from, each).to, from))
     if (key === undefined) return undefined
     yield* pressMove(context, player, key)
     return key
@@ -258,7 +293,7 @@ export const quit: ServerCheck<"quit", "join-spectator" | "join-player"> = {
       // The spectator quits too, and is sent nothing after (no other spectator is let in meanwhile: that would have it forgotten anyway).
       const spectator = yield* clients.watch()
       const from = yield* placed(context, mover)
-      const moveKey = [..."hljkyubn"].find((each) => !same(expectedMove(clients.view ?? [], from, each).to, from))
+      const moveKey = MoveKeys.find((each) => !same(expectedMove(clients.view ?? [], from, each).to, from))
       if (!(yield* pressQuit(context, spectator, Requirements.spectatorQuitKey)) || moveKey === undefined) return
       spectator.probe.skipAll()
       yield* mover.send(`KEY ${moveKey}`)

@@ -63,6 +63,13 @@ export interface ServerTools {
   readonly judge: SightJudge | undefined
   /** How long to wait for each answer. */
   readonly answerMs: number
+  /**
+   * Asks for the check under way to be played again from its own start, on a server started
+   * afresh, because `why` (what earlier checks left behind kept it from being judged here):
+   * true when the checker will (it starts the server itself, and has not yet for this check);
+   * the check then ends, and what it found so far is dropped.
+   */
+  readonly startAfresh: (why: string) => boolean
 }
 
 export type ServerCheck<Name extends ServerCheckName, Needs extends ServerCheckName = never, Prepared = never> =

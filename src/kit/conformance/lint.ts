@@ -275,7 +275,8 @@ export const lintServerMessage = (conversation: Conversation, bytes: Uint8Array)
     case "Display": {
       const display = lintDisplay(conversation, message.grid)
       const next = { ...conversation, displays: (conversation.displays ?? 0) + 1 }
-      if (!text.startsWith("DISPLAY\n")) {
+      // A DISPLAY all on one line is that one defect (see `shapeDefect`), not a second about its first line.
+      if (!text.startsWith("DISPLAY\n") && message.grid.includes("\n")) {
         display.flags.push(flag("framing", `the DISPLAY begins ${escaped(text.slice(0, text.indexOf("\n") + 1 || 9), 20)}, not DISPLAY and a newline`, Requirements.display))
       }
       return { conversation: next, summary: display.summary, flags: [...flags, ...display.flags] }

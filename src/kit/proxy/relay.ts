@@ -11,25 +11,18 @@
  * sockets are fibers in the relay's scope, timed by Effect's `Clock`. What it does is
  * published as events (`relay-events.ts`) to whoever subscribes.
  *
- * About 330 lines: the relay is one closure over its sockets, its clients and its rules.
+ * The relay is one closure over its sockets, its clients and its rules; what a rule does to a
+ * datagram it took is `relay-acting.ts`.
  */
 import { Duration, Effect, ExecutionStrategy, Exit, FiberSet, PubSub, type Queue, Schedule, Scope } from "effect"
 import { elapsedFrom } from "../../net/clock.js"
 import { type BoundSocket, type Endpoint, Udp, type UdpError } from "../../net/udp.js"
 import { latin1 } from "../../protocol/transcript.js"
-import { bytesOf } from "../conformance/escaping.js"
+import { type Acting, type ActiveRule, activate, applyRule, type Client, handleOf, type Packet, type RuleHandle } from "./relay-acting.js"
 import type { RelayEvent, RelayEventKind } from "./relay-events.js"
-import {
-  type Action,
-  type DatagramInfo,
-  type Direction,
-  drawsFrom,
-  matcherOf,
-  type Rewritten,
-  type Rule,
-  ruleSeed,
-  selectorOf
-} from "./relay-rules.js"
+import type { Direction, Rule } from "./relay-rules.js"
+
+export type { RuleHandle } from "./relay-acting.js"
 
 export interface RelayOptions {
   /** The real server. */
@@ -48,19 +41,6 @@ export interface RelayOptions {
   readonly maxClients?: number
 }
 
-/** A rule at work in a relay. */
-export interface RuleHandle {
-  readonly label: string
-  /** The datagrams it matched so far, and those of them it acted on. */
-  readonly counts: Effect.Effect<{ readonly matched: number; readonly fired: number }>
-  /** For a hold: the texts of the datagrams it holds now, oldest first. */
-  readonly held: Effect.Effect<ReadonlyArray<string>>
-  /** For a hold: sends the oldest `count` (default all) of the datagrams it holds, in order; gives how many. */
-  readonly release: (count?: number) => Effect.Effect<number>
-  /** Stops it acting on later datagrams (those it holds stay releasable). */
-  readonly remove: Effect.Effect<void>
-}
-
 export interface Relay {
   /** The port clients send to. */
   readonly port: number
@@ -68,27 +48,6 @@ export interface Relay {
   readonly subscribe: Effect.Effect<Queue.Dequeue<RelayEvent>, never, Scope.Scope>
   /** A rule after those there: it decides for the datagrams that no earlier rule takes. */
   readonly add: (rule: Rule) => Effect.Effect<RuleHandle>
-}
-
-/** A datagram in flight through the relay. */
-interface Packet extends DatagramInfo {
-  readonly text: string
-  /** The client's endpoint: sender of an "up" datagram, addressee of a "down" one. */
-  readonly clientAt: Endpoint
-}
-
-interface ActiveRule {
-  readonly label: string
-  readonly action: Action
-  readonly dirs: ReadonlySet<Direction>
-  readonly matches: (text: string, info: DatagramInfo) => boolean
-  readonly selects: (n: number) => boolean
-  /** The rule's own seeded draws, also for actions that choose (a delay in a range). */
-  readonly draw: () => number
-  matched: number
-  fired: number
-  /** What a hold holds, in arrival order. */
-  readonly waiting: Array<Packet>
 }
 
 /** A client's own socket toward the server, and what waits for it to be open. */
@@ -99,13 +58,16 @@ interface Upstream {
   lastActive: number
 }
 
-interface Client {
-  readonly number: number
-  fromClient: number
-  fromServer: number
+/** Closes, every so often, the upstream sockets of clients silent either way for `idleMs`. */
+const closeIdleEvery = (idleMs: number, upstream: Map<string, Upstream>, elapsed: () => number) => {
+  const closeIdle = Effect.suspend(() => {
+    const now = elapsed()
+    const idle = [...upstream].filter(([, entry]) => entry.socket !== undefined && now - entry.lastActive >= idleMs)
+    for (const [key] of idle) upstream.delete(key)
+    return Effect.forEach(idle, ([, entry]) => Scope.close(entry.scope!, Exit.void), { discard: true })
+  })
+  return closeIdle.pipe(Effect.repeat(Schedule.spaced(Duration.millis(Math.max(50, idleMs / 4)))), Effect.forkScoped)
 }
-
-const isBack = (each: Rewritten): each is { readonly back: string | Uint8Array } => typeof each === "object" && "back" in each
 
 export const makeRelay = (options: RelayOptions): Effect.Effect<Relay, UdpError, Udp | Scope.Scope> =>
   Effect.gen(function*() {
@@ -210,46 +172,7 @@ export const makeRelay = (options: RelayOptions): Effect.Effect<Relay, UdpError,
 
     const later = (ms: number, then: () => void) => void run(Effect.sleep(Duration.millis(ms)).pipe(Effect.zipRight(Effect.sync(then))))
 
-    const apply = (rule: ActiveRule, packet: Packet, client: Client) => {
-      const action = rule.action
-      switch (action.kind) {
-        case "drop":
-          return publish("drop", packet, rule.label)
-        case "duplicate":
-          publish("duplicate", packet, rule.label, { copies: action.copies })
-          for (let i = 0; i <= action.copies; i++) transmit(packet)
-          return
-        case "delay": {
-          const ms = action.maxMs === undefined ? action.ms : action.ms + Math.floor(rule.draw() * (action.maxMs - action.ms + 1))
-          publish("delay", packet, rule.label, { ms })
-          return later(ms, () => sendLate(packet, rule.label))
-        }
-        case "reorder": {
-          const key = `${packet.dir} ${packet.client}`
-          // One datagram waits at a time: a second one chosen meanwhile simply passes it.
-          if (reordering.has(key)) {
-            publish("forward", packet, undefined)
-            return transmit(packet)
-          }
-          publish("reorder", packet, rule.label)
-          const waiting = { packet, rule: rule.label }
-          reordering.set(key, waiting)
-          return later(action.maxWaitMs, () => reordering.get(key) === waiting && releaseReordered(key))
-        }
-        case "hold":
-          publish("hold", packet, rule.label)
-          return void rule.waiting.push(packet)
-        case "rewrite": {
-          const out = action.into(packet.text, packet, { client: client.number, fromClient: client.fromClient, fromServer: client.fromServer })
-          const on = out.flatMap((each) => (isBack(each) ? [] : [bytesOf(each)]))
-          publish("rewrite", packet, rule.label, { sent: on.length })
-          transmit(packet, on)
-          const back = packet.dir === "up" ? "down" : "up"
-          for (const each of out) if (isBack(each)) deliver(back, packet.client, packet.clientAt, bytesOf(each.back))
-          return
-        }
-      }
-    }
+    const acting: Acting = { publish, transmit, deliver, sendLate, later, reordering, releaseReordered }
 
     /** `clientAt` is the sender for "up", the addressee for "down". */
     const receive = (dir: Direction, clientAt: Endpoint, bytes: Uint8Array) => {
@@ -271,57 +194,20 @@ export const makeRelay = (options: RelayOptions): Effect.Effect<Relay, UdpError,
         rule.matched++
         if (!rule.selects(rule.matched)) continue
         rule.fired++
-        return apply(rule, packet, client)
+        return applyRule(acting, rule, packet, client)
       }
       publish("forward", packet, undefined)
       transmit(packet)
     }
 
     const add = (rule: Rule): RuleHandle => {
-      const number = ++rulesAdded
-      const label = rule.label ?? `${rule.action.kind}#${number}`
-      const dir = rule.dir ?? "both"
-      const draw = drawsFrom(rule.seed ?? ruleSeed(options.seed ?? 0, number))
-      const active: ActiveRule = {
-        label,
-        action: rule.action,
-        dirs: new Set<Direction>(dir === "both" ? ["up", "down"] : [dir]),
-        matches: matcherOf(rule.match),
-        selects: selectorOf(rule.when ?? "all", draw),
-        draw,
-        matched: 0,
-        fired: 0,
-        waiting: []
-      }
+      const active = activate(rule, ++rulesAdded, options.seed ?? 0)
       rules.push(active)
-      return {
-        label,
-        counts: Effect.sync(() => ({ matched: active.matched, fired: active.fired })),
-        held: Effect.sync(() => active.waiting.map((packet) => packet.text)),
-        release: (count = Infinity) =>
-          Effect.sync(() => {
-            const released = active.waiting.splice(0, count)
-            for (const packet of released) sendLate(packet, label)
-            return released.length
-          }),
-        remove: Effect.sync(() => {
-          const at = rules.indexOf(active)
-          if (at >= 0) rules.splice(at, 1)
-        })
-      }
+      return handleOf(active, rules, sendLate)
     }
     for (const rule of options.rules ?? []) add(rule)
 
-    const idleMs = options.idleMs
-    if (idleMs !== undefined) {
-      const closeIdle = Effect.suspend(() => {
-        const now = elapsed()
-        const idle = [...upstream].filter(([, entry]) => entry.socket !== undefined && now - entry.lastActive >= idleMs)
-        for (const [key] of idle) upstream.delete(key)
-        return Effect.forEach(idle, ([, entry]) => Scope.close(entry.scope!, Exit.void), { discard: true })
-      })
-      yield* closeIdle.pipe(Effect.repeat(Schedule.spaced(Duration.millis(Math.max(50, idleMs / 4)))), Effect.forkScoped)
-    }
+    if (options.idleMs !== undefined) yield* closeIdleEvery(options.idleMs, upstream, elapsed)
 
     yield* listener.onDatagram((datagram) => receive("up", { address: datagram.address, port: datagram.port }, datagram.data))
     return {

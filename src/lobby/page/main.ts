@@ -9,6 +9,8 @@
  *
  * Text from the server reaches the page as text (textContent), never as markup.
  */
+import { endOf } from "../../protocol/endings.js"
+import { plural } from "../../words.js"
 import { byId, row } from "../../web/page/dom.js"
 import { LobbyEvent, type LobbyHello } from "../feed.js"
 import { apiPaths, lobbyPaths, pathTo, withQuery } from "../paths.js"
@@ -56,7 +58,6 @@ const clock = (ms: number) => {
   return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 
 /** What the API answered, or the words of its refusal. */
 const getJson = async <T>(url: string): Promise<T> => {
@@ -100,6 +101,10 @@ feed.onopen = () => (connection.textContent = "")
 // ---- Live games ----
 const gamesBox = byId("games")
 
+/** How a game that has ended ended: over, or stopped with nuggets left (and no winner). */
+const endOfLive = (game: LiveGameJson): string =>
+  endOf(game.nuggetsLeft) === "over" ? "over" : `stopped, ${plural(game.nuggetsLeft, "nugget")} left`
+
 const gameCard = (game: LiveGameJson): HTMLElement => {
   const card = el("article", game.over ? "game over" : "game")
   card.dataset["id"] = game.id
@@ -123,7 +128,7 @@ const gameCard = (game: LiveGameJson): HTMLElement => {
   age.dataset["started"] = game.started
   const stats = el("p", "stats")
   stats.append(
-    el("span", "", game.over ? "game over" : `${game.nuggetsLeft} nuggets left`),
+    el("span", "", game.over ? endOfLive(game) : `${plural(game.nuggetsLeft, "nugget")} left`),
     el("span", "", `${game.watchers} watching`),
     age,
     el("span", "", game.freePlaces > 0 ? `${plural(game.freePlaces, "place")} free` : "full")
@@ -137,7 +142,8 @@ const gameCard = (game: LiveGameJson): HTMLElement => {
 
 const showGames = (games: GamesJson) => {
   const playing = games.games.reduce((sum, game) => sum + game.players.filter((player) => player.playing).length, 0)
-  counts.textContent = `${plural(games.games.length, "game")} · ${plural(playing, "player")} playing`
+  counts.textContent = `${plural(games.games.length, "game")} · ${plural(playing, "player")} playing` +
+    (games.closing === undefined ? "" : ` · ${games.closing}`)
   if (view !== "live") return
   byId("no-games").hidden = games.games.length > 0
   gamesBox.replaceChildren(...games.games.map(gameCard))
@@ -200,13 +206,9 @@ newForm.addEventListener("submit", (event) => {
 })
 
 // ---- Past games ----
-const outcomeWords: Readonly<Record<string, string>> = {
-  "game over": "played out",
-  "shut down": "stopped",
-  interrupted: "interrupted",
-  failed: "failed",
-  playing: "in play"
-}
+/** How a past game ended, in the words of every game's end, with the nuggets a stopped one left. */
+const endOfPast = (game: PastGameJson): string =>
+  game.outcome === "stopped" && game.nuggetsLeft !== null ? `stopped, ${plural(game.nuggetsLeft, "nugget")} left` : game.outcome
 
 const pastRow = (game: PastGameJson): HTMLTableRowElement => {
   const tr = el("tr")
@@ -218,7 +220,7 @@ const pastRow = (game: PastGameJson): HTMLTableRowElement => {
     when,
     el("td", "map", game.map),
     el("td", "time", game.durationMs === null ? "-" : clock(game.durationMs)),
-    el("td", "end", outcomeWords[game.outcome] ?? game.outcome),
+    el("td", "end", endOfPast(game)),
     el("td", "winner", game.winners.join(", ") || "-"),
     el("td", "standings", standings || "no one joined")
   )

@@ -11,9 +11,12 @@
 import { browserArrow, pageKeyHelp, pageLiveKeys, pageReplayKeys } from "../../client/keymap.js"
 import { noteText, statusLine as statusText } from "../../client/status.js"
 import { MaxNameLength } from "../../core/constants.js"
+import { nuggetCount } from "../../protocol/dialect.js"
+import { endTitle, noWinner } from "../../protocol/endings.js"
 import { FeedEvent, type Hello, type MapText, type Snapshot } from "../feed.js"
 import { Board, spectatorRows } from "./board.js"
 import { byId } from "./dom.js"
+import { makePad, touchScreen } from "./pad.js"
 import { PlayerSession } from "./player.js"
 import { ReplayPlayback } from "./playback.js"
 import { showRoster } from "./roster.js"
@@ -33,6 +36,7 @@ const help = byId("help")
 const keysLine = byId("keys")
 
 const board = new Board()
+const pad = makePad((key) => press(key))
 let mode: Mode = "connecting"
 let map: MapText | undefined
 let latest: Snapshot | undefined
@@ -49,11 +53,14 @@ byId("help-keys").append(...pageKeyHelp.flatMap(([keys, what]) => {
 }))
 
 const setMode = (next: Mode) => {
+  // Playing shows the player's own view, watching the whole map's: each framed afresh.
+  if ((next === "playing") !== (mode === "playing")) board.reset()
   mode = next
   document.body.dataset["mode"] = next
   joinForm.hidden = next === "replay" || next === "playing" || over
   replayControls.hidden = next !== "replay"
   watchersLine.hidden = next === "replay"
+  pad.hidden = !(next === "playing" && touchScreen())
   keysLine.textContent = next === "replay" ? pageReplayKeys : pageLiveKeys
   board.large = next === "playing"
   board.fit()
@@ -61,13 +68,14 @@ const setMode = (next: Mode) => {
 
 const showSnapshot = (snapshot: Snapshot) => {
   latest = snapshot
-  showRoster(snapshot.players, player?.report.letter, snapshot.over === true)
-  left.textContent = `${snapshot.remaining} nuggets unclaimed`
+  const end = snapshot.end === undefined ? undefined : { end: snapshot.end, nuggetsLeft: snapshot.remaining }
+  showRoster(snapshot.players, player?.report.letter, end)
+  left.textContent = `${nuggetCount(snapshot.remaining)} unclaimed`
   if (snapshot.watchers !== undefined) watchersLine.textContent = `${snapshot.watchers} watching`
   if (mode === "playing" || map === undefined) return
   board.draw(spectatorRows(map, snapshot))
-  statusLine.textContent = snapshot.over
-    ? "Game over."
+  statusLine.textContent = end
+    ? `${endTitle(end.end)}.${end.end === "over" ? "" : ` ${noWinner(end.nuggetsLeft)}`}`
     : `${mode === "replay" ? "Replay" : "Watching"}: ${snapshot.remaining} nuggets unclaimed.`
 }
 
@@ -94,7 +102,7 @@ source.addEventListener(FeedEvent.hello, (event) => {
 })
 source.addEventListener(FeedEvent.snapshot, (event) => {
   const snapshot = JSON.parse((event as MessageEvent<string>).data) as Snapshot
-  if (snapshot.over) {
+  if (snapshot.end) {
     over = true
     // The game is over: nothing more will come.
     source.close()
@@ -165,9 +173,16 @@ document.addEventListener("keydown", (event) => {
   const key = browserArrow(event.key) ?? (Array.from(event.key).length === 1 ? event.key : undefined)
   if (key === undefined) return
   event.preventDefault()
+  press(key)
+})
+
+/** A key of the player's, typed or tapped on the pad. */
+function press(key: string): void {
+  if (mode !== "playing" || player === undefined) return
+  help.hidden = true
   noteLine.textContent = ""
   player.key(key)
-})
+}
 
 // Served under a lobby (`nuggets host`), the page links back to it.
 byId("lobby").hidden = location.pathname === "/"

@@ -45,7 +45,7 @@ export class ReplayPlayback {
       purses = step.$ ?? purses
       remaining = step.r ?? remaining
       const players = step.p.map((cell, i) => ({ ...hello.names[i]!, purse: purses[i] ?? 0, cell }))
-      return { t: step.t, move: step.m, snapshot: { players, gold, remaining, ...(step.over ? { over: true as const } : {}) } }
+      return { t: step.t, move: step.m, snapshot: { players, gold, remaining, ...(step.end ? { end: step.end } : {}) } }
     })
     this.playing = this.moves.length > 1
     speedSelect.textContent = ""

@@ -1,4 +1,5 @@
 import { joinMessage } from "../../client/state.js"
+import { endOf, endTitle, nuggetsLeftAt } from "../../protocol/endings.js"
 import { encodeClientMessage } from "../../protocol/messages.js"
 import { type GameReport, newReport, readDatagram, type SessionEnd } from "../../protocol/reader.js"
 
@@ -18,10 +19,10 @@ export interface PlayerEvents {
   readonly ended: (message: string, gameOver: boolean) => void
 }
 
-const farewell = (ending: SessionEnd): string => {
+const farewell = (ending: SessionEnd, report: GameReport): string => {
   switch (ending._tag) {
     case "GameOver":
-      return "Game over."
+      return `${endTitle(endOf(nuggetsLeftAt(ending.summary, report.remaining) ?? 0))}.`
     case "Quit":
       return ending.reason || "The server ended the game for you."
     case "Refused":
@@ -59,7 +60,7 @@ export class PlayerSession {
     this.report = readDatagram(this.report, data)
     if (!wasJoined && this.report.joined) this.events.joined()
     const ending = this.report.ending
-    if (ending) return this.end(farewell(ending), ending._tag === "GameOver")
+    if (ending) return this.end(farewell(ending, this.report), ending._tag === "GameOver")
     this.events.changed(this.report)
   }
 

@@ -1,6 +1,6 @@
 /**
- * `npm run bench [-- --quick] [-- --profile] [-- --no-core] [-- --no-web] [-- --no-kit] [-- --no-host] [-- --no-archive]`: prints the
- * figures and writes them to bench/results.json; never asserts them.
+ * `npm run bench [-- --quick] [-- --profile] [-- --no-core] [-- --no-web] [-- --no-kit] [-- --no-host] [-- --no-ceiling]
+ * [-- --no-archive]`: prints the figures and writes them to bench/results.json; never asserts them.
  *   1. Core: cost per keystroke (a move, and the views it changed), in process; 1b. what --record adds.
  *   2. Server end to end: the real `nuggets serve` process, 26 players + spectator over loopback UDP;
  *      a key is answered by a DISPLAY to those whose view it changed (a shadow game says which).
@@ -14,6 +14,8 @@
  *      ones; check client's on our join (not with --quick).
  *   7. Hosting many games (`nuggets host`): 100 games of 4 players at a person's pace (800 keys
  *      a second) against a lone game of 4: latency p99, CPU per key, resident memory (--no-host).
+ *   7b. The ceiling of one host, its players included: hosts of 100 to 1,000 games (200 and 400
+ *      with --quick) until the p99 is over 10 ms; the most held, and its memory (--no-ceiling).
  *   8. The archive of 100,000 games: a filtered page, the leaderboard, the start (--no-archive).
  * The server is the single executable, built as `npm run build` builds it; --bundle runs the
  * esbuild bundle it is made of with node instead, --from-source runs the source with tsx.
@@ -24,6 +26,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { cpus, tmpdir } from "node:os"
 import { join } from "node:path"
 import { benchArchive } from "./bench/archive.js"
+import { benchCeiling, type CeilingFigures, ceilingTable } from "./bench/ceiling.js"
 import { benchCore } from "./bench/core.js"
 import { benchHost, type HostFigures, hostTable } from "./bench/host.js"
 import { benchKit, type KitFigures } from "./bench/kit.js"
@@ -242,6 +245,18 @@ if (!args.has("--no-host") && !profile) {
   )
 }
 
+// 7b. The ceiling of one host.
+let ceiling: CeilingFigures | undefined
+if (!args.has("--no-ceiling") && !profile) {
+  ceiling = await benchCeiling({ nuggets, ...(quick ? { counts: [200, 400], warmup: 3, seconds: 3, blocks: 3 } : {}) })
+  console.log(`\n7b. The ceiling of one host: games of 4 players at a person's pace, a host of more games each time until the p99 is over 10 ms` +
+    `\n    (the players in 2 processes of their own, their cost beside; ${ceiling.steps[0]?.blocks} blocks of keys measured, each after a second of keys)`)
+  console.table(ceilingTable(ceiling))
+  console.log(ceiling.ceiling
+    ? `    ceiling: ${ceiling.ceiling.games} games with a p99 ≤ 10 ms, in ${ceiling.ceiling.rssMB} MB (${ceiling.ceiling.rssPerGameMB} MB a game; target 1,000 games in 1 GB)`
+    : "    ceiling: no count measured held a p99 ≤ 10 ms")
+}
+
 // 8. The archive.
 let archive: Awaited<ReturnType<typeof benchArchive>> | undefined
 if (!args.has("--no-archive") && !profile) {
@@ -277,6 +292,7 @@ const results = {
   pageSoak,
   kit,
   host,
+  ceiling,
   archive
 }
 mkdirSync(join(root, "bench"), { recursive: true })

@@ -16,7 +16,10 @@
  *      a second) against a lone game of 4: latency p99, CPU per key, resident memory (--no-host).
  *   7b. The ceiling of one host, its players included: hosts of 100 to 1,000 games (200 and 400
  *      with --quick) until the p99 is over 10 ms; the most held, and its memory (--no-ceiling).
- *   8. The archive of 100,000 games: a filtered page, the leaderboard, the start (--no-archive).
+ *   8. The archive of 100,000 games (10,000 with --quick), on SQLite and on PostgreSQL: a
+ *      filtered page, the leaderboard, the start (--no-archive).
+ * Section 8 starts a PostgreSQL server of its own (test/postgres.ts: Debian's `postgresql`);
+ * without the package it says so and measures SQLite alone.
  * The server is the single executable, built as `npm run build` builds it; --bundle runs the
  * esbuild bundle it is made of with node instead, --from-source runs the source with tsx.
  * --profile runs it from source under --cpu-prof (its figures are then slower), without the
@@ -25,7 +28,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { cpus, tmpdir } from "node:os"
 import { join } from "node:path"
-import { benchArchive } from "./bench/archive.js"
+import { type ArchiveFigures, benchArchive, filteredPage } from "./bench/archive.js"
 import { benchCeiling, type CeilingFigures, ceilingTable } from "./bench/ceiling.js"
 import { benchCore } from "./bench/core.js"
 import { benchHost, type HostFigures, hostTable } from "./bench/host.js"
@@ -41,6 +44,7 @@ import { ShadowGame } from "./bench/shadow.js"
 import { round } from "./bench/stats.js"
 import { benchPageSoak, type PageSoakFigures, rssBackWithinMB } from "./bench/pages.js"
 import { benchWatchers, type WatcherFigures } from "./bench/web.js"
+import { type Postgres, startPostgres } from "../test/postgres.js"
 
 const args = new Set(process.argv.slice(2))
 const quick = args.has("--quick")
@@ -257,15 +261,39 @@ if (!args.has("--no-ceiling") && !profile) {
     : "    ceiling: no count measured held a p99 ≤ 10 ms")
 }
 
-// 8. The archive.
-let archive: Awaited<ReturnType<typeof benchArchive>> | undefined
+// 8 has a PostgreSQL server of its own; without Debian's package, it says so.
+let postgres: Postgres | undefined
+let postgresMissing: string | undefined
 if (!args.has("--no-archive") && !profile) {
-  process.stderr.write("bench: the archive of 100,000 games...\n")
-  archive = await benchArchive(quick ? { games: 10_000 } : {})
-  console.log(`\n8. The archive of ${archive.games} games: each query ${quick ? "" : "200 times "}(ms; target: a filtered page under 50 ms)`)
-  console.table(archive.queries)
-  console.log(`   opened in ${archive.openMs} ms, reconciled at start in ${archive.startReconcileMs} ms; ${archive.databaseMB} MB; integrity ${archive.integrity}`)
+  postgres = await startPostgres().catch((error: unknown) => {
+    postgresMissing = error instanceof Error ? error.message : String(error)
+    return undefined
+  })
+  // Stopped however the bench ends.
+  process.once("exit", () => postgres?.stop())
 }
+
+// 8. The archive.
+const archive: Array<ArchiveFigures> = []
+if (!args.has("--no-archive") && !profile) {
+  const games = quick ? 10_000 : 100_000
+  process.stderr.write(`bench: the archive of ${games.toLocaleString("en")} games, on SQLite${postgres ? " and PostgreSQL" : ""}...\n`)
+  archive.push(await benchArchive({ games }))
+  if (postgres) archive.push(await benchArchive({ games, postgres: postgres.url }))
+  console.log(`\n8. The archive of ${games} games: each query 200 times (ms; target: a filtered page under 50 ms), median | p99`)
+  console.table(Object.fromEntries(Object.keys(archive[0]!.queries).map((query) =>
+    [query, Object.fromEntries(archive.map((each) => [each.database, `${each.queries[query]!.medianMs} | ${each.queries[query]!.p99Ms}`]))])))
+  for (const each of archive) {
+    const page = filteredPage(each)
+    console.log(`   ${each.database}: the slowest filtered page median ${page.medianMs} ms, p99 ${page.p99Ms} ms (CPU ${page.cpuMs} ms); ` +
+      `opened in ${each.openMs} ms` + (each.startReconcileMs === undefined ? "" : `, reconciled at start in ${each.startReconcileMs} ms`) +
+      `; ${each.databaseMB} MB` + (each.integrity === undefined ? "" : `; integrity ${each.integrity}`))
+  }
+  if (postgresMissing) console.log(`   PostgreSQL: not measured: ${postgresMissing}`)
+}
+
+postgres?.stop()
+postgres = undefined
 
 for (const map of maps) {
   const hot = figures[map]!.profile

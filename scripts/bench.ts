@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --quick] [-- --profile] [-- --no-core] [-- --no-web] [-- --no-kit] [-- --no-host] [-- --no-ceiling]
- * [-- --no-archive]`: prints the figures and writes them to bench/results.json; never asserts them.
+ * [-- --no-archive] [-- --no-fleet]`: prints the figures and writes them to bench/results.json; never asserts them.
  *   1. Core: cost per keystroke (a move, and the views it changed), in process; 1b. what --record adds.
  *   2. Server end to end: the real `nuggets serve` process, 26 players + spectator over loopback UDP;
  *      a key is answered by a DISPLAY to those whose view it changed (a shadow game says which).
@@ -18,8 +18,10 @@
  *      with --quick) until the p99 is over 10 ms; the most held, and its memory (--no-ceiling).
  *   8. The archive of 100,000 games (10,000 with --quick), on SQLite and on PostgreSQL: a
  *      filtered page, the leaderboard, the start (--no-archive).
- * Section 8 starts a PostgreSQL server of its own (test/postgres.ts: Debian's `postgresql`);
- * without the package it says so and measures SQLite alone.
+ *   9. A fleet: 3 hosts × 100 games, their players at a person's pace, on one PostgreSQL:
+ *      matchmaking's time, the lobby's staleness from one host to another (--no-fleet).
+ * Sections 8 and 9 start a PostgreSQL server of their own (test/postgres.ts: Debian's
+ * `postgresql`), once; without the package they say so and measure SQLite alone.
  * The server is the single executable, built as `npm run build` builds it; --bundle runs the
  * esbuild bundle it is made of with node instead, --from-source runs the source with tsx.
  * --profile runs it from source under --cpu-prof (its figures are then slower), without the
@@ -35,6 +37,7 @@ import { benchHost, type HostFigures, hostTable } from "./bench/host.js"
 import { benchKit, type KitFigures } from "./bench/kit.js"
 import { benchRecording } from "./bench/recording.js"
 import { bundleFloorServer, startFloorServer } from "./bench/floor.js"
+import { benchFleet, type FleetFigures, fleetLine, fleetTable, quickFleet } from "./bench/fleet.js"
 import { Load } from "./bench/load.js"
 import { peakRssMB, root } from "./bench/process.js"
 import { mainProfile, summarizeProfile } from "./bench/profile.js"
@@ -261,10 +264,10 @@ if (!args.has("--no-ceiling") && !profile) {
     : "    ceiling: no count measured held a p99 ≤ 10 ms")
 }
 
-// 8 has a PostgreSQL server of its own; without Debian's package, it says so.
+// 8 and 9 share a PostgreSQL server of their own; without Debian's package, they say so.
 let postgres: Postgres | undefined
 let postgresMissing: string | undefined
-if (!args.has("--no-archive") && !profile) {
+if ((!args.has("--no-archive") || !args.has("--no-fleet")) && !profile) {
   postgres = await startPostgres().catch((error: unknown) => {
     postgresMissing = error instanceof Error ? error.message : String(error)
     return undefined
@@ -292,6 +295,20 @@ if (!args.has("--no-archive") && !profile) {
   if (postgresMissing) console.log(`   PostgreSQL: not measured: ${postgresMissing}`)
 }
 
+// 9. A fleet.
+let fleet: FleetFigures | undefined
+if (!args.has("--no-fleet") && !profile) {
+  if (postgres) {
+    process.stderr.write("bench: a fleet of 3 hosts × 100 games...\n")
+    fleet = await benchFleet({ nuggets, postgres, ...(quick ? quickFleet : {}) })
+    console.log(`\n9. A fleet: ${fleet.hosts} hosts × ${fleet.gamesPerHost} games on one PostgreSQL, 4 players a game (${fleet.players}), resting, then at a person's pace;` +
+      `\n   matchmaking ${fleet.matchesPerSecond} a second and a new game every 0.7 s, each to the hosts in turn, at once; a new game timed until every other host's /events shows it`)
+    console.table(fleetTable(fleet))
+    console.log(`   ${fleetLine(fleet)}`)
+  } else {
+    console.log(`\n9. A fleet: not measured: ${postgresMissing}`)
+  }
+}
 postgres?.stop()
 postgres = undefined
 
@@ -321,7 +338,8 @@ const results = {
   kit,
   host,
   ceiling,
-  archive
+  archive,
+  fleet
 }
 mkdirSync(join(root, "bench"), { recursive: true })
 writeFileSync(join(root, "bench/results.json"), JSON.stringify(results, null, 2) + "\n")

@@ -37,7 +37,7 @@ import { benchHost, type HostFigures, hostTable } from "./bench/host.js"
 import { benchKit, type KitFigures } from "./bench/kit.js"
 import { benchRecording } from "./bench/recording.js"
 import { bundleFloorServer, startFloorServer } from "./bench/floor.js"
-import { benchFleet, type FleetFigures, fleetLine, fleetTable, quickFleet } from "./bench/fleet.js"
+import { benchFleet, type FleetFigures, fleetLines, fleetTable, quickFleet } from "./bench/fleet.js"
 import { Load } from "./bench/load.js"
 import { peakRssMB, root } from "./bench/process.js"
 import { mainProfile, summarizeProfile } from "./bench/profile.js"
@@ -304,7 +304,7 @@ if (!args.has("--no-fleet") && !profile) {
     console.log(`\n9. A fleet: ${fleet.hosts} hosts × ${fleet.gamesPerHost} games on one PostgreSQL, 4 players a game (${fleet.players}), resting, then at a person's pace;` +
       `\n   matchmaking ${fleet.matchesPerSecond} a second and a new game every 0.7 s, each to the hosts in turn, at once; a new game timed until every other host's /events shows it`)
     console.table(fleetTable(fleet))
-    console.log(`   ${fleetLine(fleet)}`)
+    for (const line of fleetLines(fleet)) console.log(`   ${line}`)
   } else {
     console.log(`\n9. A fleet: not measured: ${postgresMissing}`)
   }

@@ -23,34 +23,39 @@ import { cpuMicros, rssMB } from "./process.js"
 import { bundleNuggets, type Nuggets, serverSeed } from "./server.js"
 import { round, summarize } from "./stats.js"
 
-/** A POST to `path` on `lobby`: its JSON answer, and how long it took (ms). */
-const post = async (lobby: URL, path: string, body?: unknown): Promise<{ readonly answer: unknown; readonly ms: number; readonly sentAt: number }> => {
+/** A POST to `path` on `lobby`: how long it took (ms) and its JSON answer, or why it was refused (an error status, or no answer). */
+const post = async (lobby: URL, path: string, body?: unknown): Promise<{ readonly sentAt: number; readonly ms: number } & ({ readonly answer: unknown } | { readonly refused: string })> => {
   const sentAt = performance.now()
-  const response = await fetch(new URL(path, lobby), {
-    method: "POST",
-    ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
-  })
-  const answer = await response.json()
-  const ms = performance.now() - sentAt
-  if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${JSON.stringify(answer)}`)
-  return { answer, ms, sentAt }
+  try {
+    const response = await fetch(new URL(path, lobby), {
+      method: "POST",
+      ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+    })
+    const answer: unknown = await response.json()
+    const ms = performance.now() - sentAt
+    return response.ok ? { sentAt, ms, answer } : { sentAt, ms, refused: `${response.status} ${(answer as { error?: string }).error ?? ""}` }
+  } catch (error) {
+    return { sentAt, ms: performance.now() - sentAt, refused: error instanceof Error ? error.message : String(error) }
+  }
 }
 
-/** `count` asks of `ask`, one every `1 / perSecond` s whether or not the last was answered: each one's time (ms). */
-const openLoop = async (count: number, perSecond: number, ask: (i: number) => Promise<number>): Promise<Array<number>> => {
-  const asked: Array<Promise<number>> = []
+/** `count` asks of `ask`, one every `1 / perSecond` s whether or not the last was answered; each one's result, or its failure. */
+const openLoop = async <A>(count: number, perSecond: number, ask: (i: number) => Promise<A>): Promise<Array<{ value: A } | { error: unknown }>> => {
+  const asked: Array<Promise<{ value: A } | { error: unknown }>> = []
   const started = performance.now()
   for (let i = 0; i < count; i++) {
     const due = started + (i * 1000) / perSecond
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())))
-    asked.push(ask(i))
+    // Settled at once: an ask that fails while later ones are still being made is not an unhandled rejection.
+    asked.push(ask(i).then((value) => ({ value }), (error: unknown) => ({ error })))
   }
   return Promise.all(asked)
 }
 
-const msFigures = (samples: ReadonlyArray<number>) => {
+/** Times (ms) of the asks answered, and how many were not, with their reasons (each once). */
+const msFigures = (samples: ReadonlyArray<number>, failures: ReadonlyArray<string> = []) => {
   const { median, p99, max } = summarize(samples)
-  return { count: samples.length, medianMs: round(median, 1), p99Ms: round(p99, 1), maxMs: round(max, 1) }
+  return { count: samples.length, medianMs: round(median, 1), p99Ms: round(p99, 1), maxMs: round(max, 1), failed: failures.length, reasons: [...new Set(failures)] }
 }
 
 /** What a phase measured: the asks' times, and what the fleet cost meanwhile. */
@@ -128,21 +133,27 @@ export const benchFleet = async (options: FleetOptions = {}): Promise<FleetFigur
     const cpuOf = () => ({ hosts: hosts.reduce((sum, host) => sum + cpuMicros(host.pid).micros, 0), postgres: postgresCpuMicros(server.dir) })
     /** Matchmaking and new games at once, each on its own schedule. */
     const asking = async () => {
-      const answers: Array<number> = []
-      const stale: Array<number> = []
-      const [matchTimes] = await Promise.all([
-        openLoop(matches, matchRate, async (i) => (await post(hosts[i % hostCount]!.lobby, "/api/match")).ms),
+      const [matched, started] = await Promise.all([
+        openLoop(matches, matchRate, (i) => post(hosts[i % hostCount]!.lobby, "/api/match")),
         openLoop(starts, 1000 / startEvery, async (i) => {
           const on = i % hostCount
-          const { answer, ms, sentAt } = await post(hosts[on]!.lobby, "/api/games", {})
-          answers.push(ms)
-          const { id } = answer as { readonly id: string }
+          const asked = await post(hosts[on]!.lobby, "/api/games", {})
+          if ("refused" in asked) return { asked, shown: [] }
+          const { id } = asked.answer as { readonly id: string }
           const others = watches.filter((_, at) => at !== on)
-          for (const at of await Promise.all(others.map((watch) => watch.shown(id)))) stale.push(at - sentAt)
-          return ms
+          return { asked, shown: await Promise.all(others.map((watch) => watch.shown(id).then((at) => at - asked.sentAt, (error: unknown) => String(error)))) }
         })
       ])
-      return { match: msFigures(matchTimes), newGameAnswer: msFigures(answers), lobbyStaleness: msFigures(stale) }
+      const matchAsks = matched.flatMap((each) => ("value" in each ? [each.value] : []))
+      const startAsks = started.flatMap((each) => ("value" in each ? [each.value.asked] : []))
+      const shown = started.flatMap((each) => ("value" in each ? each.value.shown : []))
+      const times = (asks: ReadonlyArray<Awaited<ReturnType<typeof post>>>) => asks.flatMap((each) => ("refused" in each ? [] : [each.ms]))
+      const refusals = (asks: ReadonlyArray<Awaited<ReturnType<typeof post>>>) => asks.flatMap((each) => ("refused" in each ? [each.refused] : []))
+      return {
+        match: msFigures(times(matchAsks), refusals(matchAsks)),
+        newGameAnswer: msFigures(times(startAsks), refusals(startAsks)),
+        lobbyStaleness: msFigures(shown.filter((each) => typeof each === "number"), shown.filter((each) => typeof each === "string"))
+      }
     }
     /** The asks, the CPU used meanwhile, what the database did, and the seconds they took. */
     const timed = async () => {
@@ -221,7 +232,8 @@ export const fleetTable = (figures: FleetFigures) => {
     "matchmaking, POST /api/match: ms, median | p99 | most": row((phase) => ms(phase.match)),
     "a new game, POST /api/games: ms, median | p99 | most": row((phase) => ms(phase.newGameAnswer)),
     "lobby staleness, from the ask to another host's /events: ms, median | p99 | most": row((phase) => ms(phase.lobbyStaleness), "≤ 1,000"),
-    "asks: matches | new games | games seen on other hosts": row((phase) => `${phase.match.count} | ${phase.newGameAnswer.count} | ${phase.lobbyStaleness.count}`),
+    "answered: matches | new games | games seen on other hosts": row((phase) => `${phase.match.count} | ${phase.newGameAnswer.count} | ${phase.lobbyStaleness.count}`),
+    "not answered (refused, or not seen in 15 s)": row((phase) => `${phase.match.failed} | ${phase.newGameAnswer.failed} | ${phase.lobbyStaleness.failed}`, "0 | 0 | 0"),
     "players' keys per second": row((phase) => phase.keysPerSecond),
     "players' latency µs, median | p99": row((phase) => (phase.latencyP99Micros === undefined ? "-" : `${phase.latencyMedianMicros} | ${phase.latencyP99Micros}`)),
     "players' event loop delay µs, p99 | most": row((phase) => (phase.playersLoopDelayMicros === undefined ? "-" : `${phase.playersLoopDelayMicros.p99} | ${phase.playersLoopDelayMicros.most}`)),
@@ -231,13 +243,20 @@ export const fleetTable = (figures: FleetFigures) => {
   }
 }
 
-/** The line beside the table. */
-export const fleetLine = (figures: FleetFigures): string => `hosts' RSS MB at the end: ${figures.hostRssMB.join(", ")}`
+/** The lines beside the table: the hosts' memory, and why asks were not answered. */
+export const fleetLines = (figures: FleetFigures): ReadonlyArray<string> => [
+  `hosts' RSS MB at the end: ${figures.hostRssMB.join(", ")}`,
+  ...(["resting", "playing"] as const).flatMap((phase) => {
+    const { lobbyStaleness, match, newGameAnswer } = figures[phase]
+    const reasons = [...new Set([...match.reasons, ...newGameAnswer.reasons, ...lobbyStaleness.reasons])]
+    return reasons.length === 0 ? [] : [`not answered, players ${phase}: ${reasons.join("; ")}`]
+  })
+]
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const quick = process.argv.includes("--quick")
   const figures = await benchFleet(quick ? quickFleet : {})
   console.log(`a fleet: ${figures.hosts} hosts × ${figures.gamesPerHost} games on one PostgreSQL, 4 players a game at a person's pace`)
   console.table(fleetTable(figures))
-  console.log(fleetLine(figures))
+  for (const line of fleetLines(figures)) console.log(line)
 }

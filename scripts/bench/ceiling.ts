@@ -151,7 +151,11 @@ export const ceilingTable = (figures: CeilingFigures) => {
     "host CPU, share of a core": row((step) => step.hostCpuShare),
     "host CPU µs per key": row((step) => step.hostCpuMicrosPerKey),
     "host RSS MB": row((step) => step.rssMB),
-    "host RSS MB a game": row((step) => step.rssPerGameMB),
+    "host RSS MB a game (RSS / games)": row((step) => step.rssPerGameMB),
+    "host RSS MB each game more adds (from the count before)": row((step) => {
+      const before = figures.steps[figures.steps.indexOf(step) - 1]
+      return before === undefined ? "-" : round((step.rssMB - before.rssMB) / (step.games - before.games), 2)
+    }),
     "players' CPU, share of a core": row((step) => step.loadCpuShare),
     "players' event loop delay µs, p99 | most": row((step) => `${step.loadLoopDelayP99Micros} | ${step.loadLoopDelayMaxMicros}`),
     "load average (1 min)": row((step) => step.loadAverage)

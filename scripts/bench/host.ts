@@ -62,7 +62,10 @@ export const startHost = async (nuggets: Nuggets, games: number, dir: string, op
   ], { cwd: root, stdio: ["ignore", "pipe", "pipe"] })
   let stderr = ""
   child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-10_000)))
-  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve))
+  // Should the bench itself die, its hosts go with it.
+  const killIt = () => void child.kill("SIGKILL")
+  process.once("exit", killIt)
+  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve)).finally(() => process.off("exit", killIt))
   const lobby = await new Promise<string>((resolve, reject) => {
     let stdout = ""
     child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {

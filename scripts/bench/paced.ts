@@ -90,6 +90,8 @@ const runWorker = () => {
   let cpuAt = process.cpuUsage()
   const delay = monitorEventLoopDelay({ resolution: 5 })
   const reply = (message: FromWorker) => process.send!(message)
+  // The bench is gone (or done with it): so are its players.
+  process.once("disconnect", () => process.exit(0))
   process.on("message", async (message: ToWorker) => {
     switch (message._tag) {
       case "join": {

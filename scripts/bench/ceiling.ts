@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { startHost } from "./host.js"
+import { hostLoopDelay, startHost } from "./host.js"
 import { type BlockFigures, PacedLoad } from "./paced.js"
 import { cpuMicros, peakRssMB, rssMB } from "./process.js"
 import { bundle } from "../build.js"
@@ -40,6 +40,9 @@ export interface CeilingStep {
   readonly rssMB: number
   readonly peakRssMB: number
   readonly rssPerGameMB: number
+  /** How late the host's event loop ran (its /metrics): the median of the blocks' p99s, and the most, µs. */
+  readonly hostLoopDelayP99Micros: number
+  readonly hostLoopDelayMaxMicros: number
   /** The players' processes: their CPU (a share of one core, all of them) and their event loops' delay (the median of the blocks' p99s, the most). */
   readonly loadCpuShare: number
   readonly loadLoopDelayP99Micros: number
@@ -68,14 +71,20 @@ export const measureStep = async (nuggets: Nuggets, games: number, dir: string, 
   try {
     load = await PacedLoad.join(host.ports, 4, serverSeed, options.processes)
     await load.block(options.warmup)
-    const blocks: Array<BlockFigures & { readonly hostCpuMicros: number }> = []
+    const blocks: Array<BlockFigures & { readonly hostCpuMicros: number; readonly hostLoop: Awaited<ReturnType<typeof hostLoopDelay>> }> = []
     for (let block = 0; block < options.blocks; block++) {
       let hostCpuMicros = 0
-      const figures = await load.block(options.seconds, () => {
+      let hostLoop = { p99Micros: NaN, maxMicros: NaN }
+      const figures = await load.block(options.seconds, async () => {
+        // A scrape starts the host's histogram afresh: the next one is of this block alone.
+        await hostLoopDelay(host.lobby)
         const before = cpuMicros(host.pid).micros
-        return () => void (hostCpuMicros = cpuMicros(host.pid).micros - before)
+        return async () => {
+          hostCpuMicros = cpuMicros(host.pid).micros - before
+          hostLoop = await hostLoopDelay(host.lobby)
+        }
       })
-      blocks.push({ ...figures, hostCpuMicros })
+      blocks.push({ ...figures, hostCpuMicros, hostLoop })
     }
     const sum = (pick: (block: (typeof blocks)[number]) => number) => blocks.reduce((total, block) => total + pick(block), 0)
     const [keys, seconds, hostCpu] = [sum((block) => block.keys), sum((block) => block.seconds), sum((block) => block.hostCpuMicros)]
@@ -94,6 +103,8 @@ export const measureStep = async (nuggets: Nuggets, games: number, dir: string, 
       rssMB: round(rss),
       peakRssMB: round(peakRssMB(host.pid)),
       rssPerGameMB: round(rss / games, 2),
+      hostLoopDelayP99Micros: round(median(blocks.map((block) => block.hostLoop.p99Micros))),
+      hostLoopDelayMaxMicros: round(Math.max(...blocks.map((block) => block.hostLoop.maxMicros))),
       loadCpuShare: round(sum((block) => block.loadCpuShare * block.seconds) / seconds, 3),
       loadLoopDelayP99Micros: round(median(blocks.map((block) => block.loadLoopDelayP99Micros))),
       loadLoopDelayMaxMicros: round(Math.max(...blocks.map((block) => block.loadLoopDelayMaxMicros))),
@@ -156,6 +167,7 @@ export const ceilingTable = (figures: CeilingFigures) => {
       const before = figures.steps[figures.steps.indexOf(step) - 1]
       return before === undefined ? "-" : round((step.rssMB - before.rssMB) / (step.games - before.games), 2)
     }),
+    "host's event loop delay µs, p99 | most": row((step) => `${step.hostLoopDelayP99Micros} | ${step.hostLoopDelayMaxMicros}`),
     "players' CPU, share of a core": row((step) => step.loadCpuShare),
     "players' event loop delay µs, p99 | most": row((step) => `${step.loadLoopDelayP99Micros} | ${step.loadLoopDelayMaxMicros}`),
     "load average (1 min)": row((step) => step.loadAverage)

@@ -90,6 +90,20 @@ export const startHost = async (nuggets: Nuggets, games: number, dir: string, op
   }
 }
 
+/** The tick of the event-loop delay histogram behind a host's /metrics (prom-client's default), ms. */
+const metricsLoopTickMs = 10
+
+/**
+ * How late the host's event loop ran since the last scrape, µs (beyond its tick): the p99
+ * and the most, from its /metrics, whose every scrape starts the histogram afresh.
+ */
+export const hostLoopDelay = async (lobby: URL): Promise<{ readonly p99Micros: number; readonly maxMicros: number }> => {
+  const text = await (await fetch(new URL("/metrics", lobby))).text()
+  const seconds = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1] ?? NaN)
+  const late = (name: string) => round(seconds(name) * 1e6 - metricsLoopTickMs * 1000)
+  return { p99Micros: late("nodejs_eventloop_lag_p99_seconds"), maxMicros: late("nodejs_eventloop_lag_max_seconds") }
+}
+
 export interface PaceFigures {
   readonly games: number
   readonly players: number

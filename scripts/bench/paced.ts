@@ -68,7 +68,7 @@ export interface WorkerBlock {
   readonly samples: ReadonlyArray<number>
   /** Its own CPU over the measured time, µs. */
   readonly cpuMicros: number
-  /** How late its event loop ran a timer, µs: the p99 and the most. */
+  /** How late its event loop ran a timer (beyond its due time), µs: the p99 and the most. */
   readonly loopDelayP99Micros: number
   readonly loopDelayMaxMicros: number
 }
@@ -84,11 +84,14 @@ type FromWorker =
   | { readonly _tag: "joined" }
   | { readonly _tag: "block"; readonly block: WorkerBlock }
 
+/** The tick of the players' event-loop delay histogram, ms: what it records is the time between ticks, this much and how late. */
+const loopTickMs = 5
+
 /** The child's side: its players, driven by what the parent says. */
 const runWorker = () => {
   let players: Array<PacedPlayer> = []
   let cpuAt = process.cpuUsage()
-  const delay = monitorEventLoopDelay({ resolution: 5 })
+  const delay = monitorEventLoopDelay({ resolution: loopTickMs })
   const reply = (message: FromWorker) => process.send!(message)
   // The bench is gone (or done with it): so are its players.
   process.once("disconnect", () => process.exit(0))
@@ -120,8 +123,8 @@ const runWorker = () => {
           keys: players.reduce((sum, player) => sum + player.keys, 0),
           samples: players.flatMap((player) => player.samples.splice(0)),
           cpuMicros: cpu.user + cpu.system,
-          loopDelayP99Micros: delay.percentile(99) / 1000,
-          loopDelayMaxMicros: delay.max / 1000
+          loopDelayP99Micros: delay.percentile(99) / 1000 - loopTickMs * 1000,
+          loopDelayMaxMicros: delay.max / 1000 - loopTickMs * 1000
         }
         for (const player of players) player.keys = 0
         return reply({ _tag: "block", block })
@@ -171,6 +174,9 @@ export interface BlockFigures {
 
 const workerScript = fileURLToPath(import.meta.url)
 
+/** What a block calls as its measured time ends. */
+type Ended = () => void | Promise<void>
+
 /**
  * Players at a person's pace on every port, `players` a game, in `processes` processes of
  * their own: measured a block at a time, idle between blocks.
@@ -195,16 +201,17 @@ export class PacedLoad {
 
   /**
    * `seconds` of keys, after a second of keys so that every player is at its pace; `during`
-   * is called as the measured time starts, and its result as it ends (to read the server's CPU).
+   * is called as the measured time starts, and its result as it ends (to read the server's
+   * CPU, say); each is awaited.
    */
-  async block(seconds: number, during: () => () => void = () => () => {}): Promise<BlockFigures> {
+  async block(seconds: number, during: () => Ended | Promise<Ended> = () => () => {}): Promise<BlockFigures> {
     for (const worker of this.workers) worker.tell({ _tag: "start" })
     await new Promise((resolve) => setTimeout(resolve, 1000))
     for (const worker of this.workers) worker.tell({ _tag: "measure" })
-    const ended = during()
+    const ended = await during()
     const started = performance.now()
     await new Promise((resolve) => setTimeout(resolve, seconds * 1000))
-    ended()
+    await ended()
     const elapsed = (performance.now() - started) / 1000
     const blocks = (await Promise.all(this.workers.map((worker) => worker.ask({ _tag: "stop" }))))
       .flatMap((answer) => (answer._tag === "block" ? [answer.block] : []))

@@ -17,7 +17,8 @@
  *   7b. The ceiling of one host, its players included: hosts of 100 to 1,000 games (200 and 400
  *      with --quick) until the p99 is over 10 ms; the most held, and its memory (--no-ceiling).
  *   8. The archive of 100,000 games (10,000 with --quick), on SQLite and on PostgreSQL: a
- *      filtered page, the leaderboard, the start (--no-archive).
+ *      filtered page, the leaderboard, the start (--no-archive); 8b. a start that finds the
+ *      index of 1,000 games damaged (200 with --quick) and makes it again.
  *   9. A fleet: 3 hosts × 100 games, their players at a person's pace, on one PostgreSQL:
  *      matchmaking's time, the lobby's staleness from one host to another (--no-fleet).
  * Sections 8 and 9 start a PostgreSQL server of their own (test/postgres.ts: Debian's
@@ -33,6 +34,7 @@ import { join } from "node:path"
 import { type ArchiveFigures, benchArchive, filteredPage } from "./bench/archive.js"
 import { benchCeiling, type CeilingFigures, ceilingTable } from "./bench/ceiling.js"
 import { benchCore } from "./bench/core.js"
+import { benchHeal } from "./bench/heal.js"
 import { benchHost, type HostFigures, hostTable } from "./bench/host.js"
 import { benchKit, type KitFigures } from "./bench/kit.js"
 import { benchRecording } from "./bench/recording.js"
@@ -263,7 +265,6 @@ if (!args.has("--no-ceiling") && !profile) {
     ? `    ceiling: ${ceiling.ceiling.games} games with a p99 ≤ 10 ms, in ${ceiling.ceiling.rssMB} MB (${ceiling.ceiling.rssPerGameMB} MB a game; target 1,000 games in 1 GB)`
     : "    ceiling: no count measured held a p99 ≤ 10 ms")
 }
-
 // 8 and 9 share a PostgreSQL server of their own; without Debian's package, they say so.
 let postgres: Postgres | undefined
 let postgresMissing: string | undefined
@@ -293,6 +294,16 @@ if (!args.has("--no-archive") && !profile) {
       `; ${each.databaseMB} MB` + (each.integrity === undefined ? "" : `; integrity ${each.integrity}`))
   }
   if (postgresMissing) console.log(`   PostgreSQL: not measured: ${postgresMissing}`)
+}
+let heal: Awaited<ReturnType<typeof benchHeal>> | undefined
+if (!args.has("--no-archive") && !profile) {
+  process.stderr.write("bench: a damaged index made again...\n")
+  heal = await benchHeal(quick ? { games: 200 } : {})
+  const { kbEach, linesEach } = heal.recordings
+  console.log(
+    `\n8b. A damaged index of ${heal.games} games (recordings of ${linesEach} lines, ${kbEach} KB each) made again at start: ` +
+      `${heal.rebuildMs} ms, CPU ${heal.rebuildCpuMs} ms (a start on the sound index, its check included: ${heal.soundStartMs} ms)`
+  )
 }
 
 // 9. A fleet.
@@ -339,6 +350,7 @@ const results = {
   host,
   ceiling,
   archive,
+  heal,
   fleet
 }
 mkdirSync(join(root, "bench"), { recursive: true })

@@ -2,29 +2,14 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import type { ArchiveService } from "../src/archive/archive.js"
 import { recordingFacts } from "../src/archive/facts.js"
-import type { ArchivedGame } from "../src/archive/model.js"
 import { Program, projectDir } from "./cli/process.js"
 import { nuggetsInProcess } from "./cli/in-process.js"
-import { openArchive, openDatabase } from "./archive/open.js"
+import { everyGame, openArchive, openDatabase } from "./archive/open.js"
 import { scratchFolders } from "./archive/recordings.js"
 import { referenceLeaderboard } from "./archive/reference.js"
 
 const freshDir = scratchFolders("archive-crash")
-
-/** Every past game, page after page. */
-const everyGame = (archive: ArchiveService) =>
-  Effect.gen(function*() {
-    const games: Array<ArchivedGame> = []
-    let before: string | undefined
-    do {
-      const page = yield* archive.pastGames({ before, limit: 100 })
-      games.push(...page.games)
-      before = page.next
-    } while (before !== undefined)
-    return games
-  })
 
 describe("after SIGKILL of a process writing games", () => {
   it.scopedLive("nothing recorded is lost, the games in play are interrupted but replay, and the index is sound and agrees with the files", () =>

@@ -158,6 +158,31 @@ describe("joinGame", () => {
       yield* Fiber.interrupt(client)
     }))
 
+  it.scopedLive("ignores a DISPLAY far larger than GRID said (801 rows for 21): the keys typed still go, and the next good DISPLAY is drawn", () =>
+    Effect.gen(function*() {
+      const { client, server, terminal } = yield* setup(alice, { columns: 80, rows: 24 })
+      /** A 21x79 room with the player at column `at` of its first floor row. */
+      const room = (at: number) =>
+        Array.from({ length: 21 }, (_, row) =>
+          row === 0 || row === 20 ? "+" + "-".repeat(77) + "+" : "|" + (row === 1 ? ".".repeat(at - 1) + "@" + ".".repeat(77 - at) : ".".repeat(77)) + "|")
+      const display = (rows: ReadonlyArray<string>) => "DISPLAY\n" + rows.map((row) => row + "\n").join("")
+      expect(yield* server.receive).toBe("PLAY Alice")
+      yield* server.send("OK A", "GRID 21 79", "GOLD 0 0 250", display(room(1)))
+      yield* terminal.frameWhere((lines) => lines[2]?.startsWith("|@.") === true)
+      // 801 rows of the room's width: 64 KB, one datagram.
+      yield* server.send(display(Array.from({ length: 801 }, (_, row) => (row === 1 ? "|@" : "|.").padEnd(78, ".") + "|")))
+      // Noted on the status line, and the room still drawn as it was.
+      const noted = yield* terminal.frameWhere((lines) => lines[0]?.includes("DISPLAY is 801x79") === true)
+      expect(noted.slice(1, 22).map((line) => line.trimEnd())).toEqual(room(1))
+      yield* terminal.press("l")
+      expect(yield* server.receiveKey).toBe("KEY l")
+      yield* server.send(display(room(2)))
+      yield* terminal.frameWhere((lines) => lines[2]?.startsWith("|.@.") === true)
+      yield* terminal.press("l")
+      expect(yield* server.receiveKey).toBe("KEY l")
+      yield* Fiber.interrupt(client)
+    }))
+
   it.scopedLive("stops with a bad GRID during play", () =>
     Effect.gen(function*() {
       const { client, server, terminal } = yield* setup(alice)

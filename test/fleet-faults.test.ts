@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { Effect, Stream } from "effect"
-import { writeFileSync } from "node:fs"
+import { rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { FleetTimings } from "../src/fleet/membership.js"
@@ -32,6 +32,14 @@ const client = async (port: number) => {
   return opened
 }
 
+/** A recording written where `nuggets replay` can read it, removed with the rest at the end. */
+const recordingFile = (id: string, text: string | Uint8Array) => {
+  const file = join(tmpdir(), `nuggets-fleet-${id}.ndjson`)
+  writeFileSync(file, text)
+  owned.push({ close: async () => rmSync(file, { force: true }) })
+  return file
+}
+
 /** `nuggets host --database URL` in a process of its own, with a quick lease: its lobby's address. */
 const hostProcess = async (url: URL) => {
   const program = Program.start([...(await nuggetsCommand()), "host", "--database", url.href, "--lease", "1s", "--web", "127.0.0.1:0", "--host", "127.0.0.1", "--open", "1"])
@@ -48,6 +56,16 @@ const untilLobby = (at: TestHost, done: () => boolean, what: string, ms = 20_000
     Stream.runDrain,
     Effect.timeoutFail({ duration: ms, onTimeout: () => new Error(`the lobby did not show ${what} in time`) })
   ))
+
+/**
+ * The game `--open` opened on the host whose lobby is at `lobby`, once another host of the
+ * fleet (`at`) shows it: its own lobby may print its address before the fleet's board has it.
+ */
+const openedOn = async (at: TestHost, lobby: string) => {
+  const ofIt = () => at.lobby.games().find((each) => each.page.startsWith(lobby))
+  await untilLobby(at, () => ofIt() !== undefined, `the game of the host at ${lobby}`)
+  return ofIt()!
+}
 
 /** A player in the game at `port`, who walks towards gold `keys` times, each move answered. */
 const walker = async (port: number, name: string) => {
@@ -77,16 +95,15 @@ describe("a fleet's faults", () => {
   it("a host SIGKILLed mid-game: a survivor ends its game for the fleet, interrupted, and it replays to where it stopped", async () => {
     const survivor = await host(shared.url, "survivor")
     const dead = await hostProcess(shared.url)
-    const [game] = (await call(dead.lobby, "/api/games")).body.games as Array<{ id: string; port: number }>
-    const { walk } = await walker(game!.port, "Ann")
+    const game = await openedOn(survivor, dead.lobby)
+    const { walk } = await walker(game.port, "Ann")
     await walk(5)
-    await untilLobby(survivor, () => survivor.lobby.game(game!.id)?.players.length === 1, "the player in the game")
+    await untilLobby(survivor, () => survivor.lobby.game(game.id)?.players.length === 1, "the player in the game")
     dead.program.child.kill("SIGKILL")
-    await untilLobby(survivor, () => survivor.lobby.game(game!.id) === undefined, "the game gone")
-    const past = await call(survivor.url, `/api/games/${game!.id}`)
-    expect(past.body).toMatchObject({ id: game!.id, live: false, outcome: "interrupted" })
-    const file = join(tmpdir(), `nuggets-fleet-${game!.id}.ndjson`)
-    writeFileSync(file, await (await fetch(new URL(`/api/archive/${game!.id}/recording`, survivor.url))).text())
+    await untilLobby(survivor, () => survivor.lobby.game(game.id) === undefined, "the game gone")
+    const past = await call(survivor.url, `/api/games/${game.id}`)
+    expect(past.body).toMatchObject({ id: game.id, live: false, outcome: "interrupted" })
+    const file = recordingFile(game.id, await (await fetch(new URL(`/api/archive/${game.id}/recording`, survivor.url))).text())
     const checked = await run([...(await nuggetsCommand()), "replay", file, "--check"])
     expect(checked.stdout).toMatch(/: OK — \d+ moves/)
   })
@@ -94,20 +111,20 @@ describe("a fleet's faults", () => {
   it("a host paused past its lease, then resumed: the fleet ended its game meanwhile; it tells its players so, writes nothing over the fleet's word, and joins again", async () => {
     const survivor = await host(shared.url, "watcher")
     const paused = await hostProcess(shared.url)
-    const [game] = (await call(paused.lobby, "/api/games")).body.games as Array<{ id: string; port: number }>
-    const { player, walk } = await walker(game!.port, "Bo")
+    const game = await openedOn(survivor, paused.lobby)
+    const { player, walk } = await walker(game.port, "Bo")
     await walk(3)
-    await untilLobby(survivor, () => survivor.lobby.game(game!.id)?.players.length === 1, "the player in the game")
+    await untilLobby(survivor, () => survivor.lobby.game(game.id)?.players.length === 1, "the player in the game")
     paused.program.child.kill("SIGSTOP")
-    await untilLobby(survivor, () => survivor.lobby.game(game!.id) === undefined, "the game gone")
-    expect((await call(survivor.url, `/api/games/${game!.id}`)).body).toMatchObject({ outcome: "interrupted" })
+    await untilLobby(survivor, () => survivor.lobby.game(game.id) === undefined, "the game gone")
+    expect((await call(survivor.url, `/api/games/${game.id}`)).body).toMatchObject({ outcome: "interrupted" })
     paused.program.child.kill("SIGCONT")
     // Back, it finds it lost: its game ends here too, and its player is told to quit.
     expect(await player.nextStarting("QUIT", 15_000)).toMatch(/^QUIT/)
     // What it wrote at its game's end does not undo what the fleet decided.
-    expect((await call(survivor.url, `/api/games/${game!.id}`)).body).toMatchObject({ outcome: "interrupted" })
+    expect((await call(survivor.url, `/api/games/${game.id}`)).body).toMatchObject({ outcome: "interrupted" })
     // It joined again, at a new epoch, and opened a game again.
-    await untilLobby(survivor, () => survivor.lobby.games().some((each) => each.page.startsWith(paused.lobby) && each.id !== game!.id), "a new game of the host that came back")
+    await untilLobby(survivor, () => survivor.lobby.games().some((each) => each.page.startsWith(paused.lobby) && each.id !== game.id), "a new game of the host that came back")
   })
 })
 
@@ -159,8 +176,7 @@ describe("the fleet's database restarted, or away, under games in play", () => {
     spectator.send("SPECTATE")
     expect(await collectAllGold(player, spectator, gridOf(await spectator.nextStarting("DISPLAY")), "A")).toMatch(/^GAMEOVER/)
     await untilLobby(solo, () => solo.lobby.game(id) === undefined, "the game gone to the archive")
-    const file = join(tmpdir(), `nuggets-fleet-${id}.ndjson`)
-    writeFileSync(file, Buffer.from(await Effect.runPromise(solo.archive.recording(id))))
+    const file = recordingFile(id, Buffer.from(await Effect.runPromise(solo.archive.recording(id))))
     const checked = await run([...(await nuggetsCommand()), "replay", file, "--check"])
     expect(checked.stdout).toMatch(/: OK — \d+ moves, \d+ checkpoints and the summary match/)
     expect(checked.stdout).not.toMatch(/stops before the end/)

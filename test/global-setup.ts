@@ -21,6 +21,7 @@ export default async function setup(project: TestProject) {
   // Compiled once here, before it runs (a cache made after would carry the flags main.ts sets, and be refused).
   writeFileSync(`${file}.v8`, new Script(Module.wrap(readFileSync(file, "utf8")), { filename: file }).createCachedData())
   project.provide("nuggetsBundle", file)
+  project.provide("runDir", dir)
   return () => {
     postgres.stop()
     rmSync(dir, { recursive: true, force: true })
@@ -31,6 +32,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** The `nuggets` bundle built for this run. */
     nuggetsBundle: string
+    /** The run's own folder, removed when it ends: the workers' files go there. */
+    runDir: string
     /** The run's PostgreSQL server (`postgres://postgres@127.0.0.1:PORT/postgres`): see `test/postgres.ts`. */
     postgresUrl: string
   }

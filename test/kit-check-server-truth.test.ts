@@ -1,8 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
+import { readFileSync } from "node:fs"
 import { parseMap } from "../src/core/map.js"
 import { rules2021 } from "../src/core/rules.js"
 import { differingCells, likelyCause, neighbourhood } from "../src/kit/check-server/sight-causes.js"
+import { entryBytes, latin1, parseTranscript } from "../src/protocol/transcript.js"
 import { brokenServer } from "./kit/broken.js"
 import { failsWith, mainMap, resultOf, run, statuses } from "./kit/checkServer.js"
 
@@ -15,6 +17,14 @@ import { failsWith, mainMap, resultOf, run, statuses } from "./kit/checkServer.j
 
 /** Clients by the relay's number: 1 is the spectator of join-spectator, 2 the player of join-player. */
 const spectator = 1
+
+/** The awkward name of `names` as Aadil101/nuggets's server (2019) put it in its summary: whole, control character and all. */
+const aadilName = (() => {
+  const file = readFileSync("test/fixtures/peers/Aadil101+nuggets.names.ndjson", "utf8")
+  const transcript = Either.getOrThrow(parseTranscript(file))
+  const over = transcript.entries.map((entry) => latin1(entryBytes(entry))).find((text) => text.startsWith("GAMEOVER"))!
+  return /Bell\S*/.exec(over)![0]
+})()
 
 describe.concurrent("each side by side: a server with its defects, one check server run each", () => {
   describe.concurrent("check server finds what it once missed", () => {
@@ -118,6 +128,22 @@ describe.concurrent("each side by side: a server with its defects, one check ser
   })
 
   describe.concurrent("check server no longer gets these wrong", () => {
+    // The 2019 spec has the player cut a long name (lines 83, 338), not the server: only the 2021 dialect's server must.
+    for (const [dialect, verdict] of [["2019", "warned"], ["2021", "failed"]] as const) {
+      it.scopedLive(`names: a ${dialect} server that keeps a 60-character name whole, as Aadil101/nuggets did, is ${verdict} for its length`, () =>
+        Effect.gen(function*() {
+          const { port } = yield* brokenServer({ dialect, bugs: { down: (text) => text.replace(/Bell_and[-a-z]*/, aadilName) } })
+          const result = resultOf(yield* run(port, { only: "names", dialect }), "names")
+          const notCut = { what: expect.stringMatching(/^the name of player [A-Z]: it was not cut: it came back 60 characters long, more than 50/) }
+          expect(aadilName).toHaveLength(60)
+          expect(result.failures.map((failure) => failure.what)).toEqual([
+            "the name in the summary holds a character that cannot be printed",
+            ...(verdict === "failed" ? [notCut.what] : [])
+          ])
+          expect(result.warnings).toEqual(verdict === "warned" ? [expect.objectContaining({ ...notCut, spec: expect.objectContaining({ line: "338" }) })] : [])
+        }), 60_000)
+    }
+
     it.scopedLive("a spectator not shown a newcomer (the spec asks for no DISPLAY at a join): swap and quit still judged", () =>
       Effect.gen(function*() {
         let joining = false

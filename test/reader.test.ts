@@ -50,6 +50,25 @@ describe("the client-side reader", () => {
     expect(readDatagram(transposed, display("+-+      ", "|@|      ", "+-+      ")).view).toEqual(["+-+      ", "|@|      ", "+-+      "])
   })
 
+  it("ignores a DISPLAY larger than GRID by more than one either way round, keeping the last view; one larger each way, or transposed, is drawn", () => {
+    const seen = readDatagram(joined, display("+-------+", "|..@..*.|", "+-------+"))
+    const rows = (count: number, cols: number) => Array.from({ length: count }, (_, row) => (row === 1 ? "@" : ".").padEnd(cols, "."))
+    for (const [count, cols] of [[801, 9], [3, 22], [5, 9], [4, 11], [11, 4]] as const) {
+      const refused = readDatagram(seen, display(...rows(count, cols)))
+      expect(refused.view, `${count}x${cols}`).toBe(seen.view)
+      expect(refused.grid).toEqual({ rows: 3, cols: 9 })
+      expect(refused.note).toEqual(ReaderNote.BadDisplay({ reason: `DISPLAY is ${count}x${cols}, GRID said 3x9` }))
+    }
+    for (const [count, cols] of [[4, 10], [10, 4], [9, 3], [2, 3]] as const) {
+      const drawn = readDatagram(seen, display(...rows(count, cols)))
+      expect(drawn.note, `${count}x${cols}`).toBeUndefined()
+      expect(drawn.grid).toEqual({ rows: count, cols })
+    }
+    // Judged against GRID's words, not the view before: a small view does not make the next one too large.
+    const small = readDatagram(joined, display(...rows(2, 3)))
+    expect(readDatagram(small, display(...rows(4, 10))).grid).toEqual({ rows: 4, cols: 10 })
+  })
+
   it("takes OK's letter as the player when no @ is drawn, and sees no position when neither is", () => {
     const lettered = readDatagram(joined, display("+-------+", "|..A..B.|", "+-------+"))
     expect(lettered).toMatchObject({ view: ["+-------+", "|..@..B.|", "+-------+"], position: { row: 1, col: 3 } })

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "@effect/vitest"
+import { afterAll, describe, expect, it } from "@effect/vitest"
 import { cursorHide, cursorShow } from "ansi-escapes"
 import { Effect, Either, Logger, LogLevel } from "effect"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -244,4 +244,4 @@ describe("casts, and files never lost", () => {
   }, 60_000)
 })
 
-process.on("exit", () => rmSync(dir, { recursive: true, force: true }))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))

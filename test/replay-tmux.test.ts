@@ -1,4 +1,4 @@
-import { describe, expect, it } from "@effect/vitest"
+import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -14,7 +14,7 @@ const dir = mkdtempSync(join(tmpdir(), "nuggets-replay-"))
 const recordingText = walkRecording("hhhhllllkkjj")
 const file = join(dir, "walk.ndjson")
 writeFileSync(file, recordingText)
-process.on("exit", () => rmSync(dir, { recursive: true, force: true }))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 /** Alice's screens as the replay should draw them, by move. */
 const expected = Effect.runSync(recordedMoments(Either.getOrThrow(parseRecording(recordingText)), 0)).moments

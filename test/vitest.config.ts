@@ -18,15 +18,18 @@ import { BaseSequencer, type TestSpecification } from "vitest/node"
  */
 const longest = [
   "kit-proxy-tmux",
+  "fleet-faults",
   "host-hostile",
   "kit-check-client-bugs",
   "web-hostile",
   "kit-check-server-truth",
   "kit-check-server-started",
+  "binary",
   "recording",
   "kit-check-client",
   "bot-play",
   "serve-cli",
+  "host-operations",
   "last-display",
   "kit-check-server-broken",
   "visibility",

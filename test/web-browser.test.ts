@@ -455,6 +455,14 @@ describe("the page on every screen", () => {
         await page.waitForSelector("#help", { state: "hidden" })
       }
       if (screen.touch) {
+        // No `?` to type on a phone: the pad opens the list of keys, and a tap closes it.
+        await page.getByRole("button", { name: "keys", exact: true }).tap()
+        await page.waitForSelector("#help:not([hidden])")
+        await screenshot(page, `${screen.name}-help`)
+        expect(await text(page, "#help-close")).toBe("A tap closes this.")
+        expect(await page.$eval("#help", (box: any) => box.scrollWidth <= box.clientWidth)).toBe(true)
+        await page.tap("#help")
+        await page.waitForSelector("#help", { state: "hidden" })
         const from = host.state().players[1]!.position
         expect(host.state().map.cells[from - 1], "the player can step left").toBe(0x2e)
         const before = playing.me!.left

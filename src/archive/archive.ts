@@ -1,7 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Context, Effect, Layer, Option, type Scope } from "effect"
-import { ArchiveBackend } from "./backend.js"
-import { ArchiveError, databaseFailure, what } from "./errors.js"
+import { ArchiveBackend, failing } from "./backend.js"
+import { ArchiveError, isDamage, what } from "./errors.js"
 import { gameById, unknownGame, withStandings } from "./games.js"
 import { pageSize } from "./model.js"
 import type { ArchivedGame, GameId, Leader, LeaderboardQuery, PastGamesPage, PastGamesQuery } from "./model.js"
@@ -49,16 +49,19 @@ export const makeArchive: Effect.Effect<ArchiveService, ArchiveError, SqlClient.
   const sql = yield* SqlClient.SqlClient
   const backend = yield* ArchiveBackend
   const { database, recordings } = backend
+  const failed = failing(backend)
   yield* migrate.pipe(
     // The leaderboard is made from the games: a migration may change what it counts.
     Effect.tap((ran) => (ran.length > 0 ? rebuildLeaders(sql) : Effect.void)),
     Effect.catchTags({
       SqlError: (cause) =>
-        new ArchiveError({ reason: "Open", path: database, message: `${database} — cannot open the archive: ${what(cause.cause ?? cause)}`, cause }),
+        // Damaged past what the start's check saw: marked, so that the next start makes it again.
+        isDamage(cause)
+          ? failed(cause)
+          : new ArchiveError({ reason: "Open", path: database, message: `${database} — cannot open the archive: ${what(cause.cause ?? cause)}`, cause }),
       MigrationError: (cause) => new ArchiveError({ reason: "Open", path: database, message: `${database} — ${cause.message}`, cause })
     })
   )
-  const failed = databaseFailure(database)
   const context = Context.make(SqlClient.SqlClient, sql).pipe(Context.add(ArchiveBackend, backend))
 
   const pastGames = (query: PastGamesQuery = {}) =>
@@ -74,9 +77,9 @@ export const makeArchive: Effect.Effect<ArchiveService, ArchiveError, SqlClient.
       const rows = yield* pastGamesStatement(sql, filter)
       const games = yield* withStandings(sql, rows.slice(0, limit))
       return { games, next: rows.length > limit ? games.at(-1)?.id : undefined }
-    }).pipe(Effect.catchTag("SqlError", (error) => Effect.fail(failed(error))))
+    }).pipe(Effect.catchTag("SqlError", failed))
 
-  const game = (id: GameId) => gameById(sql, id).pipe(Effect.catchTag("SqlError", (error) => Effect.fail(failed(error))))
+  const game = (id: GameId) => gameById(sql, id).pipe(Effect.catchTag("SqlError", failed))
 
   const recording = (id: GameId) =>
     Effect.gen(function*() {
@@ -99,7 +102,7 @@ export const makeArchive: Effect.Effect<ArchiveService, ArchiveError, SqlClient.
           best: { game: row.best_game, purse: row.best_purse }
         }))
       ),
-      Effect.mapError(failed)
+      Effect.catchAll(failed)
     )
 
   return { pastGames, game, recording, leaderboard, own: Effect.provide(makeOwner, context) } satisfies ArchiveService

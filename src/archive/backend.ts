@@ -1,7 +1,8 @@
-import { Context, type Effect, type Either, type Option, type Scope } from "effect"
+import type { SqlError } from "@effect/sql/SqlError"
+import { Context, Effect, type Either, type Option, type Scope } from "effect"
 import type { LineFile, RecordingError } from "../recording/lines.js"
-import type { ArchiveError, UnreadableRecording } from "./errors.js"
-import type { GameId } from "./model.js"
+import { type ArchiveError, databaseFailure, damageWords, type UnreadableRecording } from "./errors.js"
+import type { GameId, Repaired } from "./model.js"
 
 /**
  * What the archive needs of where it is kept, besides its database (`SqlClient`, from the
@@ -24,6 +25,31 @@ export interface ArchiveBackendService {
    * before it last stopped (`reconcile`). In a fleet, the fleet decides that of a host's games.
    */
   readonly oneWriter: boolean
+  /**
+   * The index was found damaged when this process took it, and set aside for a new one,
+   * which `reconcile` makes from the recordings. Only where the index is a file the owner
+   * keeps (SQLite); a database server looks after its own.
+   */
+  readonly repaired?: Repaired
+  /**
+   * A query found the index damaged while in use (`words`, the database's): said once in
+   * the log, and marked, so that the next start makes the index again from the recordings
+   * even if its check passes. Only where that can be done (SQLite).
+   */
+  readonly damaged?: (words: string) => Effect.Effect<void>
+}
+
+/** Tells the backend of the damage a query's failure shows, if it does (`damaged`). */
+export const noteDamage = (backend: ArchiveBackendService) => (error: SqlError): Effect.Effect<void> => {
+  const words = damageWords(error)
+  return words !== undefined && backend.damaged !== undefined ? backend.damaged(words) : Effect.void
+}
+
+/** A query's failure as the archive's error, the damage it shows told to the backend first. */
+export const failing = (backend: ArchiveBackendService) => {
+  const failure = databaseFailure(backend.database)
+  const note = noteDamage(backend)
+  return (error: SqlError): Effect.Effect<never, ArchiveError> => Effect.zipRight(note(error), Effect.fail(failure(error)))
 }
 
 export class ArchiveBackend extends Context.Tag("nuggets/ArchiveBackend")<ArchiveBackend, ArchiveBackendService>() {}

@@ -31,5 +31,7 @@ export const archiveFiles = (dataDir: string) => ({
   database: join(dataDir, "archive.db"),
   lock: join(dataDir, "archive.lock"),
   /** The PID of the process holding the lock, for a second one to name it. */
-  holder: join(dataDir, "archive.pid")
+  holder: join(dataDir, "archive.pid"),
+  /** Left when the index was found damaged while in use: the next start makes it again (`repair.ts`). */
+  damaged: join(dataDir, "archive.damaged")
 })

@@ -30,6 +30,36 @@ export class UnreadableRecording extends Data.TaggedError("UnreadableRecording")
 /** What went wrong, in the words of whoever said it. */
 export const what = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause))
 
-/** The database (`database`, as messages name it) failed under a query. */
-export const databaseFailure = (database: string) => (cause: SqlError) =>
-  new ArchiveError({ reason: "Database", path: database, message: `${database} — the archive failed: ${what(cause.cause ?? cause)}`, cause })
+/** What the database said, on one line (SQLite's reports may hold several). */
+export const oneLine = (words: string) => words.replace(/\s*\n\s*/g, " ").trim()
+
+/**
+ * The database's words, on one line, if it says its file is damaged: SQLite's SQLITE_CORRUPT
+ * (and its kinds) or SQLITE_NOTADB, on the error or on what caused it; none if it does not.
+ */
+export const damageWords = (error: unknown): string | undefined => {
+  let each = error
+  // A few links at most: a query's error, @effect/sql's, SQLite's.
+  for (let depth = 0; depth < 8 && typeof each === "object" && each !== null; depth++) {
+    const code = (each as { code?: unknown }).code
+    if (typeof code === "string" && (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB")) return oneLine(what(each))
+    each = (each as { cause?: unknown }).cause
+  }
+  return undefined
+}
+
+/** Whether the database says its file is damaged (see `damageWords`). */
+export const isDamage = (error: unknown): boolean => damageWords(error) !== undefined
+
+/** The database (`database`, as messages name it) failed under a query; a damaged one says what happens next. */
+export const databaseFailure = (database: string) => (cause: SqlError) => {
+  const damage = damageWords(cause)
+  return new ArchiveError({
+    reason: "Database",
+    path: database,
+    message: damage !== undefined
+      ? `${database} — the index is damaged (${damage}): it is made again from the recordings at the next start`
+      : `${database} — the archive failed: ${what(cause.cause ?? cause)}`,
+    cause
+  })
+}

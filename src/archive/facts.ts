@@ -2,7 +2,8 @@ import { Effect, Either } from "effect"
 import type { Variant } from "../core/rules.js"
 import type { Dialect } from "../protocol/dialect.js"
 import { endOf, type GameEnd } from "../protocol/endings.js"
-import { isMessage, parseRecording, rankedStandings, type Recording, type Standing } from "../recording/format.js"
+import type { BadLine } from "../protocol/jsonLines.js"
+import { isMessage, parseRecordingUpTo, rankedStandings, type Recording, type Standing } from "../recording/format.js"
 import { replayRecording } from "../recording/replay.js"
 import { UnreadableRecording } from "./errors.js"
 
@@ -29,6 +30,8 @@ export interface RecordingFacts {
   readonly standings: ReadonlyArray<Standing>
   /** The nuggets its players had not found when it ended, or where its recording stops. */
   readonly nuggetsLeft: number
+  /** The line the recording could not be read past (a damaged file): what is above is what it holds. */
+  readonly badLine?: BadLine
 }
 
 /**
@@ -43,12 +46,16 @@ const standingsWhereItStopped = (recording: Recording): Effect.Effect<ReadonlyAr
     Effect.orElseSucceed(() => [])
   )
 
-/** The facts of the recording `text`, whose file is `file` (for the reason, if it cannot be read). */
+/**
+ * The facts of the recording `text`, whose file is `file` (for the reason, if it cannot be
+ * read). Read as far as it can be: a recording with a bad line is the game up to it (and,
+ * without its end, interrupted there); only one whose header cannot be read has no facts.
+ */
 export const recordingFacts = (file: string, text: string): Effect.Effect<RecordingFacts, UnreadableRecording> =>
   Effect.gen(function*() {
-    const parsed = parseRecording(text)
+    const parsed = parseRecordingUpTo(text)
     if (Either.isLeft(parsed)) return yield* new UnreadableRecording({ file, reason: parsed.left })
-    const recording = parsed.right
+    const { recording, badLine } = parsed.right
     const { header, entries } = recording
     const startedMs = Date.parse(header.started)
     if (Number.isNaN(startedMs)) {
@@ -72,6 +79,7 @@ export const recordingFacts = (file: string, text: string): Effect.Effect<Record
       failure: end?.failure,
       note: end?.note,
       standings,
-      nuggetsLeft
+      nuggetsLeft,
+      ...(badLine === undefined ? {} : { badLine })
     }
   })

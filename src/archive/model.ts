@@ -116,8 +116,21 @@ export interface StartedGame {
   readonly recording: Effect.Effect<LineFile, RecordingError, Scope.Scope>
 }
 
+/**
+ * The index as the archive's owner found it when it opened it, damaged: what was found
+ * (SQLite's own words), and where the damaged file now is, kept beside the new one.
+ */
+export interface Repaired {
+  readonly found: string
+  readonly movedTo: string
+  /** The name it gave each game's map, as far as they could still be read (see `formerMapNames`). */
+  readonly mapNames: ReadonlyArray<readonly [game: GameId, name: string]>
+}
+
 /** What `reconcile` found in the data directory and did. */
 export interface Reconciled {
+  /** The index was damaged and set aside: made again from the recordings (then `indexed` is every game). */
+  readonly repaired?: Repaired
   /** Recordings on disk that had no row, now indexed. */
   readonly indexed: ReadonlyArray<GameId>
   /** Games that were in play when their host died, now `interrupted`. */

@@ -1,12 +1,14 @@
 import * as Reactivity from "@effect/experimental/Reactivity"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
-import { Context, Effect, Layer, type Scope } from "effect"
+import { Clock, Context, Effect, Either, ExecutionStrategy, Exit, Layer, Option, Scope } from "effect"
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { ArchiveBackend } from "./backend.js"
 import { archiveFiles } from "./dataDir.js"
-import { ArchiveError, what } from "./errors.js"
+import { ArchiveError, databaseFailure, damageWords, oneLine, what } from "./errors.js"
+import type { Repaired } from "./model.js"
 import { recordingFiles } from "./recordingFiles.js"
+import { dropStaleMark, formerMapNames, leaveMark, moveAside, readMark } from "./repair.js"
 
 /**
  * The archive on SQLite, in a data directory: the recordings in `DATA/games/`, their index
@@ -15,7 +17,8 @@ import { recordingFiles } from "./recordingFiles.js"
  * written to it. better-sqlite3 builds SQLite to sync a WAL database at checkpoints only
  * (synchronous NORMAL): a killed process loses nothing committed, a power cut may lose the
  * last few commits, which the next `reconcile` makes again from the files. One process at
- * a time writes the archive: the one holding `DATA/archive.lock` (`holdDirectory`).
+ * a time writes the archive: the one holding `DATA/archive.lock` (`holdDirectory`), which
+ * checks the index before it opens it, and sets a damaged one aside (`repair.ts`).
  */
 
 export interface SqliteArchiveOptions {
@@ -79,7 +82,10 @@ const makeOurs = (sql: SqlClient.SqlClient, path: string) =>
     yield* sql.unsafe(`PRAGMA application_id = ${applicationId}`)
   }).pipe(
     Effect.catchTag("SqlError", (cause) =>
-      new ArchiveError({ reason: "Open", path, message: `${path} — cannot open the archive: ${what(cause.cause ?? cause)}`, cause }))
+      // Damaged under another process that holds it (a host): said as a query's damage is.
+      damageWords(cause) !== undefined
+        ? databaseFailure(path)(cause)
+        : new ArchiveError({ reason: "Open", path, message: `${path} — cannot open the archive: ${what(cause.cause ?? cause)}`, cause }))
   )
 
 /**
@@ -156,27 +162,116 @@ const holdDirectory = (dataDir: string): Effect.Effect<void, ArchiveError, Scope
     yield* writeHolder(holder)
   })
 
-/** The SQLite database of the archive in `dataDir`, open and ours, for this scope; its tables are the archive's to make. */
-const openSqlite = (options: SqliteArchiveOptions): Effect.Effect<SqliteClient.SqliteClient, ArchiveError, Scope.Scope> =>
+/** Holds the directory for this scope if no other process does; whether it does. */
+const holdIfFree = (dataDir: string): Effect.Effect<boolean, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const attempt = yield* Scope.fork(yield* Effect.scope, ExecutionStrategy.sequential)
+    const held = yield* Effect.either(Scope.extend(holdDirectory(dataDir), attempt))
+    if (Either.isLeft(held)) yield* Scope.close(attempt, Exit.void)
+    return Either.isRight(held)
+  })
+
+type ArchiveFiles = ReturnType<typeof archiveFiles>
+
+/**
+ * What is wrong with the index, in SQLite's words, if it is damaged: a file SQLite cannot
+ * read as a database, one `PRAGMA quick_check` (the structure of every page, in one pass)
+ * finds fault with, or one marked when a query found it damaged while in use. Another
+ * program's database is not looked into: `makeOurs` refuses it, untouched.
+ */
+const damageFound = (files: ArchiveFiles): Effect.Effect<Option.Option<string>, ArchiveError> =>
+  Effect.gen(function*() {
+    dropStaleMark(files)
+    if (!existsSync(files.database)) return Option.none()
+    const mark = readMark(files)
+    if (mark !== undefined) return Option.some(`found while in use, ${mark}`)
+    const sql = yield* openClient(files.database)
+    const [id] = yield* sql<{ application_id: number }>`PRAGMA application_id`
+    if (id?.application_id !== applicationId && id?.application_id !== 0) return Option.none()
+    const report = (yield* sql<{ quick_check: string }>`PRAGMA quick_check(3)`).map((row) => row.quick_check)
+    return report.join() === "ok" ? Option.none() : Option.some(`quick_check: ${oneLine(report.join("; "))}`)
+  }).pipe(
+    Effect.scoped,
+    Effect.catchAll((error) => {
+      const damage = damageWords(error)
+      if (damage !== undefined) return Effect.succeed(Option.some(damage))
+      return Effect.fail(error._tag === "ArchiveError" ? error : new ArchiveError({
+        reason: "Open",
+        path: files.database,
+        message: `${files.database} — cannot open the archive: ${what(error.cause ?? error)}`,
+        cause: error
+      }))
+    })
+  )
+
+/**
+ * The index set aside if it is damaged (see `damageFound`, `moveAside`): what was found,
+ * the names it gave maps (read before it goes), and where it went.
+ */
+const repairIfDamaged = (files: ArchiveFiles): Effect.Effect<Repaired | undefined, ArchiveError> =>
+  Effect.gen(function*() {
+    const found = yield* damageFound(files)
+    if (Option.isNone(found)) return undefined
+    const mapNames = yield* Effect.scoped(Effect.flatMap(openClient(files.database), formerMapNames)).pipe(Effect.orElseSucceed(() => []))
+    return { found: found.value, mapNames, movedTo: yield* moveAside(files, yield* Clock.currentTimeMillis) }
+  })
+
+/**
+ * A query found the index damaged: marked for the next start (which sets it aside and makes
+ * a new one), and said once, by the process that holds the directory (a host); one that
+ * only reads it (`archive list` beside a host) says it in its own error. A mark that cannot
+ * be written (a full disk, say) is said instead.
+ */
+const damageNoted = (files: ArchiveFiles, held: boolean) => {
+  let told = false
+  return (words: string) =>
+    Effect.suspend(() => {
+      if (told) return Effect.void
+      told = true
+      return Clock.currentTimeMillis.pipe(
+        Effect.flatMap((now) => Effect.either(leaveMark(files, now, words))),
+        Effect.flatMap((marked) =>
+          !held ? Effect.void : Effect.logWarning(
+            `the archive's index ${files.database} is damaged (${words}): what meets the damage fails (503) until the next start, ` +
+              (Either.isRight(marked)
+                ? `which makes a new one from the recordings (marked in ${files.damaged})`
+                : `and ${files.damaged} could not be written (${marked.left}): move ${files.database} aside before then`)
+          )
+        )
+      )
+    })
+}
+
+/**
+ * The SQLite database of the archive in `dataDir`, open and ours, for this scope; its tables
+ * are the archive's to make. The directory is held from here if no other process holds it
+ * (a host, `archive list` with no host on it): then a damaged index is set aside first.
+ */
+const openSqlite = (options: SqliteArchiveOptions) =>
   Effect.gen(function*() {
     yield* prepareDirectory(options.dataDir, options.create)
-    const path = archiveFiles(options.dataDir).database
-    const sql = yield* openClient(path)
-    yield* makeOurs(sql, path)
-    return sql
+    const files = archiveFiles(options.dataDir)
+    const held = yield* holdIfFree(options.dataDir)
+    const repaired = held ? yield* repairIfDamaged(files) : undefined
+    const sql = yield* openClient(files.database)
+    yield* makeOurs(sql, files.database)
+    return { sql, held, repaired }
   })
 
 /** The archive's backend on SQLite in a data directory: the `SqlClient` and the `ArchiveBackend`, for as long as the layer lives. */
 export const sqliteBackend = (options: SqliteArchiveOptions): Layer.Layer<SqlClient.SqlClient | ArchiveBackend, ArchiveError> =>
   Layer.scopedContext(Effect.gen(function*() {
-    const sql = yield* openSqlite(options)
+    const { held, repaired, sql } = yield* openSqlite(options)
     const files = archiveFiles(options.dataDir)
     return Context.make(SqlClient.SqlClient, sql).pipe(
       Context.add(ArchiveBackend, {
         database: files.database,
         recordings: recordingFiles(files.games),
-        claim: holdDirectory(options.dataDir),
-        oneWriter: true
+        // Held since it was opened, or taken now (a host that held it has stopped since).
+        claim: held ? Effect.void : holdDirectory(options.dataDir),
+        oneWriter: true,
+        damaged: damageNoted(files, held),
+        ...(repaired === undefined ? {} : { repaired })
       })
     )
   }))

@@ -4,6 +4,7 @@ import type { Statement } from "@effect/sql/Statement"
 import { Effect, Option } from "effect"
 import type { RecordingFacts } from "./facts.js"
 import type { GameId, Outcome } from "./model.js"
+import { transaction } from "./transaction.js"
 
 /**
  * The archive's SQL, every statement in one place (the tests ask SQLite how it runs the
@@ -199,7 +200,7 @@ const betterBest = "excluded.best_purse > leaders.best_purse OR (excluded.best_p
 
 /** Removes games from the index (their recordings are gone); the leaderboard is made again if one counted. */
 export const removeGames = (sql: Sql, ids: ReadonlyArray<GameId>) =>
-  ids.length === 0 ? Effect.void : sql.withTransaction(Effect.gen(function*() {
+  ids.length === 0 ? Effect.void : transaction(sql, Effect.gen(function*() {
     const counting = yield* sql`SELECT id FROM games WHERE ${sql.in("outcome", counted)} AND ${sql.in("id", ids)} LIMIT 1`
     yield* sql`DELETE FROM players WHERE ${sql.in("game_id", ids)}`
     yield* sql`DELETE FROM games WHERE ${sql.in("id", ids)}`

@@ -3,6 +3,7 @@ import { homedir } from "node:os"
 import { join } from "node:path"
 import { Archive, archiveLayer } from "../archive/archive.js"
 import { archiveFiles, dataDirectory } from "../archive/dataDir.js"
+import { repairedLine } from "../archive/repair.js"
 import { sqliteBackend } from "../archive/sqlite.js"
 import type { ArchivedGame, Reconciled } from "../archive/model.js"
 import { pageSize } from "../archive/model.js"
@@ -12,7 +13,7 @@ import { databaseName, databaseUrl, fleetDatabaseLayer } from "../fleet/database
 import { readingFleetArchiveBackend } from "../fleet/recordings.js"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { ArchiveBackend } from "../archive/backend.js"
-import type { ArchiveError } from "../archive/errors.js"
+import { type ArchiveError, damageWords, isDamage } from "../archive/errors.js"
 import type { FleetError } from "../fleet/database.js"
 import { plural } from "../words.js"
 
@@ -61,17 +62,28 @@ const table = (games: ReadonlyArray<ArchivedGame>): string => {
   return rows.map((row) => row.map(cellText).join("  ")).join("\n")
 }
 
-/** What bringing the index up to date did, in a line or two (none when it did nothing). */
+/** What bringing the index up to date did, in a line or two (none when it did nothing; a repair says it alone). */
 const reconciledLines = (dataDir: string, done: Reconciled): Array<string> => {
   const parts = [
-    done.indexed.length > 0 ? `${plural(done.indexed.length, "recording")} indexed` : "",
+    done.indexed.length > 0 && done.repaired === undefined ? `${plural(done.indexed.length, "recording")} indexed` : "",
     done.interrupted.length > 0 ? `${plural(done.interrupted.length, "game")} interrupted when its host stopped` : "",
     done.removed.length > 0 ? `${plural(done.removed.length, "game")} whose recording is gone dropped` : ""
   ].filter(Boolean)
+  const repaired = repairedLine(done)
   return [
+    ...(repaired === undefined ? [] : [`${dataDir}: ${repaired}`]),
     ...(parts.length > 0 ? [`${dataDir}: ${parts.join("; ")}`] : []),
     ...done.skipped.map((each) => `${join(dataDir, each.file)}: skipped — ${each.reason}`)
   ]
+}
+
+/** What is wrong with a damaged index, and what makes it again: the host that holds it, or this command with none. */
+const damagedIndex = (dataDir: string, error: ArchiveError, hostRuns: boolean | undefined): string => {
+  const head = `${archiveFiles(dataDir).database} — the index is damaged (${damageWords(error)})`
+  const remade = "sets it aside and makes a new one from the recordings, which are safe"
+  if (hostRuns === true) return `${head}: restart the host running on ${dataDir}, which then ${remade}`
+  if (hostRuns === false) return `${head}: run this again, which ${remade}`
+  return `${head}: the next host to start on ${dataDir}, or this command run when no host is running there, ${remade}`
 }
 
 const listArchive = (options: {
@@ -90,6 +102,8 @@ const listArchive = (options: {
     }
     const fleetUrl = Option.getOrUndefined(fleet)
     const where = fleetUrl === undefined ? dataDir : databaseName(fleetUrl)
+    // Whether a host holds the directory, once asked: a damaged index is then its to make again.
+    let hostRuns: boolean | undefined
     const listing = Effect.gen(function*() {
       const archive = yield* Archive
       // No host running on the directory: the index is brought up to date first. With one, it keeps it so; a fleet's hosts keep theirs.
@@ -97,8 +111,11 @@ const listArchive = (options: {
       if (owner === undefined) {
         // A fleet's archive: nothing to bring up to date here.
       } else if (Either.isRight(owner)) {
+        hostRuns = false
         for (const line of reconciledLines(dataDir, yield* owner.right.reconcile())) yield* Console.error(line)
-      } else if (owner.left.reason !== "Busy") {
+      } else if (owner.left.reason === "Busy") {
+        hostRuns = true
+      } else {
         return yield* owner.left
       }
       const page = yield* archive.pastGames({
@@ -128,13 +145,12 @@ const listArchive = (options: {
     return listing.pipe(
       Effect.scoped,
       Effect.provide(archiveLayer.pipe(Layer.provide(store))),
-      Effect.catchIf(
-        (error) => error._tag === "ArchiveError" && error.reason === "NoArchive",
-        (error) => {
-          const host = Option.isSome(options.data) ? `nuggets host --data ${dataDir}` : "nuggets host"
-          return new CliError({ message: `${error.message}: '${host}' makes it, and records every game it hosts there` })
-        }
-      )
+      Effect.catchTag("ArchiveError", (error): Effect.Effect<never, ArchiveError | CliError> => {
+        if (isDamage(error)) return new CliError({ message: damagedIndex(dataDir, error, hostRuns) })
+        if (error.reason !== "NoArchive") return Effect.fail(error)
+        const host = Option.isSome(options.data) ? `nuggets host --data ${dataDir}` : "nuggets host"
+        return new CliError({ message: `${error.message}: '${host}' makes it, and records every game it hosts there` })
+      })
     )
   }).pipe(Effect.mapError(toCliError))
 

@@ -1,7 +1,6 @@
 import { Data } from "effect"
-import { errnoWords } from "../net/errno.js"
 import { UdpError } from "../net/udp.js"
-import { RecordingError } from "../recording/lines.js"
+import { RecordingError, recordingWords } from "../recording/lines.js"
 import { WebError } from "../web/error.js"
 
 /** A reason to stop with a non-zero exit: printed as one line, `nuggets: <message>`. */
@@ -41,7 +40,7 @@ export const toCliError = (failure: ServiceFailure): CliError => {
   }
   if (failure instanceof WebError) return new CliError({ message: webFailure(failure) })
   if (failure instanceof RecordingError) {
-    return new CliError({ message: `${failure.path} — cannot record: ${errnoWords(failure.code, failure.message)}` })
+    return new CliError({ message: recordingWords(failure) })
   }
   return new CliError({ message: failure.message })
 }

@@ -82,7 +82,11 @@ const appending = (sql: SqlClient.SqlClient, id: GameId, fence: () => Fragment):
         Effect.zipRight(Effect.suspend(() => (stopped === undefined ? Effect.void : Effect.logWarning(`recording ${id} stopped: ${stopped}`))))
       )
     )
-    return lines
+    // Taken into the buffer is taken: the database may be away a while, and the game goes on meanwhile.
+    const taken = Effect.suspend(() =>
+      stopped === undefined ? Effect.void : Effect.fail(new RecordingError({ reason: "Write", path: `recording ${id}`, code: undefined, message: stopped }))
+    )
+    return { ...lines, written: taken }
   })
 
 /** The fleet's recordings as the archive keeps them; `fence` is the writing host's (none: this process only reads). */

@@ -196,6 +196,9 @@ export const gone = (books: Books, id: string, archived: boolean): Books => {
   return { ...books, games, ports: { ...books.ports, taken }, archived: books.archived + (archived ? 1 : 0) }
 }
 
+/** A game that went unindexed (a full disk) is in the archive now. */
+export const indexedLate = (books: Books): Books => ({ ...books, archived: books.archived + 1 })
+
 export const stop = (books: Books, now: number): Books => ({ ...books, stopping: true, stoppedAt: now })
 
 /** Whether `id` is offered: started, and not closing. */

@@ -1,16 +1,19 @@
-import { Context, Effect, Either, Fiber, FiberSet, Layer, Option, Random, type Scope, SubscriptionRef } from "effect"
+import { Context, Effect, Either, Fiber, FiberHandle, FiberRef, FiberSet, HashMap, Layer, Option, Random, Schedule, type Scope, SubscriptionRef } from "effect"
 import { ArchiveOwner } from "../archive/archive.js"
 import type { ArchiveError } from "../archive/errors.js"
 import type { Reconciled } from "../archive/model.js"
+import { repairedLine } from "../archive/repair.js"
 import { mapText } from "../core/map.js"
 import { Udp } from "../net/udp.js"
-import { admit, type Books, gaveUp, type Limits, missingOpen, nextTurn, offered, openBooks, opening, type Rate, stop } from "./books.js"
+import { admit, type Books, gaveUp, indexedLate, type Limits, missingOpen, nextTurn, offered, openBooks, opening, type Rate, stop } from "./books.js"
 import { Admission } from "./admission.js"
 import { Counts, ProcessCounts } from "../server/counts.js"
 import { HostMetrics } from "./metrics.js"
 import { GameRefused } from "./errors.js"
 import { launchGame } from "./launch.js"
 import type { HostMap } from "./maps.js"
+import { makeOwed } from "./owed.js"
+import { gameAnnotation } from "../log.js"
 import type { GameChoice, GameWanted, HostSettings, RunningGame } from "./model.js"
 import { plural } from "../words.js"
 
@@ -46,13 +49,19 @@ export type { GameChoice, GameWanted, HostSettings, RunningGame } from "./model.
 export class Host extends Context.Tag("nuggets/Host")<Host, HostService>() {}
 
 const defaultStartRate = { perSecond: 2, burst: 4 }
+/** After the system refused something (a full disk): again in 2 s, then twice as long each time, at most every 30 s. */
+const defaultRetry: Schedule.Schedule<unknown> = Schedule.exponential("2 seconds").pipe(Schedule.either(Schedule.spaced("30 seconds")))
+
+/** The host's own lines name no game, whichever game's fiber they run in. */
+const aboutNoGame = Effect.locallyWith(FiberRef.currentLogAnnotations, HashMap.remove(gameAnnotation))
+
 /** All clients together may start ten times what one may. */
 const everyoneRate = (rate: Rate): Rate => ({ perSecond: rate.perSecond * 10, burst: rate.burst * 10 })
 
-/** What reconciling the archive at start did, in a line or two for the log (none when it did nothing). */
+/** What reconciling the archive at start did, in a line or two for the log (none when it did nothing; a repair says it alone). */
 const reconciledLines = (done: Reconciled): ReadonlyArray<string> => {
   const parts = [
-    done.indexed.length > 0 ? `${plural(done.indexed.length, "recording")} indexed` : "",
+    done.indexed.length > 0 && done.repaired === undefined ? `${plural(done.indexed.length, "recording")} indexed` : "",
     done.interrupted.length > 0 ? `${plural(done.interrupted.length, "game")} interrupted when the host last stopped` : "",
     done.removed.length > 0 ? `${plural(done.removed.length, "game")} whose recording is gone dropped` : ""
   ].filter(Boolean)
@@ -60,6 +69,50 @@ const reconciledLines = (done: Reconciled): ReadonlyArray<string> => {
     ...(parts.length > 0 ? [`the archive: ${parts.join("; ")}`] : []),
     ...done.skipped.map((each) => `the archive: ${each.file} skipped — ${each.reason}`)
   ]
+}
+
+/** The game a request describes; what it does not say is chosen: `nextMap()`, a random seed. */
+const chooseGame = (settings: HostSettings, nextMap: () => HostMap) => {
+  const mapNamed = (name: string) =>
+    settings.maps.find((each) => each.name === name) ??
+      settings.maps.find((each) => each.name.toLowerCase() === name.toLowerCase())
+  return (wanted: GameWanted) =>
+    Effect.gen(function*() {
+      let map: HostMap
+      if (wanted.map === undefined) {
+        map = nextMap()
+      } else {
+        const named = mapNamed(wanted.map)
+        if (named === undefined) {
+          const names = settings.maps.map((each) => each.name).join(", ")
+          return yield* new GameRefused({ reason: "UnknownMap", message: `no map named ${JSON.stringify(wanted.map)}; the maps are ${names}` })
+        }
+        map = named
+      }
+      const seed = wanted.seed ?? (yield* Random.nextIntBetween(0, 2 ** 31))
+      return { map, seed, variant: wanted.variant ?? settings.variant, dialect: wanted.dialect ?? settings.dialect } satisfies GameChoice
+    })
+}
+
+/** `launch`, saying a spell of starts the system refused (a full disk) once when it begins, and when a game starts again. */
+const sayingRefusals = (launch: (choice: GameChoice) => Effect.Effect<RunningGame, GameRefused>) => {
+  let refusing = false
+  return (choice: GameChoice) =>
+    launch(choice).pipe(
+      Effect.tapBoth({
+        onFailure: (refused) => {
+          if (refused.reason !== "CannotStart" || refusing) return Effect.void
+          refusing = true
+          return Effect.logWarning(`new games refused: ${refused.message}`)
+        },
+        onSuccess: () => {
+          if (!refusing) return Effect.void
+          refusing = false
+          return Effect.logInfo("new games start again")
+        }
+      }),
+      aboutNoGame
+    )
 }
 
 /**
@@ -73,6 +126,8 @@ export const makeHost = (settings: HostSettings): Effect.Effect<HostService, Arc
   Effect.gen(function*() {
     const owner = yield* ArchiveOwner
     const done = yield* owner.reconcile(settings.maps.map((each) => ({ name: each.name, mapText: mapText(each.map) })))
+    const repaired = repairedLine(done)
+    if (repaired !== undefined) yield* Effect.logWarning(repaired)
     yield* Effect.forEach(reconciledLines(done), (line) => Effect.logInfo(line), { discard: true })
     const clock = yield* Effect.clock
     const { admits: admitting } = yield* Admission
@@ -89,34 +144,23 @@ export const makeHost = (settings: HostSettings): Effect.Effect<HostService, Arc
     let books = openBooks(limits, clock.unsafeCurrentTimeMillis())
     const update = (change: (books: Books) => Books) => void (books = change(books))
     const changes = yield* SubscriptionRef.make(0)
+    const changed = SubscriptionRef.update(changes, (version) => version + 1)
+    const retry = settings.retry ?? defaultRetry
+    const choose = chooseGame(settings, () => {
+      const [turn, next] = nextTurn(books, settings.maps.length)
+      books = next
+      return settings.maps[turn]!
+    })
+    const owed = yield* makeOwed({
+      owner,
+      schedule: retry,
+      failed: metrics.archiveWriteFailed,
+      indexed: () => Effect.sync(() => update(indexedLate)).pipe(Effect.zipRight(changed))
+    })
     /** The games' handles, by id, oldest first: what the books count, to reach. */
     const games = new Map<string, RunningGame>()
     /** One fiber a game, watching it to its end. */
     const supervisors = yield* FiberSet.make()
-
-    const mapNamed = (name: string) =>
-      settings.maps.find((each) => each.name === name) ??
-        settings.maps.find((each) => each.name.toLowerCase() === name.toLowerCase())
-
-    /** The game a request describes; what it does not say is chosen: the next map in turn, a random seed. */
-    const choose = (wanted: GameWanted) =>
-      Effect.gen(function*() {
-        let map: HostMap
-        if (wanted.map === undefined) {
-          const [turn, next] = nextTurn(books, settings.maps.length)
-          books = next
-          map = settings.maps[turn]!
-        } else {
-          const named = mapNamed(wanted.map)
-          if (named === undefined) {
-            const names = settings.maps.map((each) => each.name).join(", ")
-            return yield* new GameRefused({ reason: "UnknownMap", message: `no map named ${JSON.stringify(wanted.map)}; the maps are ${names}` })
-          }
-          map = named
-        }
-        const seed = wanted.seed ?? (yield* Random.nextIntBetween(0, 2 ** 31))
-        return { map, seed, variant: wanted.variant ?? settings.variant, dialect: wanted.dialect ?? settings.dialect } satisfies GameChoice
-      })
 
     const launch = yield* launchGame({
       settings,
@@ -127,21 +171,44 @@ export const makeHost = (settings: HostSettings): Effect.Effect<HostService, Arc
       books: () => books,
       update,
       games,
-      changed: SubscriptionRef.update(changes, (version) => version + 1),
+      changed,
+      owed,
       keepOpen: Effect.suspend(() => keepOpen),
       supervisors
     })
 
-    /** `--open N`: games with free places, opened until there are N (within `maxGames`). */
-    const keepOpen: Effect.Effect<void> = Effect.suspend(() => {
+    const launched = sayingRefusals(launch)
+
+    /** Opens the games `--open` misses, as far as the host admits them: whether one could not start (and may later). */
+    const openMissing = Effect.suspend(() => {
       const missing = admitting() ? missingOpen(books, limits) : 0
       update((now) => opening(now, missing))
       return Effect.forEach(Array.from({ length: missing }), () =>
-        choose({}).pipe(
-          Effect.flatMap(launch),
-          Effect.catchAll((refused) => Effect.logWarning(`could not open a game: ${refused.message}`).pipe(Effect.zipRight(Effect.sync(() => update(gaveUp)))))
-        ), { concurrency: "unbounded", discard: true })
+        choose({}).pipe(Effect.flatMap(launched), Effect.tapError(() => Effect.sync(() => update(gaveUp))), Effect.either), { concurrency: "unbounded" })
+    }).pipe(Effect.map((tries) => tries.some((each) => Either.isLeft(each) && each.left.reason === "CannotStart")))
+
+    /**
+     * Tries again on the schedule, until `--open` misses no game the system refused. It says
+     * it ends in the step that finds so: a refusal meanwhile starts another.
+     */
+    const reopener = yield* FiberHandle.make<void, never>()
+    let reopening = false
+    const reopen = Effect.gen(function*() {
+      const driver = yield* Schedule.driver(retry)
+      let refused = true
+      while (refused && Option.isSome(yield* Effect.option(driver.next(undefined)))) refused = yield* openMissing
+      reopening = false
     })
+
+    /** `--open N`: games with free places, opened until there are N (within `maxGames`); those the system refused, again later. */
+    const keepOpen: Effect.Effect<void> = openMissing.pipe(
+      Effect.flatMap((refused) => {
+        if (!refused || reopening) return Effect.void
+        reopening = true
+        return FiberHandle.run(reopener, reopen)
+      }),
+      Effect.asVoid
+    )
 
     const request = (wanted: GameWanted, client = "this host") =>
       Effect.gen(function*() {
@@ -151,7 +218,7 @@ export const makeHost = (settings: HostSettings): Effect.Effect<HostService, Arc
         const admitted = admit(books, limits, clock.unsafeCurrentTimeMillis(), client)
         if (Either.isLeft(admitted)) return yield* new GameRefused(admitted.left)
         books = admitted.right
-        return yield* launch(choice).pipe(Effect.tapError(() => Effect.sync(() => update(gaveUp))))
+        return yield* launched(choice).pipe(Effect.tapError(() => Effect.sync(() => update(gaveUp))))
       })
 
     // All at once: each game's last words take half a second. Until none is left: a game may

@@ -7,6 +7,7 @@ import { Udp, type UdpError, UdpSocket } from "../net/udp.js"
 import { rulesFor, summaryText } from "../protocol/dialect.js"
 import { endWords } from "../protocol/endings.js"
 import { LiveGame } from "../server/liveGame.js"
+import { RecordingError, recordingWords } from "../recording/lines.js"
 import { gameStack } from "../server/stack.js"
 import { defaultLinger } from "../server/udpLoop.js"
 import { GameWeb } from "../web/gameWeb.js"
@@ -15,6 +16,7 @@ import { type Books, closing, endsDeserted, gone, type Limits, played, portCandi
 import { gameAnnotation } from "../log.js"
 import { GameRefused } from "./errors.js"
 import type { HostMetricsService } from "./metrics.js"
+import type { Owed } from "./owed.js"
 import type { Counts } from "../server/counts.js"
 import { type GameChoice, hasFreePlace, type HostSettings, type RunningGame } from "./model.js"
 
@@ -29,7 +31,7 @@ export interface Launcher {
   readonly settings: HostSettings
   /** Whether the host takes new players now: each game asks at each PLAY. */
   readonly admits: () => boolean
-  /** Where a game's end, and an archive that could not take it, are counted. */
+  /** Where a game's end is counted. */
   readonly metrics: HostMetricsService
   /** Where every game counts what it takes and refuses. */
   readonly counts: Counts
@@ -39,6 +41,8 @@ export interface Launcher {
   readonly games: Map<string, RunningGame>
   /** What the lobby shows changed. */
   readonly changed: Effect.Effect<void>
+  /** Where the archive's work for a game gone that it could not do now (a full disk) waits. */
+  readonly owed: Owed
   /** Opens games until `--open` have free places. */
   readonly keepOpen: Effect.Effect<void>
   /** Where each game's watching fiber runs: the host's stop interrupts them all. */
@@ -51,7 +55,9 @@ const namingGame = (id: string) => Effect.annotateLogs(gameAnnotation, id)
 /** The books' following of a game (`followedLayer`), told once the game is in the books. */
 class Followed extends Context.Tag("nuggets/host/Followed")<Followed, { readonly booked: () => Effect.Effect<void> | undefined }>() {}
 
-const cannotStart = (error: { readonly message: string }) => new GameRefused({ reason: "CannotStart", message: error.message })
+/** The archive or the recording failed (a full disk): the request's answer and the log name the file and why. */
+const cannotStart = (error: { readonly message: string }) =>
+  new GameRefused({ reason: "CannotStart", message: `cannot start a game: ${error instanceof RecordingError ? recordingWords(error) : error.message}` })
 
 /** What the lobby shows of a game changes with a join, a quit, gold found: not with every step. */
 const shownChange = (before: GameState, after: GameState) =>
@@ -189,17 +195,12 @@ export const launchGame = (host: Launcher) =>
         let archived = false
         if (booked?.visited !== true) {
           // No one came: its recording holds no move, and nothing of it is kept.
-          yield* Effect.ignore(owner.gameDropped(game.id))
+          yield* owner.gameDropped(game.id).pipe(Effect.catchAllCause((cause) => host.owed.owe(game.id, "drop", cause)))
         } else if (indexesNow(books(), clock.unsafeCurrentTimeMillis())) {
           // Stopping indexes what it can in its time; the next start's reconcile does the rest.
           archived = yield* owner.gameEnded(game.id).pipe(
             Effect.as(true),
-            Effect.catchAllCause((cause) =>
-              Effect.sync(host.metrics.archiveWriteFailed).pipe(
-                Effect.zipRight(Effect.logWarning("the archive could not index it", cause)),
-                Effect.as(false)
-              )
-            )
+            Effect.catchAllCause((cause) => host.owed.owe(game.id, "index", cause).pipe(Effect.as(false)))
           )
         }
         update((now) => gone(now, game.id, archived))
@@ -222,7 +223,7 @@ export const launchGame = (host: Launcher) =>
         const gameScope = yield* Scopes.fork(scope, ExecutionStrategy.sequential)
         const forget = Scopes.close(gameScope, Exit.void).pipe(
           // The row of a game that never started goes with its recording (there is none, or one with no move).
-          Effect.zipRight(Effect.ignore(owner.gameDropped(recording.id)))
+          Effect.zipRight(owner.gameDropped(recording.id).pipe(Effect.catchAllCause((cause) => host.owed.owe(recording.id, "drop", cause))))
         )
         const deserted = yield* Deferred.make<void>()
         const context = yield* Layer.buildWithScope(gameLayer(host, choice, recording, deserted).pipe(Layer.provide(udp)), gameScope).pipe(

@@ -1,4 +1,4 @@
-import type { Duration } from "effect"
+import type { Duration, Schedule } from "effect"
 import type { Rules, Variant } from "../core/rules.js"
 import type { Dialect } from "../protocol/dialect.js"
 import type { LiveGame, ServedGame } from "../server/liveGame.js"
@@ -32,6 +32,12 @@ export interface HostSettings {
   /** The rules of a game; the dialect's preset with its variant when not given (tests give a rule that throws). */
   readonly rulesOf?: (choice: GameChoice) => Rules
   readonly web?: GameWebOptions
+  /**
+   * When the host tries again what the system refused it (a full disk): opening the games
+   * `--open` keeps, and the archive's work for games gone. Every few seconds, backing off,
+   * when not given (a test holds them until it has freed space).
+   */
+  readonly retry?: Schedule.Schedule<unknown>
 }
 
 /** What a game is played on and by. */

@@ -98,14 +98,26 @@ const checkRows = (rows: ReadonlyArray<string>, expected: GridSize | undefined):
  * is clear (see `variations.ts`), judged against `said`, GRID's size: blank rows and
  * columns beyond it are padding, cut off; one line of GRID's rows joined by one separator
  * is cut into GRID's rows (or its columns, for a GRID written columns first). Then
- * the DISPLAY's own shape wins, whatever GRID said (transposed, one larger each way):
- * refused only when its rows cannot be a grid.
+ * the DISPLAY's own shape wins over what GRID said (transposed, one larger each way, or
+ * smaller): refused when its rows cannot be a grid, or when it is larger than GRID either
+ * way round by more than one (801 rows for a GRID of 21: no window would fit it, and the
+ * client would hold its keys until one did).
  */
 export const readDisplayGrid = (
   text: string,
   shape: GridSize | undefined,
-  said: GridSize | undefined = shape
-): Either.Either<ReadonlyArray<string>, string> => {
+  said: GridSize | undefined
+): Either.Either<ReadonlyArray<string>, string> =>
+  Either.flatMap(displayRows(text, shape, said), (rows) => {
+    if (said === undefined || withinGrid({ rows: rows.length, cols: rows[0]!.length }, said)) return Either.right(rows)
+    return Either.left(`DISPLAY is ${rows.length}x${rows[0]!.length}, GRID said ${said.rows}x${said.cols}`)
+  })
+
+/** Whether a DISPLAY of `shape` is one GRID's `said` may mean: no more than one larger each way, either way round. */
+const withinGrid = (shape: GridSize, said: GridSize): boolean =>
+  (shape.rows <= said.rows + 1 && shape.cols <= said.cols + 1) || (shape.rows <= said.cols + 1 && shape.cols <= said.rows + 1)
+
+const displayRows = (text: string, shape: GridSize | undefined, said: GridSize | undefined): Either.Either<ReadonlyArray<string>, string> => {
   const exact = parseDisplayGrid(text, shape)
   if (Either.isRight(exact) || shape === undefined) return exact
   let rows: ReadonlyArray<string> = text.split("\n")

@@ -7,7 +7,8 @@ import { ReaderNote } from "./notes.js"
  * line, keeping what was known before.
  *
  * A DISPLAY's size is its own: blank padding beyond GRID's size is cut, one line of rows is
- * reshaped by GRID's width, and then the DISPLAY's shape wins over whatever GRID said.
+ * reshaped by GRID's width, and then the DISPLAY's shape wins over what GRID said, unless
+ * it is larger either way round by more than one (801 rows for 21): that one is ignored.
  *
  * Each variation is a sequence of datagrams and the spec-form sequence it means: reading
  * either gives the same report (letter, grid, view, purse, nuggets left, ending). Each has

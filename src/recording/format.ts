@@ -1,7 +1,7 @@
 import { Either, Schema } from "effect"
 import { variants } from "../core/rules.js"
 import { type GameState, standings } from "../core/state.js"
-import { readJsonLines } from "../protocol/jsonLines.js"
+import { type BadLine, type LineReader, readJsonLines, readJsonLinesUpTo } from "../protocol/jsonLines.js"
 import { type Dialect, dialectNamed, dialects } from "../protocol/dialect.js"
 import { gameEnds } from "../protocol/endings.js"
 import { byPlace } from "../protocol/summary.js"
@@ -135,24 +135,41 @@ export const stateDigest = (state: GameState): string => {
 const decodeHeader = Schema.decodeUnknownEither(Schema.parseJson(Header))
 const decodeEntry = Schema.decodeUnknownEither(Schema.parseJson(Entry))
 
+/** How a recording's lines are read: the header checked to be one this version replays, then an entry a line. */
+const recordingLines: LineReader<Header, Entry> = {
+  empty: "the file is empty",
+  header: (line) => {
+    const header = decodeHeader(line)
+    if (Either.isLeft(header)) {
+      return Either.left(/"format"/.test(line) ? `line 1: not a header this version can read` : "not a nuggets recording")
+    }
+    if (header.right.formatVersion !== formatVersion) {
+      return Either.left(`recording format ${header.right.formatVersion}; this nuggets reads format ${formatVersion}`)
+    }
+    if (digestOf(header.right.map) !== header.right.mapDigest) return Either.left("the map in the header was changed")
+    return Either.right(header.right)
+  },
+  entry: (line) => Either.mapLeft(decodeEntry(line), () => undefined),
+  notEntry: "not a recording entry"
+}
+
 /**
  * Reads a recording, checking every line. A last line cut short (the recorder was killed
  * mid-write) is dropped: what was played before it still replays.
  */
-export const parseRecording = (text: string): Either.Either<Recording, string> =>
-  readJsonLines(text, {
-    empty: "the file is empty",
-    header: (line) => {
-      const header = decodeHeader(line)
-      if (Either.isLeft(header)) {
-        return Either.left(/"format"/.test(line) ? `line 1: not a header this version can read` : "not a nuggets recording")
-      }
-      if (header.right.formatVersion !== formatVersion) {
-        return Either.left(`recording format ${header.right.formatVersion}; this nuggets reads format ${formatVersion}`)
-      }
-      if (digestOf(header.right.map) !== header.right.mapDigest) return Either.left("the map in the header was changed")
-      return Either.right(header.right)
-    },
-    entry: (line) => Either.mapLeft(decodeEntry(line), () => undefined),
-    notEntry: "not a recording entry"
-  })
+export const parseRecording = (text: string): Either.Either<Recording, string> => readJsonLines(text, recordingLines)
+
+/** What of a recording reads up to its first bad line, and that line (none when every line reads). */
+export interface RecordingUpTo {
+  readonly recording: Recording
+  readonly badLine: BadLine | undefined
+}
+
+/**
+ * Reads a recording as far as it can: up to its first line that is no entry (a damaged
+ * file), which is given with its number. Only a file with no header this version reads is
+ * refused. For the archive, which indexes what a damaged recording still holds; a replay
+ * reads with `parseRecording`, which refuses it.
+ */
+export const parseRecordingUpTo = (text: string): Either.Either<RecordingUpTo, string> =>
+  Either.map(readJsonLinesUpTo(text, recordingLines), ({ badLine, entries, header }) => ({ recording: { header, entries }, badLine }))

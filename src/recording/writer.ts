@@ -23,8 +23,8 @@ export interface RecordingOptions {
 
 /**
  * Opens `path` for lines written in batches (see `batchedLines`); the scope's end writes the
- * last batch and waits until everything is on disk. A write that fails (a full disk) is
- * logged once and ends the file there: what records must not stop what is recorded.
+ * last batch and waits until everything is on disk. A write that fails (a full disk) ends
+ * the file there, logged once: what records must not stop what is recorded, once started.
  */
 export const openLineFile = (
   path: string,
@@ -32,7 +32,6 @@ export const openLineFile = (
 ): Effect.Effect<LineFile, RecordingError, Scope.Scope> =>
   Effect.gen(function*() {
     const run = yield* FiberSet.makeRuntime<never, void, never>()
-    let failed = false
     const stream = yield* Effect.acquireRelease(
       Effect.async<ReturnType<typeof createWriteStream>, RecordingError>((resume) => {
         // Exclusive unless told to overwrite: a file that appeared since the command line was checked is kept.
@@ -47,15 +46,28 @@ export const openLineFile = (
           stream.end(() => resume(Effect.void))
         })
     )
-    stream.on("error", (error) => {
-      if (failed) return
-      failed = true
-      run(Effect.logWarning(`${path} — recording stopped: ${causeWords(error)}`))
-    })
+    let took = false
+    let stopped: RecordingError | undefined
+    const stop = (error: NodeJS.ErrnoException) => {
+      if (stopped !== undefined) return
+      stopped = new RecordingError({ reason: "Write", path, code: error.code, message: error.message })
+      // A file that took nothing fails its opener's `written`, which says so.
+      if (took) run(Effect.logWarning(`${path} — recording stopped: ${causeWords(error)}`))
+    }
+    stream.on("error", stop)
+    /** The last batch handed to the system, and whether it was written. */
+    let last: Promise<void> = Promise.resolve()
     const lines = yield* batchedLines((batch) => {
-      if (!failed) stream.write(batch)
+      if (stopped !== undefined) return
+      last = new Promise((done) =>
+        stream.write(batch, (error) => {
+          if (error) stop(error)
+          else took = true
+          done()
+        }))
     })
-    return lines
+    const written = Effect.promise(() => last).pipe(Effect.zipRight(Effect.suspend(() => (stopped === undefined ? Effect.void : Effect.fail(stopped)))))
+    return { ...lines, written }
   })
 
 /** What a recording needs of a game being played: its feed, where it stands, and how. */
@@ -95,6 +107,8 @@ export const recordGame = (game: RecordedGame, options: RecordingOptions): Effec
       started: new Date(started).toISOString()
     })
     file.flush()
+    // A recording that cannot take its header (a full disk) stops the game's start.
+    yield* file.written
 
     /** Clients by number, in order of their first message: the file holds no addresses. */
     const numbers = new Map<ClientId, number>()

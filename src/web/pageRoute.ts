@@ -34,7 +34,7 @@ const pageHtml = (pageStyle: string, pageScript: string) => `${pageHead(pageStyl
     <div id="statusbar"><span id="status">Connecting to the game…</span><span id="note"></span></div>
     <div id="board"><div id="grid" role="img" aria-label="the map"></div></div>
     <div id="pad" role="group" aria-label="moves" hidden></div>
-    <section id="help" class="box" hidden><h2>Keys</h2><dl id="help-keys"></dl><p>Any key closes this.</p></section>
+    <section id="help" class="box" hidden><h2>Keys</h2><dl id="help-keys"></dl><p id="help-close"></p></section>
     <section id="summary" class="box" hidden>
       <h2 id="end-title">Game over</h2>
       <p id="winner"></p>

@@ -11,9 +11,15 @@ import { Inbox } from "../inbox.js"
 export const projectDir = fileURLToPath(new URL("../../", import.meta.url))
 
 /** A file's path in a folder of this worker's own, removed when the worker exits. */
+/**
+ * A file of this worker's, in the run's own folder (global-setup.ts removes it when the run
+ * ends: vitest ends its workers without their "exit"), or, run without that setup, in one
+ * removed at this process's exit.
+ */
 const workerFile = (prefix: string, name: string): string => {
-  const dir = mkdtempSync(join(tmpdir(), prefix))
-  process.once("exit", () => rmSync(dir, { recursive: true, force: true }))
+  const runDir = inject("runDir") as string | undefined
+  const dir = mkdtempSync(join(runDir ?? tmpdir(), prefix))
+  if (runDir === undefined) process.once("exit", () => rmSync(dir, { recursive: true, force: true }))
   return join(dir, name)
 }
 

@@ -125,6 +125,8 @@ export const launch = (options: LaunchOptions): Effect.Effect<Launched, LaunchEr
     if (file === undefined) return yield* new LaunchError({ message: "no COMMAND to start the server with" })
     const clock = yield* Effect.clock
     const exit = yield* Deferred.make<Ended>()
+    /** Its stderr read to the end: a process's exit may come before the last of what it said. */
+    const saidAll = yield* Deferred.make<void>()
     let ended: Ended | undefined
     let stdout = ""
     let stderr = ""
@@ -138,6 +140,7 @@ export const launch = (options: LaunchOptions): Effect.Effect<Launched, LaunchEr
         const errText = new TextDecoder()
         started.stdout.on("data", (chunk: Buffer) => void (stdout = (stdout + outText.decode(chunk, { stream: true })).slice(-keptBytes)))
         started.stderr.on("data", (chunk: Buffer) => void (stderr = (stderr + errText.decode(chunk, { stream: true })).slice(-keptBytes)))
+        started.stderr.on("close", () => Deferred.unsafeDone(saidAll, Effect.void))
         started.stdin.on("error", () => undefined)
         const done = (code: number | null, signal: NodeJS.Signals | null) => {
           ended ??= { code, signal, at: clock.unsafeCurrentTimeMillis() }
@@ -175,6 +178,8 @@ export const launch = (options: LaunchOptions): Effect.Effect<Launched, LaunchEr
     // No event tells that a process has bound a socket: /proc is looked at every few ms until it has.
     for (;;) {
       if (ended !== undefined) {
+        // A child it left behind may hold the pipe open: what came within a second is what it said.
+        yield* Deferred.await(saidAll).pipe(Effect.timeoutOption(1000))
         const said = stderr.trim().split("\n").slice(-3).join(" / ")
         return yield* new LaunchError({
           message: `${file} ended (${exitWords(ended)}) before it opened a UDP port${said ? `; it said: ${said.slice(0, 300)}` : ""}`

@@ -116,6 +116,7 @@ const transcript = (record: NonNullable<ProxyOptions["record"]>, header: Paramet
     const file = yield* openLineFile(record.path, { overwrite: record.overwrite })
     file.write(headerLine(header))
     file.flush()
+    yield* file.written
     return (event: RelayEvent) => {
       if (event.kind === "release") return
       file.write(entryLine({ t: Math.round(event.at), from: event.dir === "up" ? "client" : "server", client: event.clientNumber - 1, data: event.bytes }))

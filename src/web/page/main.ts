@@ -36,7 +36,7 @@ const help = byId("help")
 const keysLine = byId("keys")
 
 const board = new Board()
-const pad = makePad((key) => press(key))
+const pad = makePad((key) => press(key), () => void (help.hidden = false))
 let mode: Mode = "connecting"
 let map: MapText | undefined
 let latest: Snapshot | undefined
@@ -44,6 +44,9 @@ let over = false
 let player: PlayerSession | undefined
 
 nameInput.maxLength = MaxNameLength
+// On a touch screen the list is opened from the pad, and a tap on it closes it.
+byId("help-close").textContent = touchScreen() ? "A tap closes this." : "Any key closes this."
+help.addEventListener("click", () => void (help.hidden = true))
 byId("help-keys").append(...pageKeyHelp.flatMap(([keys, what]) => {
   const term = document.createElement("dt")
   term.textContent = keys

@@ -5,7 +5,8 @@ import { byId } from "./dom.js"
 /**
  * The pad of a touch screen: a button for each of the eight directions, and one that makes
  * the moves runs (it stays on until pressed again). A button held repeats its key, at a
- * pace well within what the server takes from a client.
+ * pace well within what the server takes from a client. Under them, the list of keys, as
+ * `?` opens it on a keyboard: a phone has no `?` to type.
  */
 
 /** A held button's first repeat, and the pace after: 8 a second, against the server's 60. */
@@ -15,8 +16,11 @@ const repeatEvery = Math.max(125, 1000 / keysPerSecond)
 /** Whether the page is on a touch screen with no finer pointer: the pad is offered there. */
 export const touchScreen = () => window.matchMedia("(pointer: coarse)").matches
 
-/** Builds the pad; each press (and repeat) of a direction hands its key, a capital when running, to `press`. */
-export const makePad = (press: (key: string) => void): HTMLElement => {
+/**
+ * Builds the pad; each press (and repeat) of a direction hands its key, a capital when
+ * running, to `press`; its keys button calls `showKeys`.
+ */
+export const makePad = (press: (key: string) => void, showKeys: () => void): HTMLElement => {
   const pad = byId("pad")
   let running = false
   let held: ReturnType<typeof setTimeout> | undefined
@@ -54,5 +58,12 @@ export const makePad = (press: (key: string) => void): HTMLElement => {
     }
     pad.appendChild(button)
   }
+  const keys = document.createElement("button")
+  keys.type = "button"
+  keys.className = "keys"
+  keys.textContent = "? keys"
+  keys.setAttribute("aria-label", "keys")
+  keys.addEventListener("click", showKeys)
+  pad.appendChild(keys)
   return pad
 }

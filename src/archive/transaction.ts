@@ -1,0 +1,30 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import { Effect, Exit, Option } from "effect"
+
+/**
+ * `effect` in one transaction of the context's database (within one already begun, it is
+ * part of that one). @effect/sql's `withTransaction` makes a COMMIT or a ROLLBACK that
+ * fails a defect: with the disk full, SQLite refuses the COMMIT (SQLITE_FULL) and rolls the
+ * transaction back itself, and the game's index write died with no word of the disk, its
+ * clean-up with it. Here a COMMIT that fails is the error it is, and the ROLLBACK after any
+ * failure is SQLite's advice: one the database made already fails harmlessly, and is let go.
+ */
+export const transaction = <A, E, R>(sql: SqlClient.SqlClient, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
+  Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (within) =>
+    Option.isSome(within) ? effect : Effect.scoped(
+      Effect.uninterruptibleMask((restore) =>
+        Effect.gen(function*() {
+          const connection = yield* sql.reserve
+          const run = (statement: string) => connection.executeUnprepared(statement, [], undefined)
+          yield* run("BEGIN")
+          const done = yield* restore(effect).pipe(
+            Effect.zipLeft(run("COMMIT")),
+            Effect.provideService(SqlClient.TransactionConnection, [connection, 0] as const),
+            Effect.exit
+          )
+          if (Exit.isFailure(done)) yield* Effect.ignore(run("ROLLBACK"))
+          return yield* done
+        })
+      )
+    ))

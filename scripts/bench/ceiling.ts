@@ -127,7 +127,7 @@ export interface CeilingFigures {
 export const benchCeiling = async (
   options: { readonly nuggets?: Nuggets; readonly counts?: ReadonlyArray<number> } & Partial<StepOptions> = {}
 ): Promise<CeilingFigures> => {
-  const { blocks = 5, counts = [100, 200, 400, 600, 800, 1000], processes = 2, seconds = 4, warmup = 5 } = options
+  const { blocks = 5, counts = [100, 150, 200, 300, 400, 600, 800, 1000], processes = 2, seconds = 4, warmup = 5 } = options
   const dir = mkdtempSync(join(tmpdir(), "nuggets-bench-ceiling-"))
   try {
     // Profiled, the bundle keeps its names.

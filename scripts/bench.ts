@@ -1,6 +1,6 @@
 /**
- * `npm run bench [-- --quick] [-- --profile] [-- --no-core] [-- --no-web] [-- --no-kit] [-- --no-host] [-- --no-archive]`: prints the
- * figures and writes them to bench/results.json; never asserts them.
+ * `npm run bench [-- --quick] [-- --profile] [-- --no-core] [-- --no-web] [-- --no-kit] [-- --no-host] [-- --no-ceiling]
+ * [-- --no-archive] [-- --no-fleet]`: prints the figures and writes them to bench/results.json; never asserts them.
  *   1. Core: cost per keystroke (a move, and the views it changed), in process; 1b. what --record adds.
  *   2. Server end to end: the real `nuggets serve` process, 26 players + spectator over loopback UDP;
  *      a key is answered by a DISPLAY to those whose view it changed (a shadow game says which).
@@ -14,8 +14,15 @@
  *      ones; check client's on our join (not with --quick).
  *   7. Hosting many games (`nuggets host`): 100 games of 4 players at a person's pace (800 keys
  *      a second) against a lone game of 4: latency p99, CPU per key, resident memory (--no-host).
- *   8. The archive of 100,000 games: a filtered page, the leaderboard, the start (--no-archive);
- *      8b. a start that finds the index of 1,000 games damaged (200 with --quick) and makes it again.
+ *   7b. The ceiling of one host, its players included: hosts of 100 to 1,000 games (200 and 400
+ *      with --quick) until the p99 is over 10 ms; the most held, and its memory (--no-ceiling).
+ *   8. The archive of 100,000 games (10,000 with --quick), on SQLite and on PostgreSQL: a
+ *      filtered page, the leaderboard, the start (--no-archive); 8b. a start that finds the
+ *      index of 1,000 games damaged (200 with --quick) and makes it again.
+ *   9. A fleet: 3 hosts × 100 games, their players at a person's pace, on one PostgreSQL:
+ *      matchmaking's time, the lobby's staleness from one host to another (--no-fleet).
+ * Sections 8 and 9 start a PostgreSQL server of their own (test/postgres.ts: Debian's
+ * `postgresql`), once; without the package they say so and measure SQLite alone.
  * The server is the single executable, built as `npm run build` builds it; --bundle runs the
  * esbuild bundle it is made of with node instead, --from-source runs the source with tsx.
  * --profile runs it from source under --cpu-prof (its figures are then slower), without the
@@ -24,13 +31,15 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { cpus, tmpdir } from "node:os"
 import { join } from "node:path"
-import { benchArchive } from "./bench/archive.js"
+import { type ArchiveFigures, benchArchive, filteredPage } from "./bench/archive.js"
+import { benchCeiling, type CeilingFigures, ceilingTable } from "./bench/ceiling.js"
 import { benchCore } from "./bench/core.js"
 import { benchHeal } from "./bench/heal.js"
 import { benchHost, type HostFigures, hostTable } from "./bench/host.js"
 import { benchKit, type KitFigures } from "./bench/kit.js"
 import { benchRecording } from "./bench/recording.js"
 import { bundleFloorServer, startFloorServer } from "./bench/floor.js"
+import { benchFleet, type FleetFigures, fleetLines, fleetTable, quickFleet } from "./bench/fleet.js"
 import { Load } from "./bench/load.js"
 import { peakRssMB, root } from "./bench/process.js"
 import { mainProfile, summarizeProfile } from "./bench/profile.js"
@@ -40,6 +49,7 @@ import { ShadowGame } from "./bench/shadow.js"
 import { round } from "./bench/stats.js"
 import { benchPageSoak, type PageSoakFigures, rssBackWithinMB } from "./bench/pages.js"
 import { benchWatchers, type WatcherFigures } from "./bench/web.js"
+import { type Postgres, startPostgres } from "../test/postgres.js"
 
 const args = new Set(process.argv.slice(2))
 const quick = args.has("--quick")
@@ -244,14 +254,46 @@ if (!args.has("--no-host") && !profile) {
   )
 }
 
+// 7b. The ceiling of one host.
+let ceiling: CeilingFigures | undefined
+if (!args.has("--no-ceiling") && !profile) {
+  ceiling = await benchCeiling({ nuggets, ...(quick ? { counts: [200, 400], warmup: 3, seconds: 3, blocks: 3 } : {}) })
+  console.log(`\n7b. The ceiling of one host: games of 4 players at a person's pace, a host of more games each time until the p99 is over 10 ms` +
+    `\n    (the players in 2 processes of their own, their cost beside; ${ceiling.steps[0]?.blocks} blocks of keys measured, each after a second of keys)`)
+  console.table(ceilingTable(ceiling))
+  console.log(ceiling.ceiling
+    ? `    ceiling: ${ceiling.ceiling.games} games with a p99 ≤ 10 ms, in ${ceiling.ceiling.rssMB} MB (${ceiling.ceiling.rssPerGameMB} MB a game; target 1,000 games in 1 GB)`
+    : "    ceiling: no count measured held a p99 ≤ 10 ms")
+}
+// 8 and 9 share a PostgreSQL server of their own; without Debian's package, they say so.
+let postgres: Postgres | undefined
+let postgresMissing: string | undefined
+if ((!args.has("--no-archive") || !args.has("--no-fleet")) && !profile) {
+  postgres = await startPostgres().catch((error: unknown) => {
+    postgresMissing = error instanceof Error ? error.message : String(error)
+    return undefined
+  })
+  // Stopped however the bench ends.
+  process.once("exit", () => postgres?.stop())
+}
+
 // 8. The archive.
-let archive: Awaited<ReturnType<typeof benchArchive>> | undefined
+const archive: Array<ArchiveFigures> = []
 if (!args.has("--no-archive") && !profile) {
-  process.stderr.write("bench: the archive of 100,000 games...\n")
-  archive = await benchArchive(quick ? { games: 10_000 } : {})
-  console.log(`\n8. The archive of ${archive.games} games: each query ${quick ? "" : "200 times "}(ms; target: a filtered page under 50 ms)`)
-  console.table(archive.queries)
-  console.log(`   opened in ${archive.openMs} ms, reconciled at start in ${archive.startReconcileMs} ms; ${archive.databaseMB} MB; integrity ${archive.integrity}`)
+  const games = quick ? 10_000 : 100_000
+  process.stderr.write(`bench: the archive of ${games.toLocaleString("en")} games, on SQLite${postgres ? " and PostgreSQL" : ""}...\n`)
+  archive.push(await benchArchive({ games }))
+  if (postgres) archive.push(await benchArchive({ games, postgres: postgres.url }))
+  console.log(`\n8. The archive of ${games} games: each query 200 times (ms; target: a filtered page under 50 ms), median | p99`)
+  console.table(Object.fromEntries(Object.keys(archive[0]!.queries).map((query) =>
+    [query, Object.fromEntries(archive.map((each) => [each.database, `${each.queries[query]!.medianMs} | ${each.queries[query]!.p99Ms}`]))])))
+  for (const each of archive) {
+    const page = filteredPage(each)
+    console.log(`   ${each.database}: the slowest filtered page median ${page.medianMs} ms, p99 ${page.p99Ms} ms (CPU ${page.cpuMs} ms); ` +
+      `opened in ${each.openMs} ms` + (each.startReconcileMs === undefined ? "" : `, reconciled at start in ${each.startReconcileMs} ms`) +
+      `; ${each.databaseMB} MB` + (each.integrity === undefined ? "" : `; integrity ${each.integrity}`))
+  }
+  if (postgresMissing) console.log(`   PostgreSQL: not measured: ${postgresMissing}`)
 }
 let heal: Awaited<ReturnType<typeof benchHeal>> | undefined
 if (!args.has("--no-archive") && !profile) {
@@ -263,6 +305,23 @@ if (!args.has("--no-archive") && !profile) {
       `${heal.rebuildMs} ms, CPU ${heal.rebuildCpuMs} ms (a start on the sound index, its check included: ${heal.soundStartMs} ms)`
   )
 }
+
+// 9. A fleet.
+let fleet: FleetFigures | undefined
+if (!args.has("--no-fleet") && !profile) {
+  if (postgres) {
+    process.stderr.write("bench: a fleet of 3 hosts × 100 games...\n")
+    fleet = await benchFleet({ nuggets, postgres, ...(quick ? quickFleet : {}) })
+    console.log(`\n9. A fleet: ${fleet.hosts} hosts × ${fleet.gamesPerHost} games on one PostgreSQL, 4 players a game (${fleet.players}), resting, then at a person's pace;` +
+      `\n   matchmaking ${fleet.matchesPerSecond} a second and a new game every 0.7 s, each to the hosts in turn, at once; a new game timed until every other host's /events shows it`)
+    console.table(fleetTable(fleet))
+    for (const line of fleetLines(fleet)) console.log(`   ${line}`)
+  } else {
+    console.log(`\n9. A fleet: not measured: ${postgresMissing}`)
+  }
+}
+postgres?.stop()
+postgres = undefined
 
 for (const map of maps) {
   const hot = figures[map]!.profile
@@ -289,8 +348,10 @@ const results = {
   pageSoak,
   kit,
   host,
+  ceiling,
   archive,
-  heal
+  heal,
+  fleet
 }
 mkdirSync(join(root, "bench"), { recursive: true })
 writeFileSync(join(root, "bench/results.json"), JSON.stringify(results, null, 2) + "\n")

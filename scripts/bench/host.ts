@@ -10,62 +10,77 @@
  * `node --import tsx scripts/bench/host.ts [--quick] [--games N]` prints the figures.
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { Client, pickKey, seededRandom } from "./load.js"
-import { cpuMicros, peakRssMB, root, startProcess } from "./process.js"
+import { type BlockFigures, PacedLoad } from "./paced.js"
+import { cpuMicros, peakRssMB, root, rssMB, startProcess } from "./process.js"
 import { bundleNuggets, type Nuggets, serverSeed } from "./server.js"
 import { round, summarize } from "./stats.js"
 
-/** Resident memory now (VmRSS), MB. */
-const rssMB = (pid: number) => Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN) / 1024
-
-const commandOf = (nuggets: Nuggets): { program: string; args: ReadonlyArray<string> } =>
+/** How to run `nuggets`; `nodeArgs` (--cpu-prof, say) when node runs it, not the single executable. */
+const commandOf = (nuggets: Nuggets, nodeArgs: ReadonlyArray<string> = []): { program: string; args: ReadonlyArray<string> } =>
   "binary" in nuggets
     ? { program: nuggets.binary, args: [] }
-    : { program: process.execPath, args: "bundle" in nuggets ? [nuggets.bundle] : ["--import", "tsx", "src/main.ts"] }
+    : { program: process.execPath, args: [...nodeArgs, ...("bundle" in nuggets ? [nuggets.bundle] : ["--import", "tsx", "src/main.ts"])] }
 
-interface HostProcess {
+export interface HostProcess {
   readonly pid: number
+  /** Its lobby, `http://127.0.0.1:PORT/`. */
+  readonly lobby: URL
+  /** Its own games' ports (in a fleet, its lobby lists every host's games too). */
   readonly ports: ReadonlyArray<number>
   readonly stop: () => Promise<void>
 }
 
+export interface HostOptions {
+  /** Node's own flags (--cpu-prof, say), when node runs it. */
+  readonly nodeArgs?: ReadonlyArray<string>
+  /** Games it may run at once: `games` unless said. */
+  readonly maxGames?: number
+  /** The fleet's PostgreSQL database it joins (`--database`), instead of a data directory of its own. */
+  readonly database?: URL
+}
+
 /** `nuggets host --open N` on loopback with only main.txt to play: its N games' ports. */
-const startHost = async (nuggets: Nuggets, games: number, dir: string): Promise<HostProcess> => {
+export const startHost = async (nuggets: Nuggets, games: number, dir: string, options: HostOptions = {}): Promise<HostProcess> => {
   const maps = join(dir, `maps-${games}`)
   mkdirSync(maps, { recursive: true })
   copyFileSync(join(root, "maps/main.txt"), join(maps, "main.txt"))
-  const { args, program } = commandOf(nuggets)
+  const { args, program } = commandOf(nuggets, options.nodeArgs)
   const child: ChildProcess = spawn(program, [
     ...args,
     "host",
     "--open", String(games),
-    "--max-games", String(games),
+    "--max-games", String(options.maxGames ?? games),
     "--maps", maps,
-    "--data", join(dir, `data-${games}`),
+    ...(options.database ? ["--database", options.database.href] : ["--data", mkdtempSync(join(dir, "data-"))]),
     "--web", "127.0.0.1:0",
     "--host", "127.0.0.1",
     "--log-level", "warning"
   ], { cwd: root, stdio: ["ignore", "pipe", "pipe"] })
   let stderr = ""
   child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-10_000)))
-  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve))
+  // Should the bench itself die, its hosts go with it.
+  const killIt = () => void child.kill("SIGKILL")
+  process.once("exit", killIt)
+  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve)).finally(() => process.off("exit", killIt))
   const lobby = await new Promise<string>((resolve, reject) => {
     let stdout = ""
     child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk
+      stdout = (stdout + chunk).slice(-10_000)
       const found = /^Lobby: (http:\S+)$/m.exec(stdout)
       if (found) resolve(found[1]!)
     })
     void exited.then((code) => reject(new Error(`nuggets host exited with ${code}\n${stderr}`)))
   })
-  const listed = (await (await fetch(new URL("/api/games", lobby))).json()) as { games: Array<{ port: number }> }
+  const listed = (await (await fetch(new URL("/api/games", lobby))).json()) as { games: Array<{ port: number; page: string }> }
   return {
     pid: child.pid!,
-    ports: listed.games.map((game) => game.port),
+    lobby: new URL(lobby),
+    // Its own games' pages are on its own lobby (a path); another host's, a whole URL.
+    ports: listed.games.filter((game) => game.page.startsWith("/")).map((game) => game.port),
     stop: async () => {
       child.kill("SIGTERM")
       const timer = setTimeout(() => child.kill("SIGKILL"), 5000)
@@ -75,53 +90,18 @@ const startHost = async (nuggets: Nuggets, games: number, dir: string): Promise<
   }
 }
 
-/** A player at a person's pace: a key every 250 to 750 ms; the time from each key to the DISPLAY that answers it. */
-class PacedPlayer {
-  private sentAt: number | undefined
-  private timer: ReturnType<typeof setTimeout> | undefined
-  keys = 0
-  readonly samples: Array<number> = []
-  measuring = false
+/** The tick of the event-loop delay histogram behind a host's /metrics (prom-client's default), ms. */
+const metricsLoopTickMs = 10
 
-  constructor(readonly client: Client, private readonly random: (bound: number) => number) {
-    client.onDisplay = () => {
-      if (this.sentAt === undefined) return
-      if (this.measuring) this.samples.push((performance.now() - this.sentAt) * 1000)
-      this.sentAt = undefined
-    }
-  }
-
-  start(): void {
-    this.sentAt = undefined
-    const next = () => {
-      this.timer = setTimeout(() => {
-        this.sentAt = performance.now()
-        if (this.measuring) this.keys++
-        this.client.send(`KEY ${pickKey(this.client, this.random)}`)
-        next()
-      }, 250 + this.random(500))
-    }
-    next()
-  }
-
-  stop(): void {
-    clearTimeout(this.timer)
-  }
-}
-
-/** `players` players on each port, joined one game at a time. */
-const joinAll = async (ports: ReadonlyArray<number>, players: number): Promise<Array<Client>> => {
-  const clients: Array<Client> = []
-  for (const port of ports) {
-    await Promise.all(Array.from({ length: players }, async (_, i) => {
-      const client = await Client.open(port)
-      clients.push(client)
-      const displayed = new Promise<void>((resolve) => (client.onDisplay = () => resolve()))
-      client.send(`PLAY bench-${i + 1}`)
-      await displayed
-    }))
-  }
-  return clients
+/**
+ * How late the host's event loop ran since the last scrape, µs (beyond its tick): the p99
+ * and the most, from its /metrics, whose every scrape starts the histogram afresh.
+ */
+export const hostLoopDelay = async (lobby: URL): Promise<{ readonly p99Micros: number; readonly maxMicros: number }> => {
+  const text = await (await fetch(new URL("/metrics", lobby))).text()
+  const seconds = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1] ?? NaN)
+  const late = (name: string) => round(seconds(name) * 1e6 - metricsLoopTickMs * 1000)
+  return { p99Micros: late("nodejs_eventloop_lag_p99_seconds"), maxMicros: late("nodejs_eventloop_lag_max_seconds") }
 }
 
 export interface PaceFigures {
@@ -136,48 +116,45 @@ export interface PaceFigures {
   readonly peakRssMB: number
 }
 
-/** A server under its players' load: measured a block at a time, its players idle between. */
+/** A server under its players' load (in a process of their own): measured a block at a time, its players idle between. */
 class Paced {
-  readonly players: ReadonlyArray<PacedPlayer>
-  private cpu = 0
-  private seconds = 0
+  private readonly blocks: Array<BlockFigures & { readonly cpuMicros: number }> = []
 
-  constructor(readonly pid: number, clients: ReadonlyArray<Client>, readonly games: number) {
-    const random = seededRandom(serverSeed)
-    this.players = clients.map((client) => new PacedPlayer(client, random))
+  private constructor(readonly pid: number, private readonly load: PacedLoad, readonly games: number, readonly players: number) {}
+
+  static async join(pid: number, ports: ReadonlyArray<number>): Promise<Paced> {
+    return new Paced(pid, await PacedLoad.join(ports, 4, serverSeed, 1), ports.length, 4 * ports.length)
   }
 
-  /** `seconds` of keys; measured unless it is a warm-up (after a second of keys, so that every player is at its pace). */
+  /** `seconds` of keys; measured unless it is a warm-up. */
   async block(seconds: number, measured: boolean): Promise<void> {
-    for (const player of this.players) player.start()
-    await new Promise((resolve) => setTimeout(resolve, 1000))
-    for (const player of this.players) player.measuring = measured
-    const cpuBefore = cpuMicros(this.pid).micros
-    const started = performance.now()
-    await new Promise((resolve) => setTimeout(resolve, seconds * 1000))
-    for (const player of this.players) {
-      player.stop()
-      player.measuring = false
-    }
-    if (!measured) return
-    this.cpu += cpuMicros(this.pid).micros - cpuBefore
-    this.seconds += (performance.now() - started) / 1000
+    let cpu = 0
+    const figures = await this.load.block(seconds, () => {
+      const before = cpuMicros(this.pid).micros
+      return () => void (cpu = cpuMicros(this.pid).micros - before)
+    })
+    if (measured) this.blocks.push({ ...figures, cpuMicros: cpu })
   }
 
   figures(): PaceFigures {
-    const keys = this.players.reduce((sum, player) => sum + player.keys, 0)
-    const latency = summarize(this.players.flatMap((player) => player.samples))
+    const sum = (pick: (block: (typeof this.blocks)[number]) => number) => this.blocks.reduce((total, block) => total + pick(block), 0)
+    const keys = sum((block) => block.keys)
+    const latency = summarize(this.blocks.flatMap((block) => block.samples))
     return {
       games: this.games,
-      players: this.players.length,
+      players: this.players,
       keys,
-      keysPerSecond: round(keys / this.seconds),
+      keysPerSecond: round(keys / sum((block) => block.seconds)),
       latencyMedianMicros: round(latency.median),
       latencyP99Micros: round(latency.p99),
-      cpuMicrosPerKey: round(this.cpu / keys),
+      cpuMicrosPerKey: round(sum((block) => block.cpuMicros) / keys),
       rssMB: round(rssMB(this.pid)),
       peakRssMB: round(peakRssMB(this.pid))
     }
+  }
+
+  close(): Promise<void> {
+    return this.load.close()
   }
 }
 
@@ -202,11 +179,11 @@ export const benchHost = async (
   const { blocks = 6, games = 100, seconds = 24, warmup = 10 } = options
   const dir = mkdtempSync(join(tmpdir(), "nuggets-bench-host-"))
   const running: Array<{ stop: () => Promise<void> }> = []
-  const clients: Array<Client> = []
+  const loads: Array<Paced> = []
   const joined = async (pid: number, ports: ReadonlyArray<number>) => {
-    const players = await joinAll(ports, 4)
-    clients.push(...players)
-    return new Paced(pid, players, ports.length)
+    const paced = await Paced.join(pid, ports)
+    loads.push(paced)
+    return paced
   }
   try {
     const nuggets = options.nuggets ?? (await bundleNuggets(dir))
@@ -217,6 +194,7 @@ export const benchHost = async (
     await ofOne.block(warmup, false)
     await ofOne.block(seconds / 2, true)
     const hostOfOne = ofOne.figures()
+    await ofOne.close()
     await one.stop()
 
     const loneServer = await startProcess(
@@ -247,7 +225,7 @@ export const benchHost = async (
       rssTargetMB: 100 + 1.5 * games
     }
   } finally {
-    await Promise.all(clients.map((client) => client.close().catch(() => undefined)))
+    await Promise.all(loads.map((load) => load.close().catch(() => undefined)))
     await Promise.all(running.map((each) => each.stop().catch(() => undefined)))
     rmSync(dir, { recursive: true, force: true })
   }

@@ -105,5 +105,8 @@ const statusKB = (pid: number) => {
   return (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN)
 }
 
+/** Resident memory now (VmRSS), MB. */
+export const rssMB = (pid: number): number => statusKB(pid)("VmRSS") / 1024
+
 /** Peak resident set size (VmHWM) in MB. */
 export const peakRssMB = (pid: number): number => statusKB(pid)("VmHWM") / 1024

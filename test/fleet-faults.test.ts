@@ -181,4 +181,18 @@ describe("the fleet's database restarted, or away, under games in play", () => {
     expect(checked.stdout).toMatch(/: OK — \d+ moves, \d+ checkpoints and the summary match/)
     expect(checked.stdout).not.toMatch(/stops before the end/)
   })
+
+  it("stopped while it is away: a host ends its games, gives up within its lease what it could not write, says so, and exits 0", async () => {
+    const { program } = await hostProcess(url)
+    await program.errorLine(/started: /)
+    postgres.control("stop", "-m", "fast")
+    try {
+      program.child.kill("SIGTERM")
+      // A guard against a hang (a finalizer's wait the grace could not end), not a measure: the lease is 1 s.
+      expect(await program.exitCode(20_000)).toBe(0)
+      expect(program.stderr).toMatch(/batch(es)? (was|were) never written: the database did not come back in time/)
+    } finally {
+      postgres.control("start")
+    }
+  })
 })

@@ -154,6 +154,8 @@ export const joinFleet = (
     // Leaving: the row is given up at once, at this epoch only (one the fleet claimed is the fleet's).
     yield* Effect.addFinalizer(() =>
       sql`UPDATE fleet_hosts SET gone = true, lease_until = now() WHERE id = ${hostId} AND epoch = ${epoch}`.pipe(
+        // Interruptible, so that the timeout can end it in the finalizer's uninterruptible region.
+        Effect.interruptible,
         Effect.timeout("2 seconds"),
         Effect.ignore
       )

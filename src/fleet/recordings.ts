@@ -1,6 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { Fragment } from "@effect/sql/Statement"
-import { Effect, Either, Layer, Option, type Scope } from "effect"
+import { type Duration, Effect, Either, Layer, Option, type Scope } from "effect"
 import { ArchiveBackend, type Recordings } from "../archive/backend.js"
 import { ArchiveError, UnreadableRecording } from "../archive/errors.js"
 import type { GameId } from "../archive/model.js"
@@ -17,8 +17,6 @@ import { Membership } from "./membership.js"
 
 /** Lines a game's recording may hold back while the database is away: about 100,000 moves. */
 export const bufferBytes = 4 * 1024 * 1024
-/** How long the end of a recording waits for the database before what it holds is given up. */
-const closingGrace = "10 seconds"
 /** How long a batch the database did not take waits before it is tried again. */
 const retryAfter = "500 millis"
 
@@ -28,7 +26,7 @@ const encoder = new TextEncoder()
  * A recording appended to the database by one fiber, batch after batch, each written once
  * and in order; a batch the fence refused (the fleet claimed this host) ends the recording.
  */
-const appending = (sql: SqlClient.SqlClient, id: GameId, fence: () => Fragment): Effect.Effect<LineFile, never, Scope.Scope> =>
+const appending = (sql: SqlClient.SqlClient, id: GameId, writer: Writer): Effect.Effect<LineFile, never, Scope.Scope> =>
   Effect.gen(function*() {
     /** Batches made and not yet written, oldest first. */
     const unwritten: Array<{ readonly seq: number; readonly lines: string }> = []
@@ -39,7 +37,7 @@ const appending = (sql: SqlClient.SqlClient, id: GameId, fence: () => Fragment):
 
     const insert = (batch: { readonly seq: number; readonly lines: string }) =>
       sql<{ seq: number }>`INSERT INTO recording_chunks (game_id, seq, lines)
-        SELECT ${id}, ${batch.seq}, ${batch.lines} WHERE ${fence()}
+        SELECT ${id}, ${batch.seq}, ${batch.lines} WHERE ${writer.fence()}
         ON CONFLICT (game_id, seq) DO NOTHING RETURNING seq`
     const written = (seq: number) => sql`SELECT 1 FROM recording_chunks WHERE game_id = ${id} AND seq = ${seq}`.pipe(Effect.map((rows) => rows.length > 0))
 
@@ -61,7 +59,7 @@ const appending = (sql: SqlClient.SqlClient, id: GameId, fence: () => Fragment):
         held -= batch.lines.length
       }
     }))
-    yield* wake.await.pipe(Effect.zipRight(wake.close), Effect.zipRight(writeAll), Effect.forever, Effect.forkScoped)
+    yield* wake.await.pipe(Effect.zipRight(wake.close), Effect.zipRight(Effect.interruptible(writeAll)), Effect.forever, Effect.forkScoped)
 
     const lines = yield* batchedLines((batch) => {
       if (stopped !== undefined) return
@@ -76,8 +74,9 @@ const appending = (sql: SqlClient.SqlClient, id: GameId, fence: () => Fragment):
     // Before the batching and the writer stop: the last batch, and what waits, within the grace.
     yield* Effect.addFinalizer(() =>
       Effect.sync(lines.flush).pipe(
-        Effect.zipRight(writeAll),
-        Effect.timeout(closingGrace),
+        // A finalizer runs uninterruptibly: the wait is made interruptible, or the grace could not end it.
+        Effect.zipRight(Effect.interruptible(writeAll)),
+        Effect.timeout(writer.grace),
         Effect.catchAll(() => Effect.logWarning(`recording ${id}: ${unwritten.length} batches were never written: the database did not come back in time`)),
         Effect.zipRight(Effect.suspend(() => (stopped === undefined ? Effect.void : Effect.logWarning(`recording ${id} stopped: ${stopped}`))))
       )
@@ -89,8 +88,18 @@ const appending = (sql: SqlClient.SqlClient, id: GameId, fence: () => Fragment):
     return { ...lines, written: taken }
   })
 
-/** The fleet's recordings as the archive keeps them; `fence` is the writing host's (none: this process only reads). */
-export const fleetRecordings = (sql: SqlClient.SqlClient, name: string, fence: (() => Fragment) | undefined): Recordings => ({
+/**
+ * The host that writes recordings: its `fence`, and how long the end of a recording waits
+ * for the database before what it holds is given up (its lease: once that has lapsed, the
+ * fleet has claimed the host, and the fence would refuse what it wrote).
+ */
+interface Writer {
+  readonly fence: () => Fragment
+  readonly grace: Duration.DurationInput
+}
+
+/** The fleet's recordings as the archive keeps them; `writer` is the writing host (none: this process only reads). */
+export const fleetRecordings = (sql: SqlClient.SqlClient, name: string, writer: Writer | undefined): Recordings => ({
   ids: sql<{ game_id: string }>`SELECT DISTINCT game_id FROM recording_chunks`.pipe(
     Effect.map((rows) => rows.map((row) => row.game_id)),
     Effect.mapError((cause) => new ArchiveError({ reason: "Database", path: name, message: `${name} — the archive failed: ${what(cause.cause ?? cause)}`, cause }))
@@ -104,9 +113,9 @@ export const fleetRecordings = (sql: SqlClient.SqlClient, name: string, fence: (
   exists: (id) => sql`SELECT 1 FROM recording_chunks WHERE game_id = ${id} LIMIT 1`.pipe(Effect.map((rows) => rows.length > 0), Effect.orElseSucceed(() => true)),
   prepare: Effect.void,
   open: (id) =>
-    fence === undefined
+    writer === undefined
       ? Effect.fail(new RecordingError({ reason: "Open", path: `recording ${id}`, code: undefined, message: "this process only reads the fleet's archive" }))
-      : appending(sql, id, fence),
+      : appending(sql, id, writer),
   remove: (id) => Effect.ignore(sql`DELETE FROM recording_chunks WHERE game_id = ${id}`),
   idAt: () => Either.left("the fleet's recordings are kept in its database, by game id"),
   nameOf: (id) => `recording ${id}`
@@ -118,8 +127,9 @@ export const fleetArchiveBackend = (url: URL): Layer.Layer<ArchiveBackend, never
     ArchiveBackend,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const { fence } = yield* Membership
-      return { database: databaseName(url), recordings: fleetRecordings(sql, databaseName(url), fence), claim: Effect.void, oneWriter: false }
+      const { fence, timings } = yield* Membership
+      const writer = { fence, grace: timings.leaseFor }
+      return { database: databaseName(url), recordings: fleetRecordings(sql, databaseName(url), writer), claim: Effect.void, oneWriter: false }
     })
   )
 

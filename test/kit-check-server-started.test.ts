@@ -92,6 +92,15 @@ describe.concurrent("check server -- COMMAND", () => {
       expect(statuses(report)).toMatchObject({ "join-spectator": "pass", "join-player": "pass", "move-keys": "not run", "game-over": "not run" })
     }), 60_000)
 
+  it.scopedLive("a server that ignores SIGTERM is ended all the same once the check is done: SIGKILL a second later", () =>
+    Effect.gen(function*() {
+      // Says its port as C servers do, answers nothing, and outlives SIGTERM.
+      const deaf = "process.on('SIGTERM',()=>{});const s=require('dgram').createSocket('udp4');" +
+        "s.bind(0,'127.0.0.1',()=>console.error(`message_init: ready at port '${s.address().port}'`))"
+      const report = yield* started([process.execPath, "-e", deaf], { only: "join-spectator", answerMs: 300, checkMs: 2000 })
+      expect(resultOf(report, "join-spectator").status).toBe("fail")
+    }), 20_000)
+
   it.scopedLive("a command that ends before it opens a port: one failure saying why, the rest not run", () =>
     Effect.gen(function*() {
       const report = yield* started(["sh", "-c", "echo 'no map — given' >&2; exit 3"])

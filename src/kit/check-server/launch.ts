@@ -161,7 +161,8 @@ export const launch = (options: LaunchOptions): Effect.Effect<Launched, LaunchEr
           }
           if (ended === undefined) {
             group("SIGTERM")
-            yield* Deferred.await(exit).pipe(Effect.timeoutOption(1000))
+            // A release runs uninterruptibly: the wait is made interruptible, or the timeout could not end it.
+            yield* Deferred.await(exit).pipe(Effect.interruptible, Effect.timeoutOption(1000))
           }
           // Whatever it left behind in its group goes too.
           group("SIGKILL")

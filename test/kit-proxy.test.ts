@@ -79,11 +79,11 @@ describe("nuggets proxy's timeline", () => {
       const { client, lines, stop, until } = yield* proxyTo(server.port)
       client.send("SPECTATE")
       yield* Effect.promise(() => client.next())
-      yield* TestClock.adjust("150 millis")
+      yield* TestClock.adjust("1500 millis")
       client.send("SPECTATE")
       yield* until(`server -> #1                QUIT "go away"`, 2)
       yield* stop
-      expect(lines.join("\n")).toMatch(/!! SPECTATE {2}\(again\)\n +!! the client sent this 150 ms after it heard the server tell it to quit \(spec line 412-414/)
+      expect(lines.join("\n")).toMatch(/!! SPECTATE {2}\(again\)\n +!! the client sent this 1500 ms after it heard the server tell it to quit \(spec line 412-414/)
       expect(lines.filter((line) => line.includes("(again)")), lines.join("\n")).toHaveLength(2)
       // Had the QUIT been lost on the way, the client could not have known.
       const excused: Array<string> = []

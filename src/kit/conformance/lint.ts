@@ -51,8 +51,13 @@ export const newConversation: Conversation = {
   toldToQuitAt: undefined
 }
 
-/** A message in flight when the client heard QUIT is not its fault: it had this long to stop. */
-const quitGraceMs = 100
+/**
+ * A message in flight when the client heard QUIT is not its fault: it had this long to stop.
+ * The relay times a datagram when it takes it, which on a busy machine is hundreds of ms
+ * after it came (a bot's last key, sent before the GAMEOVER reached it, was flagged); a
+ * client that goes on after QUIT goes on for longer than this.
+ */
+const quitGraceMs = 1000
 
 /** The client has now heard `bytes`; a QUIT or a game over tells it to stop sending. */
 export const heard = (conversation: Conversation, bytes: Uint8Array, at: number): Conversation =>

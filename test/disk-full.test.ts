@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "@effect/vitest"
 import { Effect, Schedule } from "effect"
-import * as dgram from "node:dgram"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { nuggetsInProcess } from "./cli/in-process.js"
 import { call, postGame, startHost, type TestHost, untilShown } from "./host/harness.js"
 import { collectAllGold, gridOf, TestClient } from "./server/harness.js"
 import { mountTmpfs, type SmallDisk, tmpfsRefused } from "./tmpfs.js"
+import { freeUdpPort } from "./net/freePort.js"
 
 /**
  * Issue 34, fault 1: a disk that fills (a tmpfs of its own, filled to ENOSPC). A recording
@@ -16,15 +16,6 @@ import { mountTmpfs, type SmallDisk, tmpfsRefused } from "./tmpfs.js"
  * opens its game again and the archive indexes the game it could not.
  */
 
-/** A port that was free a moment ago: the host's only one (`--ports P-P`), so that a port kept would show. */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = dgram.createSocket("udp4")
-    probe.bind(0, "127.0.0.1", () => {
-      const { port } = probe.address()
-      probe.close(() => resolve(port))
-    })
-  })
 
 /**
  * The host's retries, held until the test says space has returned: each one then as soon as
@@ -73,7 +64,7 @@ describe.skipIf(refused !== undefined)(refused ?? "a disk that fills", () => {
   })
 
   it("frees a game's place and port when it ends on a full disk, says what was not written, answers 503, and catches up once space returns", async () => {
-    const port = await freePort()
+    const port = await freeUdpPort()
     const { retry, release } = heldRetries()
     const host = await startHost({ dataDir: disk.path, open: 1, maxGames: 1, ports: { first: port, last: port }, retry })
     try {

@@ -1,24 +1,15 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import * as dgram from "node:dgram"
 import { nuggetsCommand } from "./cli/process.js"
 import { tmuxPane } from "./client/tmux.js"
 import { TestClient } from "./server/harness.js"
+import { freeUdpPort } from "./net/freePort.js"
 
-/** A port that was free a moment ago, for a program that must be told its port. */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = dgram.createSocket("udp4")
-    probe.bind(0, "127.0.0.1", () => {
-      const { port } = probe.address()
-      probe.close(() => resolve(port))
-    })
-  })
 
 describe("nuggets play", () => {
   it.scopedLive("a server and the player's screen in one process; with a friend in, Ctrl-Z is refused, Q asks, and the friend gets the standings", () =>
     Effect.gen(function*() {
-      const port = yield* Effect.promise(freePort)
+      const port = yield* Effect.promise(freeUdpPort)
       const command = yield* Effect.promise(nuggetsCommand)
       const pane = yield* tmuxPane(
         [...command, "play", "Alice", "--map", "maps/small.txt", "--seed", "1", "--port", String(port), "--host", "127.0.0.1"],
@@ -68,7 +59,7 @@ describe("nuggets play", () => {
 
   it.scopedLive("with --web, the page's address is on the screen from the start, beside the join line", () =>
     Effect.gen(function*() {
-      const port = yield* Effect.promise(freePort)
+      const port = yield* Effect.promise(freeUdpPort)
       const command = yield* Effect.promise(nuggetsCommand)
       const pane = yield* tmuxPane(
         [...command, "play", "Alice", "--map", "maps/small.txt", "--port", String(port), "--host", "127.0.0.1", "--web", "127.0.0.1:0"],

@@ -1,4 +1,4 @@
-import { Data, Effect, FiberSet, type Scope } from "effect"
+import { Data, type Duration, Effect, FiberSet, type Scope } from "effect"
 import { errnoWords } from "../net/errno.js"
 
 /**
@@ -35,15 +35,18 @@ export interface LineFile {
 }
 
 /** Lines are written in batches this often: a write per keystroke would cost the server a fifth more CPU. */
-const flushEvery = "100 millis"
+const flushEvery: Duration.DurationInput = "100 millis"
 
 /**
- * Lines gathered into batches, each handed to `write` at most 100 ms after its first line
- * (a crash loses at most that much), and at once on `flush`. The batch's timer is set by
+ * Lines gathered into batches, each handed to `write` at most `every` (100 ms) after its
+ * first line (a crash loses at most that much), and at once on `flush`. The batch's timer is set by
  * its first line: a game no one plays wakes nothing (a timer every 100 ms was most of a
  * lone game's CPU at a person's pace). The one home of the batching, wherever lines go.
  */
-export const batchedLines = (write: (batch: string) => void): Effect.Effect<Omit<LineFile, "written">, never, Scope.Scope> =>
+export const batchedLines = (
+  write: (batch: string) => void,
+  every: Duration.DurationInput = flushEvery
+): Effect.Effect<Omit<LineFile, "written">, never, Scope.Scope> =>
   Effect.gen(function*() {
     const run = yield* FiberSet.makeRuntime<never, void, never>()
     let pending: Array<string> = []
@@ -54,7 +57,7 @@ export const batchedLines = (write: (batch: string) => void): Effect.Effect<Omit
       write(batch)
     }
     let batchTimed = false
-    const flushLater = Effect.sleep(flushEvery).pipe(Effect.zipRight(Effect.sync(() => {
+    const flushLater = Effect.sleep(every).pipe(Effect.zipRight(Effect.sync(() => {
       batchTimed = false
       flush()
     })))

@@ -85,12 +85,13 @@ export const makeOwed = (options: {
     const owe = (id: string, work: Owing, cause: Cause.Cause<unknown>) =>
       Effect.gen(function*() {
         options.failed()
-        if (forGood(cause)) return yield* Effect.logWarning(`${words[work].failed}: ${wordsOf(cause)}`)
+        // Whoever owes it may run where no game is named (a start that failed): the line names it.
+        if (forGood(cause)) return yield* Effect.logWarning(`${words[work].failed}: ${wordsOf(cause)}`).pipe(about(id))
         owed.set(id, work)
         yield* Effect.logWarning(
           `${words[work].failed}: ${wordsOf(cause)}; tried again until it can` +
             (owed.size > 1 ? ` (${plural(owed.size, "game")} wait)` : "")
-        )
+        ).pipe(about(id))
         if (paying) return
         paying = true
         yield* FiberHandle.run(payer, payAll)

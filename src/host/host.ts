@@ -125,6 +125,7 @@ const sayingRefusals = (launch: (choice: GameChoice) => Effect.Effect<RunningGam
 export const makeHost = (settings: HostSettings): Effect.Effect<HostService, ArchiveError, Scope.Scope | Udp | ArchiveOwner | Admission | HostMetrics> =>
   Effect.gen(function*() {
     const owner = yield* ArchiveOwner
+    const hostScope = yield* Effect.scope
     const done = yield* owner.reconcile(settings.maps.map((each) => ({ name: each.name, mapText: mapText(each.map) })))
     const repaired = repairedLine(done)
     if (repaired !== undefined) yield* Effect.logWarning(repaired)
@@ -173,7 +174,9 @@ export const makeHost = (settings: HostSettings): Effect.Effect<HostService, Arc
       games,
       changed,
       owed,
-      keepOpen: Effect.suspend(() => keepOpen),
+      // A fiber of the host's: a new game's start must stay interruptible (the host's stop may
+      // come in the middle of it), and outlive the game that asked for it.
+      keepOpen: Effect.suspend(() => Effect.forkIn(Effect.interruptible(keepOpen), hostScope)).pipe(Effect.asVoid),
       supervisors
     })
 
@@ -193,17 +196,23 @@ export const makeHost = (settings: HostSettings): Effect.Effect<HostService, Arc
      */
     const reopener = yield* FiberHandle.make<void, never>()
     let reopening = false
+    /** A refusal met by another opening while the reopener was trying: it tries again too. */
+    let refusedMeanwhile = false
     const reopen = Effect.gen(function*() {
       const driver = yield* Schedule.driver(retry)
       let refused = true
-      while (refused && Option.isSome(yield* Effect.option(driver.next(undefined)))) refused = yield* openMissing
+      while (refused && Option.isSome(yield* Effect.option(driver.next(undefined)))) {
+        refusedMeanwhile = false
+        refused = (yield* openMissing) || refusedMeanwhile
+      }
       reopening = false
     })
 
     /** `--open N`: games with free places, opened until there are N (within `maxGames`); those the system refused, again later. */
     const keepOpen: Effect.Effect<void> = openMissing.pipe(
       Effect.flatMap((refused) => {
-        if (!refused || reopening) return Effect.void
+        if (!refused) return Effect.void
+        if (reopening) return Effect.sync(() => void (refusedMeanwhile = true))
         reopening = true
         return FiberHandle.run(reopener, reopen)
       }),

@@ -43,7 +43,10 @@ export interface Launcher {
   readonly changed: Effect.Effect<void>
   /** Where the archive's work for a game gone that it could not do now (a full disk) waits. */
   readonly owed: Owed
-  /** Opens games until `--open` have free places. */
+  /**
+   * Opens games until `--open` have free places, in a fiber of the host's own: not of the
+   * game that asked (its end would interrupt a start half made), nor of a finalizer's.
+   */
   readonly keepOpen: Effect.Effect<void>
   /** Where each game's watching fiber runs: the host's stop interrupts them all. */
   readonly supervisors: FiberSet.FiberSet
@@ -206,9 +209,7 @@ export const launchGame = (host: Launcher) =>
         update((now) => gone(now, game.id, archived))
         games.delete(game.id)
         yield* host.changed
-        // `goes` runs as a finalizer, uninterruptible, and a fiber it forks would be too: a new
-        // game's start must stay interruptible, as the host's stop may come in the middle of it.
-        if (!books().stopping) yield* Effect.forkIn(Effect.interruptible(host.keepOpen), scope)
+        if (!books().stopping) yield* host.keepOpen
       })
 
     return (choice: GameChoice): Effect.Effect<RunningGame, GameRefused> =>

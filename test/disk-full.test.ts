@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "@effect/vitest"
 import { Effect, Schedule } from "effect"
-import { readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { nuggetsInProcess } from "./cli/in-process.js"
 import { call, postGame, startHost, type TestHost, untilShown } from "./host/harness.js"
@@ -61,6 +61,8 @@ describe.skipIf(refused !== undefined)(refused ?? "a disk that fills", () => {
     expect(ran.code).not.toBe(0)
     expect(ran.stderr).toBe(`nuggets: ${path} — cannot record: no space left\n`)
     expect(ran.log).not.toMatch(/recording stopped/)
+    // The empty file it made is gone: a second try, once there is room, is not refused for it.
+    expect(existsSync(path)).toBe(false)
   })
 
   it("frees a game's place and port when it ends on a full disk, says what was not written, answers 503, and catches up once space returns", async () => {

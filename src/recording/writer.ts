@@ -1,5 +1,5 @@
 import { Effect, FiberSet, type Scope } from "effect"
-import { createWriteStream } from "node:fs"
+import { createWriteStream, unlink } from "node:fs"
 import { causeWords } from "../net/errno.js"
 import type { Rules } from "../core/rules.js"
 import type { Ending, GameEvent, Life, Took } from "../core/life.js"
@@ -43,7 +43,11 @@ export const openLineFile = (
       (stream) =>
         Effect.async<void>((resume) => {
           lines.flush()
-          stream.end(() => resume(Effect.void))
+          stream.end(() => {
+            // A file this made (exclusive) that took nothing (a full disk) goes: it would refuse the next try.
+            if (stopped !== undefined && !took && !options.overwrite) unlink(path, () => resume(Effect.void))
+            else resume(Effect.void)
+          })
         })
     )
     let took = false

@@ -10,6 +10,12 @@ import { Effect, Exit, Option } from "effect"
  * clean-up with it. Here a COMMIT that fails is the error it is, and the ROLLBACK after any
  * failure is SQLite's advice: one the database made already fails harmlessly, and is let go.
  */
+/** A ROLLBACK that failed because the database rolled back already is let go; any other is said, as the connection may still be in the transaction. */
+const unlessRolledBack = (error: SqlError) => {
+  const words = error.cause instanceof Error ? error.cause.message : error.message
+  return /no transaction is active/i.test(words) ? Effect.void : Effect.logError(`the archive's transaction could not be rolled back: ${words}`)
+}
+
 export const transaction = <A, E, R>(sql: SqlClient.SqlClient, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
   Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (within) =>
     Option.isSome(within) ? effect : Effect.scoped(
@@ -23,7 +29,7 @@ export const transaction = <A, E, R>(sql: SqlClient.SqlClient, effect: Effect.Ef
             Effect.provideService(SqlClient.TransactionConnection, [connection, 0] as const),
             Effect.exit
           )
-          if (Exit.isFailure(done)) yield* Effect.ignore(run("ROLLBACK"))
+          if (Exit.isFailure(done)) yield* run("ROLLBACK").pipe(Effect.catchAll(unlessRolledBack))
           return yield* done
         })
       )

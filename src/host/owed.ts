@@ -1,4 +1,5 @@
 import { Cause, Effect, Exit, FiberHandle, Option, Schedule, type Scope } from "effect"
+import { isDamage } from "../archive/errors.js"
 import type { ArchiveOwnerService } from "../archive/owner.js"
 import { gameAnnotation } from "../log.js"
 import { plural } from "../words.js"
@@ -24,10 +25,14 @@ const wordsOf = (cause: Cause.Cause<unknown>): string => {
   return error instanceof Error ? error.message : String(error)
 }
 
-/** A failure another try cannot mend: the game is not in the archive, or its recording cannot be read. */
+/**
+ * A failure another try cannot mend: the game is not in the archive, its recording cannot be
+ * read, or the index is damaged (the next start makes it again, from the recordings).
+ */
 const forGood = (cause: Cause.Cause<unknown>) =>
   Cause.failureOption(cause).pipe(
     Option.exists((error) =>
+      isDamage(error) ||
       (error as { _tag?: unknown })._tag === "UnreadableRecording" ||
       ((error as { _tag?: unknown; reason?: unknown })._tag === "ArchiveError" && (error as { reason?: unknown }).reason === "UnknownGame")
     )

@@ -1,7 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Context, Effect, Layer, Option, type Scope } from "effect"
 import { ArchiveBackend, failing } from "./backend.js"
-import { ArchiveError, isDamage, what } from "./errors.js"
+import { ArchiveError, cannotOpen, isDamage } from "./errors.js"
 import { gameById, unknownGame, withStandings } from "./games.js"
 import { pageSize } from "./model.js"
 import type { ArchivedGame, GameId, Leader, LeaderboardQuery, PastGamesPage, PastGamesQuery } from "./model.js"
@@ -58,7 +58,7 @@ export const makeArchive: Effect.Effect<ArchiveService, ArchiveError, SqlClient.
         // Damaged past what the start's check saw: marked, so that the next start makes it again.
         isDamage(cause)
           ? failed(cause)
-          : new ArchiveError({ reason: "Open", path: database, message: `${database} — cannot open the archive: ${what(cause.cause ?? cause)}`, cause }),
+          : cannotOpen(database, cause),
       MigrationError: (cause) => new ArchiveError({ reason: "Open", path: database, message: `${database} — ${cause.message}`, cause })
     })
   )

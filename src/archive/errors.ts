@@ -51,6 +51,15 @@ export const damageWords = (error: unknown): string | undefined => {
 /** Whether the database says its file is damaged (see `damageWords`). */
 export const isDamage = (error: unknown): boolean => damageWords(error) !== undefined
 
+/** The archive's database at `path` could not be opened: in the words of what failed (the database's own, under a query's error). */
+export const cannotOpen = (path: string, cause: unknown) =>
+  new ArchiveError({
+    reason: "Open",
+    path,
+    message: `${path} — cannot open the archive: ${what((cause as { cause?: unknown } | undefined)?.cause ?? cause)}`,
+    cause
+  })
+
 /** The database (`database`, as messages name it) failed under a query; a damaged one says what happens next. */
 export const databaseFailure = (database: string) => (cause: SqlError) => {
   const damage = damageWords(cause)

@@ -5,7 +5,7 @@ import { Clock, Context, Effect, Either, ExecutionStrategy, Exit, Layer, Option,
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { ArchiveBackend } from "./backend.js"
 import { archiveFiles } from "./dataDir.js"
-import { ArchiveError, databaseFailure, damageWords, oneLine, what } from "./errors.js"
+import { ArchiveError, cannotOpen, databaseFailure, damageWords, oneLine, what } from "./errors.js"
 import type { Repaired } from "./model.js"
 import { recordingFiles } from "./recordingFiles.js"
 import { dropStaleMark, formerMapNames, leaveMark, moveAside, readMark } from "./repair.js"
@@ -62,9 +62,7 @@ export const openClient = (
 ): Effect.Effect<SqliteClient.SqliteClient, ArchiveError, Scope.Scope> =>
   SqliteClient.make({ filename, disableWAL: options.disableWAL ?? false }).pipe(
     Effect.provide(Reactivity.layer),
-    Effect.catchAllDefect((cause) =>
-      new ArchiveError({ reason: "Open", path: filename, message: `${filename} — cannot open the archive: ${what(cause)}`, cause })
-    )
+    Effect.catchAllDefect((cause) => cannotOpen(filename, cause))
   )
 
 /**
@@ -85,7 +83,7 @@ const makeOurs = (sql: SqlClient.SqlClient, path: string) =>
       // Damaged under another process that holds it (a host): said as a query's damage is.
       damageWords(cause) !== undefined
         ? databaseFailure(path)(cause)
-        : new ArchiveError({ reason: "Open", path, message: `${path} — cannot open the archive: ${what(cause.cause ?? cause)}`, cause }))
+        : cannotOpen(path, cause))
   )
 
 /**
@@ -195,12 +193,7 @@ const damageFound = (files: ArchiveFiles): Effect.Effect<Option.Option<string>, 
     Effect.catchAll((error) => {
       const damage = damageWords(error)
       if (damage !== undefined) return Effect.succeed(Option.some(damage))
-      return Effect.fail(error._tag === "ArchiveError" ? error : new ArchiveError({
-        reason: "Open",
-        path: files.database,
-        message: `${files.database} — cannot open the archive: ${what(error.cause ?? error)}`,
-        cause: error
-      }))
+      return Effect.fail(error._tag === "ArchiveError" ? error : cannotOpen(files.database, error))
     })
   )
 

@@ -180,14 +180,16 @@ export const makeHost = (settings: HostSettings): Effect.Effect<HostService, Arc
       supervisors
     })
 
-    const launched = sayingRefusals(launch)
+    const saying = sayingRefusals(launch)
+    /** A start; one that failed gives back the place the books kept for it. */
+    const launched = (choice: GameChoice) => saying(choice).pipe(Effect.tapError(() => Effect.sync(() => update(gaveUp))))
 
     /** Opens the games `--open` misses, as far as the host admits them: whether one could not start (and may later). */
     const openMissing = Effect.suspend(() => {
       const missing = admitting() ? missingOpen(books, limits) : 0
       update((now) => opening(now, missing))
       return Effect.forEach(Array.from({ length: missing }), () =>
-        choose({}).pipe(Effect.flatMap(launched), Effect.tapError(() => Effect.sync(() => update(gaveUp))), Effect.either), { concurrency: "unbounded" })
+        choose({}).pipe(Effect.flatMap(launched), Effect.either), { concurrency: "unbounded" })
     }).pipe(Effect.map((tries) => tries.some((each) => Either.isLeft(each) && each.left.reason === "CannotStart")))
 
     /**
@@ -227,7 +229,7 @@ export const makeHost = (settings: HostSettings): Effect.Effect<HostService, Arc
         const admitted = admit(books, limits, clock.unsafeCurrentTimeMillis(), client)
         if (Either.isLeft(admitted)) return yield* new GameRefused(admitted.left)
         books = admitted.right
-        return yield* launched(choice).pipe(Effect.tapError(() => Effect.sync(() => update(gaveUp))))
+        return yield* launched(choice)
       })
 
     // All at once: each game's last words take half a second. Until none is left: a game may

@@ -1,5 +1,5 @@
 import { Cause, Effect, Exit, FiberHandle, Option, Schedule, type Scope } from "effect"
-import { isDamage } from "../archive/errors.js"
+import { isDamage, what } from "../archive/errors.js"
 import type { ArchiveOwnerService } from "../archive/owner.js"
 import { gameAnnotation } from "../log.js"
 import { plural } from "../words.js"
@@ -20,10 +20,8 @@ export interface Owed {
   readonly owe: (id: string, work: Owing, cause: Cause.Cause<unknown>) => Effect.Effect<void>
 }
 
-const wordsOf = (cause: Cause.Cause<unknown>): string => {
-  const error = Cause.squash(cause)
-  return error instanceof Error ? error.message : String(error)
-}
+/** What went wrong, in the words of whoever said it. */
+const wordsOf = (cause: Cause.Cause<unknown>): string => what(Cause.squash(cause))
 
 /**
  * A failure another try cannot mend: the game is not in the archive, its recording cannot be
